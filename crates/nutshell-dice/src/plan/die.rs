@@ -1,0 +1,158 @@
+//! What a single die can show.
+
+/// The faces of one die, as the dice sources see it.
+///
+/// Every die the notation can write is one of these shapes: an arithmetic run of
+/// faces (`d6` is 1, 2, ..., 6; `dF` is -1, 0, 1; the tens die `d00` is 0, 10, ...,
+/// 90) or an explicit list (`d{0,10,20,30}`, where a repeated face is more likely).
+///
+/// ```
+/// use nutshell_dice::Faces;
+/// let tens = Faces::Run { first: 0, step: 10, count: 10 };
+/// assert_eq!(tens.nth(9), 90);
+/// assert!(tens.contains(40) && !tens.contains(45));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Faces<'a> {
+    /// `first, first + step, ..., first + step * (count - 1)`; `step >= 1`.
+    Run {
+        /// The lowest face.
+        first: i64,
+        /// The distance between neighbouring faces.
+        step: i64,
+        /// How many faces; at least 1.
+        count: u64,
+    },
+    /// Faces listed one by one, each equally likely to come up.
+    List(&'a [i64]),
+}
+
+/// The largest number of faces a die may have. Dice sources draw a face with one
+/// 32-bit random word, so a die has at most 2^32 - 1 faces.
+pub const MAX_FACES: u64 = u32::MAX as u64;
+
+impl Faces<'_> {
+    /// The standard die `dN`: faces 1..=N.
+    pub fn standard(sides: u64) -> Faces<'static> {
+        Faces::Run {
+            first: 1,
+            step: 1,
+            count: sides,
+        }
+    }
+
+    /// How many faces (a repeated listed face counts each time).
+    pub fn len(&self) -> u64 {
+        match self {
+            Faces::Run { count, .. } => *count,
+            Faces::List(list) => list.len() as u64,
+        }
+    }
+
+    /// Whether the die has no faces (never true of a die the notation accepts).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The face at position `index` (0-based, in the die's own order).
+    pub fn nth(&self, index: u64) -> i64 {
+        match self {
+            Faces::Run { first, step, .. } => first + step * index as i64,
+            Faces::List(list) => list[index as usize],
+        }
+    }
+
+    /// Whether the die has a face showing `value`.
+    pub fn contains(&self, value: i64) -> bool {
+        match *self {
+            Faces::Run { first, step, count } => {
+                let offset = value as i128 - first as i128;
+                offset >= 0 && offset % step as i128 == 0 && offset / (step as i128) < count as i128
+            }
+            Faces::List(list) => list.contains(&value),
+        }
+    }
+
+    /// The lowest face.
+    pub fn min(&self) -> i64 {
+        match self {
+            Faces::Run { first, .. } => *first,
+            Faces::List(list) => *list.iter().min().expect("a die has faces"),
+        }
+    }
+
+    /// The highest face.
+    pub fn max(&self) -> i64 {
+        match self {
+            Faces::Run { first, step, count } => first + step * (*count as i64 - 1),
+            Faces::List(list) => *list.iter().max().expect("a die has faces"),
+        }
+    }
+
+    /// Every face in the die's order, repeated faces repeated.
+    pub fn iter(&self) -> impl Iterator<Item = i64> + '_ {
+        (0..self.len()).map(move |i| self.nth(i))
+    }
+
+    /// How many faces satisfy `predicate` (counting repeats), without listing a
+    /// huge die face by face when the predicate is a compare point.
+    pub fn count_matching(&self, point: &crate::syntax::ast::ComparePoint) -> u64 {
+        use crate::syntax::ast::CmpOp;
+        match *self {
+            Faces::List(list) => list.iter().filter(|&&f| point.matches(f)).count() as u64,
+            Faces::Run { first, step, count } => {
+                // Faces are first + step*i for i in 0..count, increasing.
+                let v = point.value as i128;
+                let (first, step, count) = (first as i128, step as i128, count as i128);
+                // Number of i in [0, count) with first + step*i <= x.
+                let at_most = |x: i128| -> i128 {
+                    if x < first {
+                        0
+                    } else {
+                        ((x - first) / step + 1).min(count)
+                    }
+                };
+                let n = match point.op {
+                    CmpOp::Le => at_most(v),
+                    CmpOp::Lt => at_most(v - 1),
+                    CmpOp::Ge => count - at_most(v - 1),
+                    CmpOp::Gt => count - at_most(v),
+                    CmpOp::Eq => at_most(v) - at_most(v - 1),
+                };
+                n as u64
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::{CmpOp, ComparePoint};
+
+    #[test]
+    fn runs_count_matching_faces_like_listing_them() {
+        let dice = [
+            Faces::standard(6),
+            Faces::Run { first: -1, step: 1, count: 3 },
+            Faces::Run { first: 0, step: 10, count: 10 },
+            Faces::List(&[0, 10, 10, 30]),
+        ];
+        for die in dice {
+            for op in [CmpOp::Eq, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le] {
+                for value in -3..100 {
+                    let point = ComparePoint { op, value };
+                    let listed = die.iter().filter(|&f| point.matches(f)).count() as u64;
+                    assert_eq!(die.count_matching(&point), listed, "{die:?} {op:?} {value}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn contains_respects_the_step() {
+        let tens = Faces::Run { first: 0, step: 10, count: 10 };
+        assert!(tens.contains(0) && tens.contains(90));
+        assert!(!tens.contains(100) && !tens.contains(-10) && !tens.contains(5));
+    }
+}

@@ -1,0 +1,81 @@
+//! Faces given in advance: dice rolled on a physical table, or a test's exact faces.
+
+use super::{DiceSource, SourceError};
+use crate::plan::Faces;
+
+/// A source that hands out the faces it was given, in order.
+///
+/// ```
+/// use nutshell_dice::{Expression, Scripted};
+/// let expr = Expression::parse("2d6+1")?;
+/// assert_eq!(expr.roll(&mut Scripted::new([3, 4]))?.total, 8);
+/// // A face the die cannot show is refused:
+/// assert!(expr.roll(&mut Scripted::new([3, 7])).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Scripted {
+    faces: Vec<i64>,
+    next: usize,
+}
+
+impl Scripted {
+    /// A source that gives `faces` in order.
+    pub fn new(faces: impl IntoIterator<Item = i64>) -> Scripted {
+        Scripted {
+            faces: faces.into_iter().collect(),
+            next: 0,
+        }
+    }
+
+    /// Reads a comma- or space-separated list such as `6,5,3,1`.
+    ///
+    /// ```
+    /// let faces = nutshell_dice::Scripted::parse_list("6, 5 3,1").unwrap();
+    /// assert_eq!(faces.remaining(), 4);
+    /// assert!(nutshell_dice::Scripted::parse_list("6,x").is_err());
+    /// ```
+    pub fn parse_list(text: &str) -> Result<Scripted, String> {
+        let mut faces = Vec::new();
+        for (index, item) in text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|s| !s.is_empty())
+            .enumerate()
+        {
+            let cleaned = item.replace('\u{2212}', "-");
+            let face: i64 = cleaned
+                .parse()
+                .map_err(|_| format!("face {} of the list, `{item}`, is not a whole number", index + 1))?;
+            faces.push(face);
+        }
+        if faces.is_empty() {
+            return Err("the list of faces is empty".to_string());
+        }
+        Ok(Scripted::new(faces))
+    }
+
+    /// How many faces are left.
+    pub fn remaining(&self) -> usize {
+        self.faces.len() - self.next
+    }
+
+    /// How many faces have been used.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+}
+
+impl DiceSource for Scripted {
+    fn draw(&mut self, faces: &Faces<'_>) -> Result<i64, SourceError> {
+        let Some(&face) = self.faces.get(self.next) else {
+            return Err(SourceError::Exhausted {
+                given: self.faces.len(),
+            });
+        };
+        if !faces.contains(face) {
+            return Err(SourceError::NotOnDie { face });
+        }
+        self.next += 1;
+        Ok(face)
+    }
+}
