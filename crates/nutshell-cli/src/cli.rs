@@ -1,0 +1,50 @@
+//! The command line: subcommands and their flags.
+
+use crate::exit::Failure;
+use crate::limits_args::LimitArgs;
+use clap::{CommandFactory, Parser, Subcommand};
+
+const ROLL_EXAMPLES: &str = "\
+Examples:
+  nutshell roll 4d6kh3                  roll four d6, keep the highest three
+  nutshell roll '2d20kh1 + 5' --seed 7  reproducible: the same seed, the same faces
+  nutshell roll 4d6kh3 --faces 6,5,3,1  physical dice typed in: 4d6kh3 = [6, 5, 3, (1)] = 14
+  nutshell roll '8d10>=7' '3d6! >= 20'  count successes; compare a total (1 or 0)
+  nutshell roll 4d6kh3 --repeat 6 -q    six totals, one per line
+  nutshell roll '2d6[fire] + 1d4[cold]' --json
+
+The whole notation: docs/notation.md.";
+
+/// Dice for tabletop role-playing games: notation, rolls with full transcripts,
+/// and the rules that read them.
+#[derive(Debug, Parser)]
+#[command(name = "nutshell", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Roll dice expressions and show what happened to every die
+    #[command(after_help = ROLL_EXAMPLES)]
+    Roll(crate::roll_cmd::RollArgs),
+    /// Print a shell completion script
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+}
+
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    let limits = cli.limits.limits();
+    match cli.command {
+        Command::Roll(args) => crate::roll_cmd::run(&args, &limits),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "nutshell", &mut std::io::stdout());
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Exit codes and the one error type every command returns.
+
+use std::io::Write;
+
+/// Success.
+pub const OK: u8 = 0;
+/// Something went wrong that is not the user's input (an I/O error, say).
+pub const FAILURE: u8 = 1;
+/// The input was bad: notation, flags, faces, files. The message is on stderr.
+pub const BAD_INPUT: u8 = 2;
+
+/// A failed command: the text for stderr and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub code: u8,
+}
+
+impl Failure {
+    /// Bad input, exit code 2.
+    pub fn bad_input(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            code: BAD_INPUT,
+        }
+    }
+
+    /// Any other failure, exit code 1.
+    pub fn other(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            code: FAILURE,
+        }
+    }
+
+    pub fn print(&self) {
+        let mut err = anstream::stderr();
+        let styled = crate::style::error_prefix(&self.message);
+        let _ = writeln!(err, "{styled}");
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(error: std::io::Error) -> Failure {
+        Failure::other(format!("error: {error}"))
+    }
+}
