@@ -11,6 +11,9 @@ mod style;
 use clap::Parser;
 use std::process::ExitCode;
 
+/// Stack for the command's thread.
+const STACK_BYTES: usize = 256 << 20;
+
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
@@ -20,7 +23,19 @@ fn main() -> ExitCode {
             return ExitCode::from(if error.use_stderr() { exit::BAD_INPUT } else { exit::OK });
         }
     };
-    match cli::run(cli) {
+    // Parsing and rolling recurse once per nesting level; a large stack keeps
+    // the deepest nesting the limits allow (1000 levels) safe even in debug builds.
+    let worker = std::thread::Builder::new()
+        .name("nutshell".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || cli::run(cli));
+    let result = match worker {
+        Ok(handle) => handle
+            .join()
+            .unwrap_or_else(|_| Err(exit::Failure::other("error: internal error (a bug): the command panicked"))),
+        Err(e) => Err(exit::Failure::other(format!("error: could not start: {e}"))),
+    };
+    match result {
         Ok(()) => ExitCode::from(exit::OK),
         Err(failure) => {
             failure.print();

@@ -12,7 +12,8 @@ const MAX_REPEAT: u64 = 1_000_000;
 #[derive(Debug, Clone, Args)]
 pub struct RollArgs {
     /// Dice expressions, such as 4d6kh3 or '2d20kh1 + 5' (quote expressions with spaces)
-    /// (an expression starting with `-` goes after `--`: nutshell roll -- -1+1d6)
+    /// (`-` reads expressions from standard input, one per line; an expression
+    /// starting with `-` goes after `--`: nutshell roll -- -1+1d6)
     #[arg(required = true, value_name = "EXPR")]
     pub expressions: Vec<String>,
     #[command(flatten)]
@@ -31,8 +32,9 @@ pub struct RollArgs {
 
 pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     // Parse everything first: a bad expression rolls nothing.
-    let mut parsed = Vec::with_capacity(args.expressions.len());
-    for text in &args.expressions {
+    let texts = expression_texts(&args.expressions)?;
+    let mut parsed = Vec::with_capacity(texts.len());
+    for text in &texts {
         let expr = Expression::parse_with(text, limits).map_err(|e| Failure::bad_input(e.render(text)))?;
         parsed.push(expr);
     }
@@ -62,4 +64,24 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
         crate::exit::Failure::other(warning).print();
     }
     Ok(())
+}
+
+/// The expressions from the command line, with `-` replaced by the lines of
+/// standard input.
+fn expression_texts(arguments: &[String]) -> Result<Vec<String>, Failure> {
+    let mut texts = Vec::new();
+    for argument in arguments {
+        if argument == "-" {
+            let mut input = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+                .map_err(|e| Failure::bad_input(format!("error: could not read standard input: {e}")))?;
+            texts.extend(input.lines().filter(|l| !l.trim().is_empty()).map(str::to_string));
+        } else {
+            texts.push(argument.clone());
+        }
+    }
+    if texts.is_empty() {
+        return Err(Failure::bad_input("error: no expression to roll: standard input was empty"));
+    }
+    Ok(texts)
 }

@@ -118,8 +118,14 @@ fn select(f: &mut Formatter<'_>, s: &Option<Select>) -> fmt::Result {
     Ok(())
 }
 
-fn counting(f: &mut Formatter<'_>, c: &Counting) -> fmt::Result {
+/// Writes success and failure counts. `explicit` writes `cs` before a success
+/// count, needed right after an explosion without a compare point (`3d6!cs>=5`),
+/// where a bare `>=5` would be read as the explosion's compare point.
+fn counting(f: &mut Formatter<'_>, c: &Counting, explicit: bool) -> fmt::Result {
     if let Some(p) = &c.success {
+        if explicit {
+            f.write_str("cs")?;
+        }
         point(f, p, PointStyle::Operator)?;
     }
     if let Some(p) = &c.failure {
@@ -183,7 +189,11 @@ impl Display for DiceTerm {
             write!(f, "max{max}")?;
         }
         select(f, &self.select)?;
-        counting(f, &self.counting)?;
+        let after_bare_explosion = self.explode.as_ref().is_some_and(|e| e.when.is_none())
+            && self.clamp_min.is_none()
+            && self.clamp_max.is_none()
+            && self.select.is_none();
+        counting(f, &self.counting, after_bare_explosion)?;
         match self.sort {
             Some(SortOrder::Ascending) => f.write_str("sa"),
             Some(SortOrder::Descending) => f.write_str("sd"),
@@ -204,6 +214,6 @@ impl Display for GroupTerm {
         }
         f.write_char('}')?;
         select(f, &self.select)?;
-        counting(f, &self.counting)
+        counting(f, &self.counting, false)
     }
 }

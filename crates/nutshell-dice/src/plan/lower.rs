@@ -23,7 +23,12 @@ impl Lowerer<'_> {
     fn node(&self, expr: &Expr) -> Result<Node, NotationError> {
         let kind = match &expr.kind {
             ExprKind::Number(n) => NodeKind::Const(*n),
-            ExprKind::Paren(inner) => return self.node(inner),
+            ExprKind::Paren(inner) => {
+                // The node keeps the span of the brackets, so errors point at them.
+                let mut node = self.node(inner)?;
+                node.span = expr.span;
+                return Ok(node);
+            }
             ExprKind::Negate(inner) => NodeKind::Negate(Box::new(self.node(inner)?)),
             ExprKind::Chain(first, rest) => {
                 let first = self.node(first)?;

@@ -64,6 +64,7 @@ pub(crate) fn render(expression: &Expression, t: &Transcript, total: i64, painte
         group: 0,
         label: 0,
         member: 0,
+        pool_counting: None,
     };
     r.node(expression.root());
     let substituted = r.out;
@@ -88,6 +89,8 @@ struct Renderer<'a> {
     group: usize,
     label: usize,
     member: usize,
+    /// While rendering the dice of a pooled group, the group's counting.
+    pool_counting: Option<Counting>,
 }
 
 impl Renderer<'_> {
@@ -211,7 +214,7 @@ impl Renderer<'_> {
             self.out.push('(');
         }
         let per_face = counts_each_face(term);
-        let counting = term.counting;
+        let counting = self.pool_counting.unwrap_or(term.counting);
         let faces = self.t.faces_of(die);
         for face in faces {
             if face.rerolled {
@@ -277,12 +280,14 @@ impl Renderer<'_> {
         self.group += 1;
         self.out.push('{');
         if group.pooled {
+            let saved = self.pool_counting.replace(group.counting);
             for (i, member) in group.members.iter().enumerate() {
                 if i > 0 {
                     self.out.push_str(" + ");
                 }
                 self.node(member);
             }
+            self.pool_counting = saved;
         } else {
             let first = record.map_or(self.member, |r| r.first_member as usize);
             for (i, member) in group.members.iter().enumerate() {

@@ -143,7 +143,8 @@ pub struct LabelReport {
 /// The plan's dice terms, groups and labels in the order the sampler records them.
 #[derive(Default)]
 struct Order<'p> {
-    terms: Vec<(&'p Node, &'p DiceTerm)>,
+    /// Each term with the counting that scores its dice (a pooled group's own).
+    terms: Vec<(&'p Node, &'p DiceTerm, Counting)>,
     groups: Vec<(&'p Node, &'p GroupTerm)>,
     labels: Vec<&'p str>,
 }
@@ -159,11 +160,18 @@ impl<'p> Order<'p> {
                 if let Die::Computed(s) = &term.die {
                     self.walk(s);
                 }
-                self.terms.push((node, term));
+                self.terms.push((node, term, term.counting));
             }
             NodeKind::Group(group) => {
                 self.groups.push((node, group));
                 group.members.iter().for_each(|m| self.walk(m));
+                if group.pooled {
+                    let pooled = group.members.len();
+                    let start = self.terms.len() - pooled;
+                    for entry in &mut self.terms[start..] {
+                        entry.2 = group.counting;
+                    }
+                }
             }
             NodeKind::Negate(inner) | NodeKind::Fixed(_, inner) => self.walk(inner),
             NodeKind::Chain(first, rest) => {
@@ -190,7 +198,7 @@ pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> Rol
     let mut dice = Vec::with_capacity(t.dice.len());
     let mut terms = Vec::with_capacity(t.terms.len());
     for (index, record) in t.terms.iter().enumerate() {
-        let Some(&(node, term)) = order.terms.get(index) else { break };
+        let Some(&(node, term, counting)) = order.terms.get(index) else { break };
         let die_name = match record.sides {
             Some(sides) => format!("d{sides}"),
             None => format!("d{}", term.die),
@@ -205,10 +213,10 @@ pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> Rol
             let faces = t.faces_of(die);
             let per_face = counts_each_face(term);
             let counted = |value: i64, kept: bool| -> Option<&'static str> {
-                if !kept || !term.counting.is_active() {
+                if !kept || !counting.is_active() {
                     return None;
                 }
-                match term.counting.classify(value) {
+                match counting.classify(value) {
                     (true, _) => Some("success"),
                     (false, true) => Some("failure"),
                     _ => None,

@@ -184,8 +184,8 @@ impl Parser {
         let Some((op, op_span)) = self.comparison_operator() else {
             return Ok(left);
         };
-        self.skip_ws();
-        let right = self.operand_after(op.symbol())?;
+        self.expect_operand(op.symbol())?;
+        let right = self.sum()?;
         self.skip_ws();
         if let Some((_, again)) = self.comparison_operator() {
             return Err(NotationError::new(again, "comparisons cannot be chained")
@@ -240,21 +240,19 @@ impl Parser {
         Some((op, self.span_from(start)))
     }
 
-    /// An operand that must follow an operator: a clear error at the end of input.
-    fn operand_after(&mut self, what: &str) -> Result<Expr, NotationError> {
+    /// Checks that an operand follows an operator, with a clear error if not.
+    fn expect_operand(&mut self, what: &str) -> Result<(), NotationError> {
         self.skip_ws();
-        if self.at_end() {
-            return Err(NotationError::new(
+        match self.peek() {
+            None => Err(NotationError::new(
                 self.here(),
                 format!("expected {EXPECTED_OPERAND} after `{what}`"),
-            ));
-        }
-        match self.peek() {
+            )),
             Some(c @ (')' | ',' | '}' | ']' | '*' | '/' | '>' | '<' | '=')) => Err(NotationError::new(
                 self.here(),
                 format!("expected {EXPECTED_OPERAND} after `{what}`, found `{c}`"),
             )),
-            _ => self.unary(),
+            Some(_) => Ok(()),
         }
     }
 
@@ -270,7 +268,8 @@ impl Parser {
             };
             let op_span = self.here();
             self.pos += 1;
-            let operand = self.operand_after(op.symbol())?;
+            self.expect_operand(op.symbol())?;
+            let operand = self.product()?;
             rest.push((op, op_span, operand));
         }
         Ok(chain(first, rest))
@@ -288,7 +287,8 @@ impl Parser {
             };
             let op_span = self.here();
             self.pos += 1;
-            let operand = self.operand_after(op.symbol())?;
+            self.expect_operand(op.symbol())?;
+            let operand = self.unary()?;
             rest.push((op, op_span, operand));
         }
         Ok(chain(first, rest))
@@ -301,7 +301,8 @@ impl Parser {
             Some(sign @ ('-' | '+')) => {
                 self.enter(self.here())?;
                 self.pos += 1;
-                let operand = self.operand_after(&sign.to_string())?;
+                self.expect_operand(&sign.to_string())?;
+                let operand = self.unary()?;
                 self.leave();
                 if sign == '+' {
                     return Ok(operand);
