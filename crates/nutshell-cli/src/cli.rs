@@ -43,7 +43,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Roll(args) => crate::roll_cmd::run(&args, &limits),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "nutshell", &mut std::io::stdout());
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "nutshell",
+                &mut std::io::stdout(),
+            );
             Ok(())
         }
     }

@@ -20,7 +20,11 @@ fn main() -> ExitCode {
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
             let _ = error.print();
-            return ExitCode::from(if error.use_stderr() { exit::BAD_INPUT } else { exit::OK });
+            return ExitCode::from(if error.use_stderr() {
+                exit::BAD_INPUT
+            } else {
+                exit::OK
+            });
         }
     };
     // Parsing and rolling recurse once per nesting level; a large stack keeps
@@ -30,9 +34,11 @@ fn main() -> ExitCode {
         .stack_size(STACK_BYTES)
         .spawn(move || cli::run(cli));
     let result = match worker {
-        Ok(handle) => handle
-            .join()
-            .unwrap_or_else(|_| Err(exit::Failure::other("error: internal error (a bug): the command panicked"))),
+        Ok(handle) => handle.join().unwrap_or_else(|_| {
+            Err(exit::Failure::other(
+                "error: internal error (a bug): the command panicked",
+            ))
+        }),
         Err(e) => Err(exit::Failure::other(format!("error: could not start: {e}"))),
     };
     match result {

@@ -35,7 +35,8 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     let texts = expression_texts(&args.expressions)?;
     let mut parsed = Vec::with_capacity(texts.len());
     for text in &texts {
-        let expr = Expression::parse_with(text, limits).map_err(|e| Failure::bad_input(e.render(text)))?;
+        let expr =
+            Expression::parse_with(text, limits).map_err(|e| Failure::bad_input(e.render(text)))?;
         parsed.push(expr);
     }
     let mut source = args.source.source()?;
@@ -51,7 +52,8 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
                 writeln!(out, "{total}")?;
             } else if args.json {
                 let report = roller.to_roll(total).report();
-                let line = serde_json::to_string(&report).map_err(|e| Failure::other(format!("error: {e}")))?;
+                let line = serde_json::to_string(&report)
+                    .map_err(|e| Failure::other(format!("error: {e}")))?;
                 writeln!(out, "{line}")?;
             } else {
                 let roll = roller.to_roll(total);
@@ -73,15 +75,23 @@ fn expression_texts(arguments: &[String]) -> Result<Vec<String>, Failure> {
     for argument in arguments {
         if argument == "-" {
             let mut input = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
-                .map_err(|e| Failure::bad_input(format!("error: could not read standard input: {e}")))?;
-            texts.extend(input.lines().filter(|l| !l.trim().is_empty()).map(str::to_string));
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut input).map_err(|e| {
+                Failure::bad_input(format!("error: could not read standard input: {e}"))
+            })?;
+            texts.extend(
+                input
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(str::to_string),
+            );
         } else {
             texts.push(argument.clone());
         }
     }
     if texts.is_empty() {
-        return Err(Failure::bad_input("error: no expression to roll: standard input was empty"));
+        return Err(Failure::bad_input(
+            "error: no expression to roll: standard input was empty",
+        ));
     }
     Ok(texts)
 }

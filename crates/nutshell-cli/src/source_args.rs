@@ -25,15 +25,16 @@ pub enum Source {
 impl SourceArgs {
     pub fn source(&self) -> Result<Source, Failure> {
         if let Some(list) = &self.faces {
-            let scripted = Scripted::parse_list(list).map_err(|e| Failure::bad_input(format!("error: --faces: {e}")))?;
+            let scripted = Scripted::parse_list(list)
+                .map_err(|e| Failure::bad_input(format!("error: --faces: {e}")))?;
             return Ok(Source::Scripted(scripted));
         }
         if let Some(seed) = self.seed {
             return Ok(Source::Seeded(Seeded::new(seed)));
         }
-        Entropy::new()
-            .map(Source::Entropy)
-            .map_err(|e| Failure::other(format!("error: the operating system gave no entropy: {e}")))
+        Entropy::new().map(Source::Entropy).map_err(|e| {
+            Failure::other(format!("error: the operating system gave no entropy: {e}"))
+        })
     }
 }
 

@@ -55,7 +55,11 @@ impl Painter for Terminal {
 pub fn error_prefix(message: &str) -> String {
     for prefix in ["error:", "warning:"] {
         if let Some(rest) = message.strip_prefix(prefix) {
-            let style = if prefix == "error:" { ERROR } else { AnsiColor::Yellow.on_default().bold() };
+            let style = if prefix == "error:" {
+                ERROR
+            } else {
+                AnsiColor::Yellow.on_default().bold()
+            };
             return format!("{}{prefix}{}{rest}", style.render(), style.render_reset());
         }
     }

@@ -100,12 +100,18 @@ impl fmt::Display for RollError {
                 position,
                 error: SourceError::NotOnDie { face },
                 ..
-            } => write!(f, "face {face} is not on a {die}: die {position} (a {die} of `{term}`) cannot show it"),
+            } => write!(
+                f,
+                "face {face} is not on a {die}: die {position} (a {die} of `{term}`) cannot show it"
+            ),
             RollError::TooManyDice { limit, .. } => {
                 write!(f, "this roll needs more than {limit} dice (max_dice)")
             }
             RollError::NegativeCount { count, .. } => {
-                write!(f, "the dice count came out as {count}; it must be 0 or more")
+                write!(
+                    f,
+                    "the dice count came out as {count}; it must be 0 or more"
+                )
             }
             RollError::BadSides { sides, .. } => write!(
                 f,
@@ -113,7 +119,9 @@ impl fmt::Display for RollError {
                 crate::plan::MAX_FACES
             ),
             RollError::Endless { reason, .. } => f.write_str(reason),
-            RollError::Overflow { .. } => f.write_str("the result is too large for a 64-bit integer"),
+            RollError::Overflow { .. } => {
+                f.write_str("the result is too large for a 64-bit integer")
+            }
             RollError::DivisionByZero { .. } => f.write_str("division by zero"),
         }
     }

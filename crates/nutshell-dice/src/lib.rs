@@ -44,7 +44,7 @@ pub use error::RollError;
 pub use limits::Limits;
 pub use plan::{Expression, Faces};
 pub use roll::{Roll, Roller, Transcript};
-pub use source::{DiceSource, Scripted, Seeded};
 #[cfg(feature = "os-entropy")]
 pub use source::Entropy;
+pub use source::{DiceSource, Scripted, Seeded};
 pub use span::{NotationError, Span};

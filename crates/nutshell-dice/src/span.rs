@@ -86,7 +86,13 @@ impl NotationError {
     ///      ^ expected kh, kl, dh, dl, !, r, min, max, a comparison or a sort
     /// ```
     pub fn render(&self, expression: &str) -> String {
-        crate::span::render_caret("error", &self.message, self.label.as_deref(), expression, self.span)
+        crate::span::render_caret(
+            "error",
+            &self.message,
+            self.label.as_deref(),
+            expression,
+            self.span,
+        )
     }
 }
 

@@ -134,8 +134,16 @@ mod tests {
     fn runs_count_matching_faces_like_listing_them() {
         let dice = [
             Faces::standard(6),
-            Faces::Run { first: -1, step: 1, count: 3 },
-            Faces::Run { first: 0, step: 10, count: 10 },
+            Faces::Run {
+                first: -1,
+                step: 1,
+                count: 3,
+            },
+            Faces::Run {
+                first: 0,
+                step: 10,
+                count: 10,
+            },
             Faces::List(&[0, 10, 10, 30]),
         ];
         for die in dice {
@@ -151,7 +159,11 @@ mod tests {
 
     #[test]
     fn contains_respects_the_step() {
-        let tens = Faces::Run { first: 0, step: 10, count: 10 };
+        let tens = Faces::Run {
+            first: 0,
+            step: 10,
+            count: 10,
+        };
         assert!(tens.contains(0) && tens.contains(90));
         assert!(!tens.contains(100) && !tens.contains(-10) && !tens.contains(5));
     }

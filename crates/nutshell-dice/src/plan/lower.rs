@@ -47,12 +47,18 @@ impl Lowerer<'_> {
                     .map(|a| self.node(a))
                     .collect::<Result<Vec<_>, _>>()?;
                 match func {
-                    Func::Nominal => NodeKind::Fixed(FixedFace::Lowest, Box::new(lowered.remove(0))),
-                    Func::Maximize => NodeKind::Fixed(FixedFace::Highest, Box::new(lowered.remove(0))),
+                    Func::Nominal => {
+                        NodeKind::Fixed(FixedFace::Lowest, Box::new(lowered.remove(0)))
+                    }
+                    Func::Maximize => {
+                        NodeKind::Fixed(FixedFace::Highest, Box::new(lowered.remove(0)))
+                    }
                     _ => NodeKind::Call(*func, lowered),
                 }
             }
-            ExprKind::Labeled(inner, label) => NodeKind::Labeled(Box::new(self.node(inner)?), label.clone()),
+            ExprKind::Labeled(inner, label) => {
+                NodeKind::Labeled(Box::new(self.node(inner)?), label.clone())
+            }
             ExprKind::Dice(term) => NodeKind::Dice(Box::new(self.dice(term, expr)?)),
             ExprKind::Group(group) => NodeKind::Group(Box::new(self.group(group, expr)?)),
         };
@@ -82,7 +88,9 @@ impl Lowerer<'_> {
         let too_many_faces = |faces: u128| {
             NotationError::new(
                 term.sides_span,
-                format!("a die with {faces} faces is too large: a die has at most {MAX_FACES} faces"),
+                format!(
+                    "a die with {faces} faces is too large: a die has at most {MAX_FACES} faces"
+                ),
             )
         };
         let die = match &term.sides {
@@ -117,26 +125,42 @@ impl Lowerer<'_> {
         let mut min_span = None;
         for modifier in &term.modifiers {
             let span = modifier.span;
-            let twice = |what: &str| NotationError::new(span, format!("a dice term takes only one {what}"));
+            let twice =
+                |what: &str| NotationError::new(span, format!("a dice term takes only one {what}"));
             match &modifier.kind {
                 ModifierKind::Select(which, n) => {
                     if out.select.is_some() {
                         return Err(twice("keep or drop"));
                     }
-                    out.select = Some(Select { which: *which, count: *n });
+                    out.select = Some(Select {
+                        which: *which,
+                        count: *n,
+                    });
                 }
                 ModifierKind::Explode { kind, when, once } => {
                     if out.explode.is_some() {
                         return Err(twice("explosion"));
                     }
-                    out.explode = Some(Explode { kind: *kind, when: *when, once: *once });
+                    out.explode = Some(Explode {
+                        kind: *kind,
+                        when: *when,
+                        once: *once,
+                    });
                 }
                 ModifierKind::Reroll { when, once } => match &mut out.reroll {
-                    None => out.reroll = Some(Reroll { when: vec![*when], once: *once }),
+                    None => {
+                        out.reroll = Some(Reroll {
+                            when: vec![*when],
+                            once: *once,
+                        })
+                    }
                     Some(existing) if existing.once == *once => existing.when.push(*when),
                     Some(_) => {
-                        return Err(NotationError::new(span, "a dice term cannot mix `r` and `ro`")
-                            .with_label("reroll either again while it matches (`r`) or once (`ro`)"));
+                        return Err(NotationError::new(
+                            span,
+                            "a dice term cannot mix `r` and `ro`",
+                        )
+                        .with_label("reroll either again while it matches (`r`) or once (`ro`)"));
                     }
                 },
                 ModifierKind::Clamp(ClampKind::Min, n) => {
@@ -194,13 +218,17 @@ impl Lowerer<'_> {
         let mut counting = Counting::default();
         for modifier in &group.modifiers {
             let span = modifier.span;
-            let twice = |what: &str| NotationError::new(span, format!("a group takes only one {what}"));
+            let twice =
+                |what: &str| NotationError::new(span, format!("a group takes only one {what}"));
             match &modifier.kind {
                 ModifierKind::Select(which, n) => {
                     if select.is_some() {
                         return Err(twice("keep or drop"));
                     }
-                    select = Some(Select { which: *which, count: *n });
+                    select = Some(Select {
+                        which: *which,
+                        count: *n,
+                    });
                 }
                 ModifierKind::Success(point) => {
                     if counting.success.is_some() {
@@ -227,10 +255,9 @@ impl Lowerer<'_> {
         {
             for d in dice {
                 if let ExprKind::Dice(term) = &d.kind
-                    && let Some(m) = term
-                        .modifiers
-                        .iter()
-                        .find(|m| matches!(m.kind, ModifierKind::Success(_) | ModifierKind::Failure(_)))
+                    && let Some(m) = term.modifiers.iter().find(|m| {
+                        matches!(m.kind, ModifierKind::Success(_) | ModifierKind::Failure(_))
+                    })
                 {
                     return Err(NotationError::new(
                         m.span,
@@ -241,9 +268,18 @@ impl Lowerer<'_> {
             }
         }
         let (members, pooled) = match pooled_dice {
-            Some(dice) => (dice.into_iter().map(|d| self.node(d)).collect::<Result<Vec<_>, _>>()?, true),
+            Some(dice) => (
+                dice.into_iter()
+                    .map(|d| self.node(d))
+                    .collect::<Result<Vec<_>, _>>()?,
+                true,
+            ),
             None => (
-                group.members.iter().map(|m| self.node(m)).collect::<Result<Vec<_>, _>>()?,
+                group
+                    .members
+                    .iter()
+                    .map(|m| self.node(m))
+                    .collect::<Result<Vec<_>, _>>()?,
                 false,
             ),
         };
@@ -269,7 +305,9 @@ fn pooled_dice(member: &Expr) -> Option<Vec<&Expr>> {
                 }
                 dice.push(e);
             }
-            dice.iter().all(|d| matches!(d.kind, ExprKind::Dice(_))).then_some(dice)
+            dice.iter()
+                .all(|d| matches!(d.kind, ExprKind::Dice(_)))
+                .then_some(dice)
         }
         _ => None,
     }
@@ -302,13 +340,17 @@ pub(crate) fn endless_roll(term: &DiceTerm, faces: &Faces<'_>) -> Option<String>
             None => faces.min() == faces.max(),
         };
         if every {
-            return Some("this roll would explode forever: every face of the die explodes".to_string());
+            return Some(
+                "this roll would explode forever: every face of the die explodes".to_string(),
+            );
         }
     }
     if let Some(reroll) = term.reroll.as_ref().filter(|r| !r.once)
         && every_face_rerolled(reroll, faces)
     {
-        return Some("this roll would reroll forever: every face of the die is rerolled".to_string());
+        return Some(
+            "this roll would reroll forever: every face of the die is rerolled".to_string(),
+        );
     }
     None
 }

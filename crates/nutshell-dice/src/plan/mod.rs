@@ -29,9 +29,7 @@ pub(crate) use lower::endless_roll as endless_roll_reason;
 pub use lower::lower;
 
 use crate::span::Span;
-pub use crate::syntax::ast::{
-    BinOp, CmpOp, ComparePoint, ExplodeKind, Func, Selection, SortOrder,
-};
+pub use crate::syntax::ast::{BinOp, CmpOp, ComparePoint, ExplodeKind, Func, Selection, SortOrder};
 
 /// A node of the plan with the span of the text it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,8 +140,16 @@ impl Die {
         Some(match self {
             Die::Standard(n) => Faces::standard(*n),
             Die::Digits(_) => return None,
-            Die::Fate => Faces::Run { first: -1, step: 1, count: 3 },
-            Die::Tens => Faces::Run { first: 0, step: 10, count: 10 },
+            Die::Fate => Faces::Run {
+                first: -1,
+                step: 1,
+                count: 3,
+            },
+            Die::Tens => Faces::Run {
+                first: 0,
+                step: 10,
+                count: 10,
+            },
             Die::List(list) => Faces::List(list),
             Die::Range(lo, hi) => Faces::Run {
                 first: *lo,
@@ -305,7 +311,10 @@ impl Expression {
     }
 
     /// Parses `text`, enforcing `limits` now and whenever it is rolled.
-    pub fn parse_with(text: &str, limits: &crate::Limits) -> Result<Expression, crate::NotationError> {
+    pub fn parse_with(
+        text: &str,
+        limits: &crate::Limits,
+    ) -> Result<Expression, crate::NotationError> {
         let ast = crate::syntax::parse(text, limits)?;
         let root = lower(&ast, limits)?;
         let normalized = root.to_string();

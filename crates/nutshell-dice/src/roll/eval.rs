@@ -7,6 +7,9 @@ use crate::plan::*;
 use crate::source::{DiceSource, SourceError};
 use std::sync::OnceLock;
 
+/// The evaluator's error: boxed, so the `Result`s on the hot path stay two words.
+pub(crate) type Fail = Box<RollError>;
+
 /// The faces a digit roll can show, as numbers: 11..66 or 111..666.
 pub(crate) fn digit_faces(digits: u8) -> &'static [i64] {
     static TWO: OnceLock<Vec<i64>> = OnceLock::new();
@@ -43,28 +46,100 @@ pub(crate) fn counts_each_face(term: &DiceTerm) -> bool {
     )
 }
 
-/// Which of `n` items keep/drop keeps. Ranks by value, and among equal values the
-/// earlier item ranks first; calls `drop` for every item not kept.
-pub(crate) fn apply_select(
+/// Ranks `n` items for keep/drop into `order` and returns where the dropped
+/// items start: they are `order[split..]` (empty when nothing is dropped). Items
+/// rank by value, and among equal values the earlier item ranks first.
+pub(crate) fn rank_for_select(
     n: usize,
     value: impl Fn(usize) -> i64,
     select: &Select,
     order: &mut Vec<u32>,
-    mut drop: impl FnMut(usize),
-) {
+) -> usize {
+    let keep = select.kept_of(n as u64) as usize;
+    order.clear();
+    if keep == n {
+        return 0;
+    }
+    order.extend(0..n as u32);
+    let high = select.keeps_high();
+    // `better(a, b)`: item a ranks before item b.
+    let better = |a: u32, b: u32| {
+        let (va, vb) = (value(a as usize), value(b as usize));
+        if high {
+            va > vb || (va == vb && a < b)
+        } else {
+            va < vb || (va == vb && a < b)
+        }
+    };
+    if n - keep == 1 {
+        // One item dropped (4d6dl1, 2d20kl1 ...): find the worst in one pass.
+        let mut worst = 0;
+        for i in 1..n {
+            if better(order[worst], order[i]) {
+                worst = i;
+            }
+        }
+        order.swap(worst, n - 1);
+    } else if keep == 1 {
+        let mut best = 0;
+        for i in 1..n {
+            if better(order[i], order[best]) {
+                best = i;
+            }
+        }
+        order.swap(best, 0);
+    } else {
+        order.sort_unstable_by(|&a, &b| {
+            if better(a, b) {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            }
+        });
+    }
+    keep
+}
+
+/// Marks the dice keep/drop drops. Dropping or keeping a single die, the common
+/// case (`4d6dl1`, `2d20kh1`), is one pass with no sorting.
+fn mark_dropped(dice: &mut [DieRecord], select: &Select, order: &mut Vec<u32>) {
+    let n = dice.len();
     let keep = select.kept_of(n as u64) as usize;
     if keep == n {
         return;
     }
-    order.clear();
-    order.extend(0..n as u32);
-    if select.keeps_high() {
-        order.sort_unstable_by(|&a, &b| value(b as usize).cmp(&value(a as usize)).then(a.cmp(&b)));
+    let high = select.keeps_high();
+    // `better(a, b)`: die a ranks before die b (ties: the earlier die).
+    let better = |a: &DieRecord, b: &DieRecord| {
+        if high {
+            a.value > b.value
+        } else {
+            a.value < b.value
+        }
+    };
+    if n - keep == 1 {
+        let mut worst = n - 1;
+        for i in (0..n - 1).rev() {
+            if better(&dice[worst], &dice[i]) {
+                worst = i;
+            }
+        }
+        dice[worst].kept = false;
+    } else if keep == 1 {
+        let mut best = 0;
+        for i in 1..n {
+            if better(&dice[i], &dice[best]) {
+                best = i;
+            }
+        }
+        for (i, die) in dice.iter_mut().enumerate() {
+            die.kept = i == best;
+        }
     } else {
-        order.sort_unstable_by(|&a, &b| value(a as usize).cmp(&value(b as usize)).then(a.cmp(&b)));
-    }
-    for &i in &order[keep..] {
-        drop(i as usize);
+        let kept = rank_for_select(n, |i| dice[i].value, select, order);
+        for &i in &order[kept..] {
+            dice[i as usize].kept = false;
+        }
     }
 }
 
@@ -80,8 +155,8 @@ pub(crate) struct Evaluator<'a, S: ?Sized> {
 }
 
 impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
-    pub fn eval(&mut self, node: &Node) -> Result<i64, RollError> {
-        let overflow = || RollError::Overflow { span: node.span };
+    pub fn eval(&mut self, node: &Node) -> Result<i64, Fail> {
+        let overflow = || Box::new(RollError::Overflow { span: node.span });
         match &node.kind {
             NodeKind::Const(n) => Ok(*n),
             NodeKind::Dice(term) => self.dice(node, term),
@@ -97,7 +172,9 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                         BinOp::Mul => acc.checked_mul(v).ok_or_else(overflow)?,
                         BinOp::Div => {
                             if v == 0 {
-                                return Err(RollError::DivisionByZero { span: operand.span });
+                                return Err(Box::new(RollError::DivisionByZero {
+                                    span: operand.span,
+                                }));
                             }
                             floor_div(acc, v).ok_or_else(overflow)?
                         }
@@ -140,12 +217,17 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         }
     }
 
-    fn dice(&mut self, node: &Node, term: &DiceTerm) -> Result<i64, RollError> {
+    fn dice(&mut self, node: &Node, term: &DiceTerm) -> Result<i64, Fail> {
         let count = match &term.count {
             DiceCount::Fixed(n) => *n,
             DiceCount::Computed(c) => {
                 let v = self.eval(c)?;
-                u64::try_from(v).map_err(|_| RollError::NegativeCount { count: v, span: c.span })?
+                u64::try_from(v).map_err(|_| {
+                    Box::new(RollError::NegativeCount {
+                        count: v,
+                        span: c.span,
+                    })
+                })?
             }
         };
         let mut sides = None;
@@ -154,11 +236,17 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
             Die::Computed(s) => {
                 let v = self.eval(s)?;
                 if v < 1 || v as u64 > MAX_FACES {
-                    return Err(RollError::BadSides { sides: v, span: s.span });
+                    return Err(Box::new(RollError::BadSides {
+                        sides: v,
+                        span: s.span,
+                    }));
                 }
                 computed_faces = Faces::standard(v as u64);
                 if let Some(reason) = crate::plan::endless_roll_reason(term, &computed_faces) {
-                    return Err(RollError::Endless { reason, span: node.span });
+                    return Err(Box::new(RollError::Endless {
+                        reason,
+                        span: node.span,
+                    }));
                 }
                 sides = Some(v);
                 (computed_faces, None)
@@ -167,24 +255,28 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
             die => (die.faces().expect("static faces"), None),
         };
         if self.rolled.saturating_add(count) > self.limits.max_dice {
-            return Err(RollError::TooManyDice {
+            return Err(Box::new(RollError::TooManyDice {
                 limit: self.limits.max_dice,
                 span: node.span,
-            });
+            }));
         }
         let term_index = self.transcript.terms.len() as u32;
         let first_die = self.transcript.dice.len();
-        for _ in 0..count {
-            self.die(node, term, &faces, digits, term_index)?;
+        let highest = faces.max();
+        if term.reroll.is_none()
+            && term.explode.is_none()
+            && self.fixed.is_none()
+            && digits.is_none()
+        {
+            self.plain_dice(node, term, &faces, count, term_index)?;
+        } else {
+            for _ in 0..count {
+                self.die(node, term, &faces, highest, digits, term_index)?;
+            }
         }
         let dice = &mut self.transcript.dice[first_die..];
         if let Some(select) = &term.select {
-            let values: &[DieRecord] = dice;
-            let mut dropped = Vec::new();
-            apply_select(values.len(), |i| values[i].value, select, self.order, |i| dropped.push(i));
-            for i in dropped {
-                dice[i].kept = false;
-            }
+            mark_dropped(dice, select, self.order);
         }
         let total = score_dice(term, &term.counting, dice, &self.transcript.faces, node)?;
         self.transcript.terms.push(TermRecord {
@@ -198,22 +290,68 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         Ok(total)
     }
 
+    /// Rolls `count` dice that neither reroll nor explode: one face each. The
+    /// dice limit was checked for the whole term by the caller.
+    fn plain_dice(
+        &mut self,
+        node: &Node,
+        term: &DiceTerm,
+        faces: &Faces<'_>,
+        count: u64,
+        term_index: u32,
+    ) -> Result<(), Fail> {
+        self.rolled += count;
+        let t = &mut *self.transcript;
+        t.faces.reserve(count as usize);
+        t.dice.reserve(count as usize);
+        for _ in 0..count {
+            let natural = match self.source.draw(faces) {
+                Ok(face) => face,
+                Err(error) => {
+                    self.rolled -= count; // positions in the error count faces actually drawn
+                    return Err(Box::new(self.source_error(node, term, faces, error)));
+                }
+            };
+            let value = clamp(term, natural);
+            let first_face = t.faces.len() as u32;
+            t.faces.push(FaceRecord {
+                natural,
+                value,
+                cause: FaceCause::Roll,
+                rerolled: false,
+                exploded: false,
+            });
+            t.dice.push(DieRecord {
+                term: term_index,
+                first_face,
+                faces: 1,
+                value,
+                kept: true,
+                successes: 0,
+                failures: 0,
+                limit_reached: false,
+            });
+        }
+        Ok(())
+    }
+
     /// Rolls one die of `term`: its first face, rerolls and explosions.
     fn die(
         &mut self,
         node: &Node,
         term: &DiceTerm,
         faces: &Faces<'_>,
+        highest: i64,
         digits: Option<u8>,
         term_index: u32,
-    ) -> Result<(), RollError> {
+    ) -> Result<(), Fail> {
         let first_face = self.transcript.faces.len() as u32;
-        let overflow = || RollError::Overflow { span: node.span };
+        let overflow = || Box::new(RollError::Overflow { span: node.span });
         if let Some(fixed) = self.fixed {
             self.rolled += 1;
             let natural = match fixed {
                 FixedFace::Lowest => faces.min(),
-                FixedFace::Highest => faces.max(),
+                FixedFace::Highest => highest,
             };
             let value = clamp(term, natural);
             self.transcript.faces.push(FaceRecord {
@@ -235,7 +373,6 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
             });
             return Ok(());
         }
-        let highest = faces.max();
         let mut value: i64 = 0;
         let mut cause = FaceCause::Roll;
         let mut explosions = 0u32;
@@ -244,7 +381,10 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
             let natural = self.face(node, term, faces, digits, cause, &mut limit_reached)?;
             let mut counted = clamp(term, natural);
             if cause == FaceCause::Explosion
-                && term.explode.as_ref().is_some_and(|e| e.kind == ExplodeKind::Penetrate)
+                && term
+                    .explode
+                    .as_ref()
+                    .is_some_and(|e| e.kind == ExplodeKind::Penetrate)
             {
                 counted = counted.checked_sub(1).ok_or_else(overflow)?;
             }
@@ -285,7 +425,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         digits: Option<u8>,
         mut cause: FaceCause,
         limit_reached: &mut bool,
-    ) -> Result<i64, RollError> {
+    ) -> Result<i64, Fail> {
         let mut rerolls = 0u32;
         loop {
             let natural = self.draw(node, term, faces, digits)?;
@@ -320,22 +460,28 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         term: &DiceTerm,
         faces: &Faces<'_>,
         digits: Option<u8>,
-    ) -> Result<i64, RollError> {
+    ) -> Result<i64, Fail> {
         if self.rolled >= self.limits.max_dice {
-            return Err(RollError::TooManyDice {
+            return Err(Box::new(RollError::TooManyDice {
                 limit: self.limits.max_dice,
                 span: node.span,
-            });
+            }));
         }
         self.rolled += 1;
         let drawn = match digits {
             None => self.source.draw(faces),
             Some(n) => (0..n).try_fold(0i64, |acc, _| Ok(acc * 10 + self.source.draw(&DIGIT_DIE)?)),
         };
-        drawn.map_err(|error| self.source_error(node, term, faces, error))
+        drawn.map_err(|error| Box::new(self.source_error(node, term, faces, error)))
     }
 
-    fn source_error(&self, node: &Node, term: &DiceTerm, faces: &Faces<'_>, error: SourceError) -> RollError {
+    fn source_error(
+        &self,
+        node: &Node,
+        term: &DiceTerm,
+        faces: &Faces<'_>,
+        error: SourceError,
+    ) -> RollError {
         let die = match &term.die {
             Die::Computed(_) => format!("d{}", faces.len()),
             die => format!("d{die}"),
@@ -349,7 +495,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         }
     }
 
-    fn group(&mut self, group: &GroupTerm) -> Result<i64, RollError> {
+    fn group(&mut self, group: &GroupTerm) -> Result<i64, Fail> {
         let index = self.transcript.groups.len();
         self.transcript.groups.push(GroupRecord {
             first_member: 0,
@@ -364,17 +510,18 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                 values.push(self.eval(member)?);
             }
             let first = self.transcript.members.len();
-            self.transcript.members.extend(values.iter().map(|&value| MemberRecord {
-                value,
-                kept: true,
-                score: 0,
-            }));
+            self.transcript
+                .members
+                .extend(values.iter().map(|&value| MemberRecord {
+                    value,
+                    kept: true,
+                    score: 0,
+                }));
             let members = &mut self.transcript.members[first..];
             if let Some(select) = &group.select {
-                let mut dropped = Vec::new();
-                apply_select(members.len(), |i| values[i], select, self.order, |i| dropped.push(i));
-                for i in dropped {
-                    members[i].kept = false;
+                let kept = rank_for_select(members.len(), |i| values[i], select, self.order);
+                for &i in &self.order[kept..] {
+                    members[i as usize].kept = false;
                 }
             }
             let mut total: i64 = 0;
@@ -386,8 +533,10 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                 } else {
                     member.value
                 };
-                total = total.checked_add(add).ok_or(RollError::Overflow {
-                    span: group.members[0].span,
+                total = total.checked_add(add).ok_or_else(|| {
+                    Box::new(RollError::Overflow {
+                        span: group.members[0].span,
+                    })
                 })?;
             }
             self.transcript.groups[index].first_member = first as u32;
@@ -399,7 +548,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
     }
 
     /// `{4d6+3d8}kh4`: keep/drop and counting act on the pooled dice.
-    fn pooled_group(&mut self, group: &GroupTerm) -> Result<i64, RollError> {
+    fn pooled_group(&mut self, group: &GroupTerm) -> Result<i64, Fail> {
         let mut pool: Vec<(u32, &DiceTerm)> = Vec::new(); // (term record index, term)
         for member in &group.members {
             self.eval(member)?;
@@ -419,14 +568,13 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         }
         if let Some(select) = &group.select {
             let all = &self.transcript.dice;
-            let mut dropped = Vec::new();
-            apply_select(dice.len(), |i| all[dice[i].0].value, select, self.order, |i| dropped.push(i));
-            for i in dropped {
-                self.transcript.dice[dice[i].0].kept = false;
+            let kept = rank_for_select(dice.len(), |i| all[dice[i].0].value, select, self.order);
+            for &i in &self.order[kept..] {
+                self.transcript.dice[dice[i as usize].0].kept = false;
             }
         }
         let span = group.members[0].span;
-        let overflow = || RollError::Overflow { span };
+        let overflow = || Box::new(RollError::Overflow { span });
         let mut total: i64 = 0;
         for &(d, term) in &dice {
             let die = self.transcript.dice[d];
@@ -434,7 +582,8 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                 continue;
             }
             let add = if group.counting.is_active() {
-                let faces = &self.transcript.faces[die.first_face as usize..(die.first_face + die.faces) as usize];
+                let faces = &self.transcript.faces
+                    [die.first_face as usize..(die.first_face + die.faces) as usize];
                 let (s, f, score) = score_one(term, &group.counting, &die, faces);
                 self.transcript.dice[d].successes = s;
                 self.transcript.dice[d].failures = f;
@@ -447,7 +596,8 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         // Each member term's own total now counts only the dice the group kept.
         for &(record, _) in &pool {
             let r = self.transcript.terms[record as usize];
-            let kept_sum = self.transcript.dice[r.first_die as usize..(r.first_die + r.dice) as usize]
+            let kept_sum = self.transcript.dice
+                [r.first_die as usize..(r.first_die + r.dice) as usize]
                 .iter()
                 .filter(|d| d.kept)
                 .try_fold(0i64, |acc, d| acc.checked_add(d.value))
@@ -459,7 +609,12 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
 }
 
 /// Successes, failures and the score of one die under `counting`.
-fn score_one(term: &DiceTerm, counting: &Counting, die: &DieRecord, faces: &[FaceRecord]) -> (u32, u32, i64) {
+fn score_one(
+    term: &DiceTerm,
+    counting: &Counting,
+    die: &DieRecord,
+    faces: &[FaceRecord],
+) -> (u32, u32, i64) {
     let (mut successes, mut failures, mut score) = (0u32, 0u32, 0i64);
     let mut tally = |value: i64| {
         let (s, f) = counting.classify(value);
@@ -468,7 +623,10 @@ fn score_one(term: &DiceTerm, counting: &Counting, die: &DieRecord, faces: &[Fac
         score += counting.score(value);
     };
     if counts_each_face(term) {
-        faces.iter().filter(|f| !f.rerolled).for_each(|f| tally(f.value));
+        faces
+            .iter()
+            .filter(|f| !f.rerolled)
+            .for_each(|f| tally(f.value));
     } else {
         tally(die.value);
     }
@@ -482,8 +640,8 @@ fn score_dice(
     dice: &mut [DieRecord],
     faces: &[FaceRecord],
     node: &Node,
-) -> Result<i64, RollError> {
-    let overflow = || RollError::Overflow { span: node.span };
+) -> Result<i64, Fail> {
+    let overflow = || Box::new(RollError::Overflow { span: node.span });
     let mut total: i64 = 0;
     for die in dice.iter_mut().filter(|d| d.kept) {
         let add = if counting.is_active() {

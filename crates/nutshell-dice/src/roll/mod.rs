@@ -9,7 +9,9 @@ pub mod transcript;
 pub(crate) use eval::{clamp, digit_faces};
 pub use render::{Mark, Painter, Plain};
 #[cfg(feature = "serde")]
-pub use report::{DieReport, FaceReport, GroupReport, LabelReport, MemberReport, RollReport, TermReport};
+pub use report::{
+    DieReport, FaceReport, GroupReport, LabelReport, MemberReport, RollReport, TermReport,
+};
 pub use transcript::Transcript;
 
 use crate::error::RollError;
@@ -89,7 +91,7 @@ impl<'e> Roller<'e> {
             fixed: None,
             label: None,
         };
-        evaluator.eval(&self.expression.root)
+        evaluator.eval(&self.expression.root).map_err(|e| *e)
     }
 
     /// The transcript of the last roll.

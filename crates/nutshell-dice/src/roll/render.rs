@@ -10,8 +10,8 @@
 
 use super::eval::{clamp, counts_each_face};
 use super::transcript::*;
-use crate::plan::*;
 use crate::plan::precedence;
+use crate::plan::*;
 use std::fmt::Write;
 
 /// What a piece of rendered text is, for styling.
@@ -55,7 +55,12 @@ impl Painter for Plain {
     }
 }
 
-pub(crate) fn render(expression: &Expression, t: &Transcript, total: i64, painter: &dyn Painter) -> String {
+pub(crate) fn render(
+    expression: &Expression,
+    t: &Transcript,
+    total: i64,
+    painter: &dyn Painter,
+) -> String {
     let mut r = Renderer {
         t,
         painter,

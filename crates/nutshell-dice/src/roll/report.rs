@@ -194,11 +194,17 @@ impl<'p> Order<'p> {
 pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> RollReport {
     let mut order = Order::default();
     order.walk(expression.root());
-    let label_of = |index: Option<u32>| index.and_then(|i| order.labels.get(i as usize)).map(|s| s.to_string());
+    let label_of = |index: Option<u32>| {
+        index
+            .and_then(|i| order.labels.get(i as usize))
+            .map(|s| s.to_string())
+    };
     let mut dice = Vec::with_capacity(t.dice.len());
     let mut terms = Vec::with_capacity(t.terms.len());
     for (index, record) in t.terms.iter().enumerate() {
-        let Some(&(node, term, counting)) = order.terms.get(index) else { break };
+        let Some(&(node, term, counting)) = order.terms.get(index) else {
+            break;
+        };
         let die_name = match record.sides {
             Some(sides) => format!("d{sides}"),
             None => format!("d{}", term.die),
@@ -231,12 +237,14 @@ pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> Rol
                     rerolled: f.rerolled,
                     exploded: f.exploded,
                     clamped: super::clamp(term, f.natural) != f.natural,
-                    counted: if per_face && !f.rerolled { counted(f.value, die.kept) } else { None },
+                    counted: if per_face && !f.rerolled {
+                        counted(f.value, die.kept)
+                    } else {
+                        None
+                    },
                 })
                 .collect();
-            if !per_face
-                && let Some(last) = face_reports.iter_mut().rev().find(|f| !f.rerolled)
-            {
+            if !per_face && let Some(last) = face_reports.iter_mut().rev().find(|f| !f.rerolled) {
                 last.counted = counted(die.value, die.kept);
             }
             dice.push(DieReport {

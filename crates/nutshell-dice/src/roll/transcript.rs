@@ -47,7 +47,8 @@ impl Transcript {
 
     /// The members of a group.
     pub fn members_of(&self, group: &GroupRecord) -> &[MemberRecord] {
-        &self.members[group.first_member as usize..(group.first_member + group.member_count) as usize]
+        &self.members
+            [group.first_member as usize..(group.first_member + group.member_count) as usize]
     }
 }
 

@@ -69,12 +69,16 @@ impl ChaCha8 {
     /// The generator of seeded dice: the key is the seed's two little-endian words
     /// followed by six zero words, on the stream [`DICE_STREAM`].
     pub fn from_seed(seed: u64) -> ChaCha8 {
-        ChaCha8::new([seed as u32, (seed >> 32) as u32, 0, 0, 0, 0, 0, 0], DICE_STREAM)
+        ChaCha8::new(
+            [seed as u32, (seed >> 32) as u32, 0, 0, 0, 0, 0, 0],
+            DICE_STREAM,
+        )
     }
 
     fn refill(&mut self) {
         self.buffer = block(&self.state, 4);
-        let counter = (u64::from(self.state[12]) | (u64::from(self.state[13]) << 32)).wrapping_add(1);
+        let counter =
+            (u64::from(self.state[12]) | (u64::from(self.state[13]) << 32)).wrapping_add(1);
         self.state[12] = counter as u32;
         self.state[13] = (counter >> 32) as u32;
         self.index = 0;
@@ -82,7 +86,7 @@ impl ChaCha8 {
 }
 
 impl super::RandomBits for ChaCha8 {
-    #[inline]
+    #[inline(always)]
     fn next_u32(&mut self) -> u32 {
         if self.index == 16 {
             self.refill();
@@ -115,8 +119,9 @@ mod tests {
         state[15] = 0;
         let out = block(&state, 10);
         let expected: [u32; 16] = [
-            0xe4e7f110, 0x15593bd1, 0x1fdd0f50, 0xc47120a3, 0xc7f4d1c7, 0x0368c033, 0x9aaa2204, 0x4e6cd4c3,
-            0x466482d2, 0x09aa9f07, 0x05d7c214, 0xa2028bd9, 0xd19c12b5, 0xb94e16de, 0xe883d0cb, 0x4e3c50a2,
+            0xe4e7f110, 0x15593bd1, 0x1fdd0f50, 0xc47120a3, 0xc7f4d1c7, 0x0368c033, 0x9aaa2204,
+            0x4e6cd4c3, 0x466482d2, 0x09aa9f07, 0x05d7c214, 0xa2028bd9, 0xd19c12b5, 0xb94e16de,
+            0xe883d0cb, 0x4e3c50a2,
         ];
         assert_eq!(out, expected);
     }

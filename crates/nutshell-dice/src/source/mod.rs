@@ -73,7 +73,7 @@ pub trait RandomBits {
 /// let mut rng = ChaCha8::from_seed(7);
 /// assert!((0..1000).all(|_| below(&mut rng, 6) < 6));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn below<R: RandomBits + ?Sized>(rng: &mut R, n: u32) -> u32 {
     debug_assert!(n >= 1);
     let mut product = u64::from(rng.next_u32()) * u64::from(n);
@@ -107,7 +107,7 @@ impl<R: RandomBits> Random<R> {
 }
 
 impl<R: RandomBits> DiceSource for Random<R> {
-    #[inline]
+    #[inline(always)]
     fn draw(&mut self, faces: &Faces<'_>) -> Result<i64, SourceError> {
         // Faces::len is at most MAX_FACES = u32::MAX, checked when the plan is made.
         let index = below(&mut self.bits, faces.len() as u32);
@@ -136,7 +136,7 @@ impl Seeded {
 }
 
 impl DiceSource for Seeded {
-    #[inline]
+    #[inline(always)]
     fn draw(&mut self, faces: &Faces<'_>) -> Result<i64, SourceError> {
         self.0.draw(faces)
     }
@@ -165,7 +165,7 @@ impl Entropy {
 
 #[cfg(feature = "os-entropy")]
 impl DiceSource for Entropy {
-    #[inline]
+    #[inline(always)]
     fn draw(&mut self, faces: &Faces<'_>) -> Result<i64, SourceError> {
         self.0.draw(faces)
     }
@@ -219,7 +219,10 @@ mod tests {
             counts[below(&mut rng, 6) as usize] += 1;
         }
         // Each count is Binomial(60000, 1/6): mean 10000, sd ~91; 5 sd is 456.
-        assert!(counts.iter().all(|&c| (9_544..=10_456).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (9_544..=10_456).contains(&c)),
+            "{counts:?}"
+        );
     }
 
     #[test]

@@ -43,9 +43,12 @@ impl Scripted {
             .enumerate()
         {
             let cleaned = item.replace('\u{2212}', "-");
-            let face: i64 = cleaned
-                .parse()
-                .map_err(|_| format!("face {} of the list, `{item}`, is not a whole number", index + 1))?;
+            let face: i64 = cleaned.parse().map_err(|_| {
+                format!(
+                    "face {} of the list, `{item}`, is not a whole number",
+                    index + 1
+                )
+            })?;
             faces.push(face);
         }
         if faces.is_empty() {

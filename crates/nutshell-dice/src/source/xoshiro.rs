@@ -95,7 +95,10 @@ mod tests {
     /// Reference output of xoshiro256++ from the state {1, 2, 3, 4}.
     #[test]
     fn matches_the_reference_implementation() {
-        let mut rng = Xoshiro256 { s: [1, 2, 3, 4], spare: None };
+        let mut rng = Xoshiro256 {
+            s: [1, 2, 3, 4],
+            spare: None,
+        };
         let out: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
         assert_eq!(out, [41943041, 58720359, 3588806011781223]);
     }

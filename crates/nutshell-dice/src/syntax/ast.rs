@@ -133,9 +133,15 @@ impl Func {
 
     /// Looks a function up by name (ASCII case-insensitive).
     pub fn from_name(name: &str) -> Option<Func> {
-        [Func::Min, Func::Max, Func::Abs, Func::Nominal, Func::Maximize]
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(name))
+        [
+            Func::Min,
+            Func::Max,
+            Func::Abs,
+            Func::Nominal,
+            Func::Maximize,
+        ]
+        .into_iter()
+        .find(|f| f.name().eq_ignore_ascii_case(name))
     }
 }
 

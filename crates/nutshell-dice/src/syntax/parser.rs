@@ -248,10 +248,12 @@ impl Parser {
                 self.here(),
                 format!("expected {EXPECTED_OPERAND} after `{what}`"),
             )),
-            Some(c @ (')' | ',' | '}' | ']' | '*' | '/' | '>' | '<' | '=')) => Err(NotationError::new(
-                self.here(),
-                format!("expected {EXPECTED_OPERAND} after `{what}`, found `{c}`"),
-            )),
+            Some(c @ (')' | ',' | '}' | ']' | '*' | '/' | '>' | '<' | '=')) => {
+                Err(NotationError::new(
+                    self.here(),
+                    format!("expected {EXPECTED_OPERAND} after `{what}`, found `{c}`"),
+                ))
+            }
             Some(_) => Ok(()),
         }
     }
@@ -333,19 +335,27 @@ impl Parser {
                 break;
             }
             if c == '[' {
-                return Err(NotationError::new(self.here(), "a label cannot contain `[`"));
+                return Err(NotationError::new(
+                    self.here(),
+                    "a label cannot contain `[`",
+                ));
             }
             self.pos += 1;
         }
         if self.at_end() {
-            return Err(NotationError::new(Span::at(open), "unclosed label: expected `]`")
-                .with_label("this `[` is never closed"));
+            return Err(
+                NotationError::new(Span::at(open), "unclosed label: expected `]`")
+                    .with_label("this `[` is never closed"),
+            );
         }
         let label: String = self.chars[label_start..self.pos].iter().collect();
         self.pos += 1;
         let label = label.trim().to_string();
         if label.is_empty() {
-            return Err(NotationError::new(self.span_from(open), "a label cannot be empty"));
+            return Err(NotationError::new(
+                self.span_from(open),
+                "a label cannot be empty",
+            ));
         }
         let span = expr.span.to(self.span_from(open));
         Ok(Expr {
@@ -358,7 +368,10 @@ impl Parser {
         self.skip_ws();
         let start = self.pos;
         let Some(c) = self.peek() else {
-            return Err(NotationError::new(self.here(), format!("expected {EXPECTED_OPERAND}")));
+            return Err(NotationError::new(
+                self.here(),
+                format!("expected {EXPECTED_OPERAND}"),
+            ));
         };
         match c {
             '0'..='9' => {
@@ -388,20 +401,27 @@ impl Parser {
                 })
             }
             '{' => self.group(),
-            '[' => Err(NotationError::new(self.here(), "a label must follow the term it names")
-                .with_label("as in `2d6[fire]`")),
+            '[' => Err(
+                NotationError::new(self.here(), "a label must follow the term it names")
+                    .with_label("as in `2d6[fire]`"),
+            ),
             c if c.is_ascii_alphabetic() => self.call(),
             ')' => Err(NotationError::new(
                 self.here(),
                 format!("expected {EXPECTED_OPERAND}, found `)`"),
             )),
-            '.' => Err(NotationError::new(self.here(), "unexpected `.`: numbers are whole numbers")),
+            '.' => Err(NotationError::new(
+                self.here(),
+                "unexpected `.`: numbers are whole numbers",
+            )),
             c if c.is_ascii() => Err(NotationError::new(
                 self.here(),
                 format!("expected {EXPECTED_OPERAND}, found `{c}`"),
             )),
-            c => Err(NotationError::new(self.here(), format!("unexpected character `{c}`"))
-                .with_label(format!("expected {EXPECTED_OPERAND}"))),
+            c => Err(
+                NotationError::new(self.here(), format!("unexpected character `{c}`"))
+                    .with_label(format!("expected {EXPECTED_OPERAND}")),
+            ),
         }
     }
 
@@ -444,7 +464,10 @@ impl Parser {
                 break;
             }
             self.pos += 1;
-            match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(d))) {
+            match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(d)))
+            {
                 Some(v) => value = v,
                 None => overflow = true,
             }
@@ -457,7 +480,10 @@ impl Parser {
             return Err(too_large(span));
         }
         if self.peek() == Some('.') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
-            return Err(NotationError::new(self.here(), "unexpected `.`: numbers are whole numbers"));
+            return Err(NotationError::new(
+                self.here(),
+                "unexpected `.`: numbers are whole numbers",
+            ));
         }
         Ok((value, span))
     }
@@ -469,7 +495,10 @@ impl Parser {
         if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
             return Err(NotationError::new(
                 self.here(),
-                format!("expected a number after `{after}`, found {}", self.describe_here()),
+                format!(
+                    "expected a number after `{after}`, found {}",
+                    self.describe_here()
+                ),
             ));
         }
         let (magnitude, _) = self.number()?;
@@ -517,7 +546,10 @@ impl Parser {
             _ => {
                 return Err(NotationError::new(
                     self.here(),
-                    format!("expected the sides of the die after `d`, found {}", self.describe_here()),
+                    format!(
+                        "expected the sides of the die after `d`, found {}",
+                        self.describe_here()
+                    ),
                 )
                 .with_label(EXPECTED_SIDES));
             }
@@ -542,7 +574,10 @@ impl Parser {
         self.pos += 1;
         self.skip_ws();
         if self.eat('}') {
-            return Err(NotationError::new(self.span_from(open.start), "a die needs at least one face"));
+            return Err(NotationError::new(
+                self.span_from(open.start),
+                "a die needs at least one face",
+            ));
         }
         let (first, first_span) = self.signed("{")?;
         self.skip_ws();
@@ -553,7 +588,10 @@ impl Parser {
             if !self.eat('}') {
                 return Err(NotationError::new(
                     self.here(),
-                    format!("expected `}}` after the range, found {}", self.describe_here()),
+                    format!(
+                        "expected `}}` after the range, found {}",
+                        self.describe_here()
+                    ),
                 ));
             }
             if last < first {
@@ -574,7 +612,10 @@ impl Parser {
             if !self.eat(',') {
                 return Err(NotationError::new(
                     self.here(),
-                    format!("expected `,` or `}}` in the list of faces, found {}", self.describe_here()),
+                    format!(
+                        "expected `,` or `}}` in the list of faces, found {}",
+                        self.describe_here()
+                    ),
                 ));
             }
             self.skip_ws();
@@ -610,10 +651,7 @@ impl Parser {
                     };
                     ModifierKind::Select(which, self.optional_count()?)
                 }
-                '!' | 'x' if !group => {
-                    let kind = self.explosion()?;
-                    kind
-                }
+                '!' | 'x' if !group => self.explosion()?,
                 'r' if !group => {
                     self.pos += 1;
                     let once = if self.eat_word("o") {
@@ -622,9 +660,10 @@ impl Parser {
                         self.eat_word("r");
                         false
                     };
-                    let when = self
-                        .compare_point("r")?
-                        .unwrap_or(ComparePoint { op: CmpOp::Eq, value: 1 });
+                    let when = self.compare_point("r")?.unwrap_or(ComparePoint {
+                        op: CmpOp::Eq,
+                        value: 1,
+                    });
                     ModifierKind::Reroll { when, once }
                 }
                 'm' if !group && self.eat_word("min") => {
@@ -708,7 +747,10 @@ impl Parser {
             Some(point) => Ok(point),
             None => Err(NotationError::new(
                 self.here(),
-                format!("expected a comparison such as `>=5` after `{after}`, found {}", self.describe_here()),
+                format!(
+                    "expected a comparison such as `>=5` after `{after}`, found {}",
+                    self.describe_here()
+                ),
             )),
         }
     }
@@ -721,7 +763,9 @@ impl Parser {
             None => {
                 let starts_number = match self.peek() {
                     Some(c) if c.is_ascii_digit() => true,
-                    Some('-') => self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) && !after.is_empty(),
+                    Some('-') => {
+                        self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) && !after.is_empty()
+                    }
                     _ => false,
                 };
                 if !starts_number || after.is_empty() {
@@ -735,7 +779,11 @@ impl Parser {
             }
         };
         let written: String = self.chars[op_start..self.pos].iter().collect();
-        let label = if written.is_empty() { after.to_string() } else { format!("{after}{written}") };
+        let label = if written.is_empty() {
+            after.to_string()
+        } else {
+            format!("{after}{written}")
+        };
         let (value, _) = self.signed(&label)?;
         Ok(Some(ComparePoint { op, value }))
     }
@@ -747,8 +795,11 @@ impl Parser {
         self.pos += 1;
         self.skip_ws();
         if self.eat('}') {
-            return Err(NotationError::new(self.span_from(start), "a group needs at least one member")
-                .with_label("as in `{3d6, 2d8}kh1`"));
+            return Err(NotationError::new(
+                self.span_from(start),
+                "a group needs at least one member",
+            )
+            .with_label("as in `{3d6, 2d8}kh1`"));
         }
         let mut members = Vec::new();
         loop {
@@ -756,7 +807,10 @@ impl Parser {
             if self.at_end() {
                 return Err(NotationError::new(
                     self.here(),
-                    format!("expected `}}` to close the `{{` at column {}", open.column()),
+                    format!(
+                        "expected `}}` to close the `{{` at column {}",
+                        open.column()
+                    ),
                 ));
             }
             members.push(self.expr()?);
@@ -768,12 +822,18 @@ impl Parser {
                 if self.at_end() {
                     return Err(NotationError::new(
                         self.here(),
-                        format!("expected `}}` to close the `{{` at column {}", open.column()),
+                        format!(
+                            "expected `}}` to close the `{{` at column {}",
+                            open.column()
+                        ),
                     ));
                 }
                 return Err(NotationError::new(
                     self.here(),
-                    format!("expected `,` or `}}` in the group, found {}", self.describe_here()),
+                    format!(
+                        "expected `,` or `}}` in the group, found {}",
+                        self.describe_here()
+                    ),
                 ));
             }
         }
@@ -787,20 +847,28 @@ impl Parser {
 
     fn call(&mut self) -> Result<Expr, NotationError> {
         let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
             self.pos += 1;
         }
         let name: String = self.chars[start..self.pos].iter().collect();
         let name_span = self.span_from(start);
         let Some(func) = Func::from_name(&name) else {
-            return Err(NotationError::new(name_span, format!("unknown function `{name}`"))
-                .with_label("expected min, max, abs, nominal or maximize"));
+            return Err(
+                NotationError::new(name_span, format!("unknown function `{name}`"))
+                    .with_label("expected min, max, abs, nominal or maximize"),
+            );
         };
         self.skip_ws();
         if self.peek() != Some('(') {
             return Err(NotationError::new(
                 self.here(),
-                format!("expected `(` after `{name}`, found {}", self.describe_here()),
+                format!(
+                    "expected `(` after `{name}`, found {}",
+                    self.describe_here()
+                ),
             ));
         }
         let open = self.here();
@@ -821,7 +889,10 @@ impl Parser {
             if matches!(self.peek(), Some(',' | ')')) {
                 return Err(NotationError::new(
                     self.here(),
-                    format!("expected an argument of `{name}`, found {}", self.describe_here()),
+                    format!(
+                        "expected an argument of `{name}`, found {}",
+                        self.describe_here()
+                    ),
                 ));
             }
             args.push(self.expr()?);
@@ -840,7 +911,10 @@ impl Parser {
             }
             return Err(NotationError::new(
                 self.here(),
-                format!("expected `,` or `)` in the arguments of `{name}`, found {}", self.describe_here()),
+                format!(
+                    "expected `,` or `)` in the arguments of `{name}`, found {}",
+                    self.describe_here()
+                ),
             ));
         }
         self.pos += 1; // `)`

@@ -7,8 +7,16 @@ use nutshell_dice::{Expression, Limits};
 const CASES: &[(&str, usize, &str)] = &[
     ("", 1, "the expression is empty"),
     ("   ", 1, "the expression is empty"),
-    ("4d6+", 5, "expected a number, a die, `(`, `{` or a function after `+`"),
-    ("4d", 3, "expected the sides of the die after `d`, found the end of the expression"),
+    (
+        "4d6+",
+        5,
+        "expected a number, a die, `(`, `{` or a function after `+`",
+    ),
+    (
+        "4d",
+        3,
+        "expected the sides of the die after `d`, found the end of the expression",
+    ),
     ("d0", 2, "a die needs at least one side"),
     ("4d6z", 4, "unknown modifier `z` after a dice term"),
     ("(1+2", 5, "expected `)` to close the `(` at column 1"),
@@ -18,9 +26,17 @@ const CASES: &[(&str, usize, &str)] = &[
     ("min(1,)", 7, "expected an argument of `min`, found `)`"),
     ("min 1", 5, "expected `(` after `min`, found `1`"),
     ("1 < 2 < 3", 7, "comparisons cannot be chained"),
-    ("1d6!>", 6, "expected a number after `!>`, found the end of the expression"),
+    (
+        "1d6!>",
+        6,
+        "expected a number after `!>`, found the end of the expression",
+    ),
     ("d{}", 2, "a die needs at least one face"),
-    ("d{1,2", 6, "expected `,` or `}` in the list of faces, found the end of the expression"),
+    (
+        "d{1,2",
+        6,
+        "expected `,` or `}` in the list of faces, found the end of the expression",
+    ),
     ("d{3..1}", 3, "the range 3..1 runs backwards"),
     ("99999999999999999999", 1, "the number is too large"),
     ("4d6 ü", 5, "unexpected character `ü`"),
@@ -32,37 +48,109 @@ const CASES: &[(&str, usize, &str)] = &[
     ("1d6kh1kh1", 7, "a dice term takes only one keep or drop"),
     ("1d6!!!", 6, "a dice term takes only one explosion"),
     ("1d6r1ro2", 6, "a dice term cannot mix `r` and `ro`"),
-    ("1d1!", 1, "this roll would explode forever: every face of the die explodes"),
-    ("1d6r<=6", 1, "this roll would reroll forever: every face of the die is rerolled"),
-    ("999999999d999999999", 1, "999999999 dice is too many: the limit is 10000 dice per roll (max_dice)"),
-    ("d99999999999", 2, "a die with 99999999999 faces is too large: a die has at most 4294967295 faces"),
-    ("1d6f", 5, "expected a comparison such as `>=5` after `f`, found the end of the expression"),
-    ("1d6min", 7, "expected a number after `min`, found the end of the expression"),
-    ("1d6cs", 6, "expected a comparison such as `>=5` after `cs`, found the end of the expression"),
-    ("1d6 >= ", 8, "expected a number, a die, `(`, `{` or a function after `>=`"),
-    ("abs(1, 2)", 1, "`abs` takes exactly one argument, but was given 2"),
-    ("nominal()", 1, "`nominal` takes exactly one argument, but was given 0"),
+    (
+        "1d1!",
+        1,
+        "this roll would explode forever: every face of the die explodes",
+    ),
+    (
+        "1d6r<=6",
+        1,
+        "this roll would reroll forever: every face of the die is rerolled",
+    ),
+    (
+        "999999999d999999999",
+        1,
+        "999999999 dice is too many: the limit is 10000 dice per roll (max_dice)",
+    ),
+    (
+        "d99999999999",
+        2,
+        "a die with 99999999999 faces is too large: a die has at most 4294967295 faces",
+    ),
+    (
+        "1d6f",
+        5,
+        "expected a comparison such as `>=5` after `f`, found the end of the expression",
+    ),
+    (
+        "1d6min",
+        7,
+        "expected a number after `min`, found the end of the expression",
+    ),
+    (
+        "1d6cs",
+        6,
+        "expected a comparison such as `>=5` after `cs`, found the end of the expression",
+    ),
+    (
+        "1d6 >= ",
+        8,
+        "expected a number, a die, `(`, `{` or a function after `>=`",
+    ),
+    (
+        "abs(1, 2)",
+        1,
+        "`abs` takes exactly one argument, but was given 2",
+    ),
+    (
+        "nominal()",
+        1,
+        "`nominal` takes exactly one argument, but was given 0",
+    ),
     ("1d6kh1.5", 7, "unexpected `.`: numbers are whole numbers"),
     ("1e5", 2, "unexpected `e`"),
     ("1,2", 2, "unexpected `,` outside a group or a function"),
-    ("}", 1, "expected a number, a die, `(`, `{` or a function, found `}`"),
+    (
+        "}",
+        1,
+        "expected a number, a die, `(`, `{` or a function, found `}`",
+    ),
     ("1d6 2", 5, "unexpected `2`"),
     ("1d6>=5>=3", 7, "a dice term takes only one success count"),
     ("1d6min5max3", 4, "`min5` is above `max3`"),
-    ("d{1..99999999999}", 2, "a die with 99999999999 faces is too large: a die has at most 4294967295 faces"),
+    (
+        "d{1..99999999999}",
+        2,
+        "a die with 99999999999 faces is too large: a die has at most 4294967295 faces",
+    ),
     ("2d6[]", 4, "a label cannot be empty"),
     ("{2d6, 1d6}!", 11, "unknown modifier `!` after a group"),
-    ("1d6r>=1", 1, "this roll would reroll forever: every face of the die is rerolled"),
+    (
+        "1d6r>=1",
+        1,
+        "this roll would reroll forever: every face of the die is rerolled",
+    ),
     ("4d6sa s", 7, "unexpected `s` after white space"),
     ("3d6 kh 3", 5, "unexpected `k` after white space"),
-    (")", 1, "expected a number, a die, `(`, `{` or a function, found `)`"),
-    ("*3", 1, "expected a number, a die, `(`, `{` or a function, found `*`"),
-    ("1d6**2", 5, "expected a number, a die, `(`, `{` or a function after `*`, found `*`"),
+    (
+        ")",
+        1,
+        "expected a number, a die, `(`, `{` or a function, found `)`",
+    ),
+    (
+        "*3",
+        1,
+        "expected a number, a die, `(`, `{` or a function, found `*`",
+    ),
+    (
+        "1d6**2",
+        5,
+        "expected a number, a die, `(`, `{` or a function after `*`, found `*`",
+    ),
     ("1d{0,x}", 6, "expected a number after `,`, found `x`"),
     ("1 2", 3, "unexpected `2`"),
     ("d%%", 3, "unexpected `%`"),
-    ("1d6!p<", 7, "expected a number after `!p<`, found the end of the expression"),
-    ("min()", 1, "`min` takes one or more arguments, but was given 0"),
+    (
+        "1d6!p<",
+        7,
+        "expected a number after `!p<`, found the end of the expression",
+    ),
+    (
+        "min()",
+        1,
+        "`min` takes one or more arguments, but was given 0",
+    ),
     ("4d6[a][b]", 7, "a term has only one label"),
 ];
 
@@ -71,7 +159,10 @@ fn every_bad_input_names_the_problem_and_its_column() {
     assert!(CASES.len() >= 40);
     for &(input, column, message) in CASES {
         let err = match Expression::parse(input) {
-            Ok(expr) => panic!("`{input}` should be refused, but parsed as `{}`", expr.normalized()),
+            Ok(expr) => panic!(
+                "`{input}` should be refused, but parsed as `{}`",
+                expr.normalized()
+            ),
             Err(err) => err,
         };
         assert_eq!(err.message, message, "message for `{input}`");
@@ -79,7 +170,11 @@ fn every_bad_input_names_the_problem_and_its_column() {
         // The rendered error shows the expression and a caret under the column.
         let rendered = err.render(input);
         let caret_line = rendered.lines().nth(2).unwrap_or_default();
-        assert_eq!(caret_line.find('^'), Some(column + 1), "caret for `{input}`:\n{rendered}");
+        assert_eq!(
+            caret_line.find('^'),
+            Some(column + 1),
+            "caret for `{input}`:\n{rendered}"
+        );
     }
 }
 
@@ -92,9 +187,15 @@ fn limits_are_reported_with_their_names() {
         ..Limits::default()
     };
     let err = Expression::parse_with("6d6", &limits).unwrap_err();
-    assert_eq!(err.message, "6 dice is too many: the limit is 5 dice per roll (max_dice)");
+    assert_eq!(
+        err.message,
+        "6 dice is too many: the limit is 5 dice per roll (max_dice)"
+    );
     let err = Expression::parse_with("((((1))))", &limits).unwrap_err();
-    assert_eq!(err.message, "the expression nests deeper than 3 levels (max_nesting)");
+    assert_eq!(
+        err.message,
+        "the expression nests deeper than 3 levels (max_nesting)"
+    );
     assert_eq!(err.column(), 4);
     let err = Expression::parse_with("1+1+1+1+1+1+1", &limits).unwrap_err();
     assert_eq!(
@@ -108,10 +209,26 @@ fn limits_are_reported_with_their_names() {
 fn roll_time_errors_point_at_the_term() {
     let cases: &[(&str, usize, &str)] = &[
         ("1 + 1/(1d2-1)", 7, "division by zero"),
-        ("2 + (1d4-5)d6", 6, "the dice count came out as -4; it must be 0 or more"),
-        ("1d(1d2-2)", 4, "the number of sides came out as -1; it must be from 1 to 4294967295"),
-        ("9223372036854775807 + 1d6", 1, "the result is too large for a 64-bit integer"),
-        ("1d6 + 1d(2-1)!", 7, "this roll would explode forever: every face of the die explodes"),
+        (
+            "2 + (1d4-5)d6",
+            6,
+            "the dice count came out as -4; it must be 0 or more",
+        ),
+        (
+            "1d(1d2-2)",
+            4,
+            "the number of sides came out as -1; it must be from 1 to 4294967295",
+        ),
+        (
+            "9223372036854775807 + 1d6",
+            1,
+            "the result is too large for a 64-bit integer",
+        ),
+        (
+            "1d6 + 1d(2-1)!",
+            7,
+            "this roll would explode forever: every face of the die explodes",
+        ),
     ];
     for &(input, column, message) in cases {
         let expr = Expression::parse(input).unwrap();
@@ -130,19 +247,30 @@ fn a_computed_dice_count_respects_the_dice_limit() {
         ..Limits::default()
     };
     let expr = Expression::parse_with("(1d20)d6", &limits).unwrap();
-    let err = expr.roll(&mut nutshell_dice::Scripted::new([15])).unwrap_err();
-    assert_eq!(err.to_string(), "this roll needs more than 10 dice (max_dice)");
+    let err = expr
+        .roll(&mut nutshell_dice::Scripted::new([15]))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "this roll needs more than 10 dice (max_dice)"
+    );
     // Explosions count too.
     let expr = Expression::parse_with("2d6!", &limits).unwrap();
     let err = expr.roll(&mut AlwaysHighest).unwrap_err();
-    assert_eq!(err.to_string(), "this roll needs more than 10 dice (max_dice)");
+    assert_eq!(
+        err.to_string(),
+        "this roll needs more than 10 dice (max_dice)"
+    );
 }
 
 /// A source whose dice always show their highest face.
 struct AlwaysHighest;
 
 impl nutshell_dice::DiceSource for AlwaysHighest {
-    fn draw(&mut self, faces: &nutshell_dice::Faces<'_>) -> Result<i64, nutshell_dice::source::SourceError> {
+    fn draw(
+        &mut self,
+        faces: &nutshell_dice::Faces<'_>,
+    ) -> Result<i64, nutshell_dice::source::SourceError> {
         Ok(faces.max())
     }
 }

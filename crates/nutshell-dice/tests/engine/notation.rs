@@ -22,7 +22,10 @@ fn percentile_dice() {
     check("2d100", &[1, 57], 58, "2d100 = [1, 57] = 58");
     assert!(matches!(
         roll_error("d%", &[0]),
-        RollError::Source { error: SourceError::NotOnDie { face: 0 }, .. }
+        RollError::Source {
+            error: SourceError::NotOnDie { face: 0 },
+            ..
+        }
     ));
 }
 
@@ -34,7 +37,10 @@ fn percentile_tens_die() {
     check("d00 + d10", &[0, 7], 7, "1d00 + 1d10 = [0] + [7] = 7");
     assert!(matches!(
         roll_error("d00", &[75]),
-        RollError::Source { error: SourceError::NotOnDie { face: 75 }, .. }
+        RollError::Source {
+            error: SourceError::NotOnDie { face: 75 },
+            ..
+        }
     ));
 }
 
@@ -42,7 +48,11 @@ fn percentile_tens_die() {
 fn fate_dice() {
     check("dF", &[-1], -1, "1dF = [-1] = -1");
     check("4dF", &[-1, 0, 1, 1], 1, "4dF = [-1, 0, 1, 1] = 1");
-    assert!(roll_error("dF", &[2]).to_string().contains("face 2 is not on a dF"));
+    assert!(
+        roll_error("dF", &[2])
+            .to_string()
+            .contains("face 2 is not on a dF")
+    );
 }
 
 /// RULING N-2: "`d66` and `d666` are digit rolls ... `d66` gives 11..66 with both
@@ -54,7 +64,10 @@ fn digit_rolls() {
     check("2d66", &[1, 1, 6, 6], 77, "2d66 = [11, 66] = 77");
     assert!(matches!(
         roll_error("d66", &[3, 7]),
-        RollError::Source { error: SourceError::NotOnDie { face: 7 }, .. }
+        RollError::Source {
+            error: SourceError::NotOnDie { face: 7 },
+            ..
+        }
     ));
 }
 
@@ -70,18 +83,41 @@ fn custom_faces() {
     check("2d{1,1,2}", &[1, 2], 3, "2d{1,1,2} = [1, 2] = 3");
     check("d{-2..2}", &[-2], -2, "1d{-2..2} = [-2] = -2");
     check("3d{ 5 .. 7 }", &[5, 6, 7], 18, "3d{5..7} = [5, 6, 7] = 18");
-    assert!(roll_error("d{0,10,20,30}", &[5]).to_string().contains("face 5 is not on a d{0,10,20,30}"));
+    assert!(
+        roll_error("d{0,10,20,30}", &[5])
+            .to_string()
+            .contains("face 5 is not on a d{0,10,20,30}")
+    );
 }
 
 #[test]
 fn computed_counts_and_sides() {
-    check("(1d4)d6", &[3, 2, 5, 6], 13, "(1d4)d6 = ([3])d6[2, 5, 6] = 13");
+    check(
+        "(1d4)d6",
+        &[3, 2, 5, 6],
+        13,
+        "(1d4)d6 = ([3])d6[2, 5, 6] = 13",
+    );
     check("2d(3*2)", &[6, 1], 7, "2d(3 * 2) = 2d(3 * 2)[6, 1] = 7");
-    check("(1+1)d(2+2)", &[4, 4], 8, "(1 + 1)d(2 + 2) = (1 + 1)d(2 + 2)[4, 4] = 8");
-    assert!(matches!(roll_error("(1d4-5)d6", &[1]), RollError::NegativeCount { count: -4, .. }));
-    assert!(matches!(roll_error("1d(1d4-4)", &[2]), RollError::BadSides { sides: -2, .. }));
+    check(
+        "(1+1)d(2+2)",
+        &[4, 4],
+        8,
+        "(1 + 1)d(2 + 2) = (1 + 1)d(2 + 2)[4, 4] = 8",
+    );
+    assert!(matches!(
+        roll_error("(1d4-5)d6", &[1]),
+        RollError::NegativeCount { count: -4, .. }
+    ));
+    assert!(matches!(
+        roll_error("1d(1d4-4)", &[2]),
+        RollError::BadSides { sides: -2, .. }
+    ));
     // A computed die with one face that explodes can never stop: refused before rolling.
-    assert!(matches!(roll_error("1d(2-1)!", &[]), RollError::Endless { .. }));
+    assert!(matches!(
+        roll_error("1d(2-1)!", &[]),
+        RollError::Endless { .. }
+    ));
 }
 
 // ---- arithmetic ----
@@ -103,19 +139,37 @@ fn division_rounds_down() {
     check("7/2", &[], 3, "7 / 2 = 3");
     check("-7/2", &[], -4, "-7 / 2 = -4");
     check("1d6/2", &[5], 2, "1d6 / 2 = [5] / 2 = 2");
-    assert!(matches!(roll_error("1/(1d2-1)", &[1]), RollError::DivisionByZero { .. }));
+    assert!(matches!(
+        roll_error("1/(1d2-1)", &[1]),
+        RollError::DivisionByZero { .. }
+    ));
 }
 
 #[test]
 fn unicode_operators_are_accepted() {
-    check("4d6 − 2", &[1, 2, 3, 4], 8, "4d6 - 2 = [1, 2, 3, 4] - 2 = 8");
+    check(
+        "4d6 − 2",
+        &[1, 2, 3, 4],
+        8,
+        "4d6 - 2 = [1, 2, 3, 4] - 2 = 8",
+    );
     check("2 × 3 ÷ 2", &[], 3, "2 * 3 / 2 = 3");
 }
 
 #[test]
 fn functions() {
-    check("min(1d6, 1d8)", &[5, 2], 2, "min(1d6, 1d8) = min([5], [2]) = 2");
-    check("max(1d6, 1d8, 3)", &[1, 2], 3, "max(1d6, 1d8, 3) = max([1], [2], 3) = 3");
+    check(
+        "min(1d6, 1d8)",
+        &[5, 2],
+        2,
+        "min(1d6, 1d8) = min([5], [2]) = 2",
+    );
+    check(
+        "max(1d6, 1d8, 3)",
+        &[1, 2],
+        3,
+        "max(1d6, 1d8, 3) = max([1], [2], 3) = 3",
+    );
     check("abs(1d6-10)", &[4], 6, "abs(1d6 - 10) = abs([4] - 10) = 6");
     check("MAX(2, 5)", &[], 5, "max(2, 5) = 5");
 }
@@ -124,22 +178,57 @@ fn functions() {
 /// `5d6+12` gives 17 (the text's own examples)." No faces are consumed.
 #[test]
 fn nominal_shows_every_die_at_its_lowest() {
-    check("nominal(1d8+4)", &[], 5, "nominal(1d8 + 4) = nominal([1] + 4) = 5");
-    check("nominal(5d6+12)", &[], 17, "nominal(5d6 + 12) = nominal([1, 1, 1, 1, 1] + 12) = 17");
+    check(
+        "nominal(1d8+4)",
+        &[],
+        5,
+        "nominal(1d8 + 4) = nominal([1] + 4) = 5",
+    );
+    check(
+        "nominal(5d6+12)",
+        &[],
+        17,
+        "nominal(5d6 + 12) = nominal([1, 1, 1, 1, 1] + 12) = 17",
+    );
     check("nominal(1dF)", &[], -1, "nominal(1dF) = nominal([-1]) = -1");
-    check("nominal(2d6!)", &[], 2, "nominal(2d6!) = nominal([1, 1]) = 2");
+    check(
+        "nominal(2d6!)",
+        &[],
+        2,
+        "nominal(2d6!) = nominal([1, 1]) = 2",
+    );
 }
 
 /// RULING T-7 (tiered-d20, "Critical Failure/Success"): "A critical success
 /// maximizes damage or healing dice."
 #[test]
 fn maximize_shows_every_die_at_its_highest() {
-    check("maximize(2d6+1)", &[], 13, "maximize(2d6 + 1) = maximize([6, 6] + 1) = 13");
-    check("maximize(d66)", &[], 66, "maximize(1d66) = maximize([66]) = 66");
+    check(
+        "maximize(2d6+1)",
+        &[],
+        13,
+        "maximize(2d6 + 1) = maximize([6, 6] + 1) = 13",
+    );
+    check(
+        "maximize(d66)",
+        &[],
+        66,
+        "maximize(1d66) = maximize([66]) = 66",
+    );
     // Fixed dice never explode: a maximized d6! is 6, not endless.
-    check("maximize(1d6!)", &[], 6, "maximize(1d6!) = maximize([6]) = 6");
+    check(
+        "maximize(1d6!)",
+        &[],
+        6,
+        "maximize(1d6!) = maximize([6]) = 6",
+    );
     // Only the dice inside are fixed.
-    check("maximize(1d6) + 1d6", &[2], 8, "maximize(1d6) + 1d6 = maximize([6]) + [2] = 8");
+    check(
+        "maximize(1d6) + 1d6",
+        &[2],
+        8,
+        "maximize(1d6) + 1d6 = maximize([6]) + [2] = 8",
+    );
 }
 
 // ---- keep and drop ----
@@ -148,7 +237,12 @@ fn maximize_shows_every_die_at_its_highest() {
 fn keep_and_drop() {
     check("4d6kh3", &[6, 5, 3, 1], 14, "4d6kh3 = [6, 5, 3, (1)] = 14");
     check("4d6k3", &[6, 5, 3, 1], 14, "4d6kh3 = [6, 5, 3, (1)] = 14");
-    check("4d6kl1", &[6, 5, 3, 1], 1, "4d6kl1 = [(6), (5), (3), 1] = 1");
+    check(
+        "4d6kl1",
+        &[6, 5, 3, 1],
+        1,
+        "4d6kl1 = [(6), (5), (3), 1] = 1",
+    );
     check("4d6dh1", &[6, 5, 3, 1], 9, "4d6dh1 = [(6), 5, 3, 1] = 9");
     check("4d6dl1", &[6, 5, 3, 1], 14, "4d6dl1 = [6, 5, 3, (1)] = 14");
     check("4d6d1", &[1, 5, 3, 6], 14, "4d6dl1 = [(1), 5, 3, 6] = 14");
@@ -178,7 +272,12 @@ fn keeping_more_dice_than_rolled_keeps_them_all() {
 
 #[test]
 fn exploding_on_the_highest_face() {
-    check("3d6!", &[6, 4, 2, 6, 6, 1], 25, "3d6! = [6!+4, 2, 6!+6!+1] = 25");
+    check(
+        "3d6!",
+        &[6, 4, 2, 6, 6, 1],
+        25,
+        "3d6! = [6!+4, 2, 6!+6!+1] = 25",
+    );
     check("1d6x", &[6, 2], 8, "1d6! = [6!+2] = 8");
 }
 
@@ -202,7 +301,12 @@ fn compounding() {
     // Success counting on a compounding die looks at the sum. Right after `!!`,
     // `>=8` would be the explosion's compare point, so the count is spelled `cs>=8`.
     check("2d6!!cs>=8", &[6, 3, 5], 1, "2d6!!cs>=8 = [6!!+3✓, 5] = 1");
-    check("2d6!!>=5", &[5, 6, 1, 2], 14, "2d6!!>=5 = [5!!+6!!+1, 2] = 14");
+    check(
+        "2d6!!>=5",
+        &[5, 6, 1, 2],
+        14,
+        "2d6!!>=5 = [5!!+6!!+1, 2] = 14",
+    );
 }
 
 #[test]
@@ -262,7 +366,12 @@ fn exploded_faces_are_rerolled_too() {
 fn clamps() {
     check("3d6min3", &[1, 4, 2], 10, "3d6min3 = [1↑3, 4, 2↑3] = 10");
     check("3d6max4", &[6, 1, 5], 9, "3d6max4 = [6↓4, 1, 5↓4] = 9");
-    check("2d20min10max15", &[3, 19], 25, "2d20min10max15 = [3↑10, 19↓15] = 25");
+    check(
+        "2d20min10max15",
+        &[3, 19],
+        25,
+        "2d20min10max15 = [3↑10, 19↓15] = 25",
+    );
 }
 
 // ---- success and failure counting ----
@@ -275,7 +384,12 @@ fn success_counting() {
         4,
         "8d10>=7 = [7✓, 3, 10✓, 6, 9✓, 1, 8✓, 2] = 4",
     );
-    check("5d6=6", &[6, 1, 6, 6, 3], 3, "5d6=6 = [6✓, 1, 6✓, 6✓, 3] = 3");
+    check(
+        "5d6=6",
+        &[6, 1, 6, 6, 3],
+        3,
+        "5d6=6 = [6✓, 1, 6✓, 6✓, 3] = 3",
+    );
     check("4d6cs>=5", &[6, 1, 5, 3], 2, "4d6>=5 = [6✓, 1, 5✓, 3] = 2");
 }
 
@@ -301,13 +415,28 @@ fn failure_counting() {
 
 #[test]
 fn counting_kept_dice_only() {
-    check("4d6kh3>=5", &[6, 5, 3, 1], 2, "4d6kh3>=5 = [6✓, 5✓, 3, (1)] = 2");
+    check(
+        "4d6kh3>=5",
+        &[6, 5, 3, 1],
+        2,
+        "4d6kh3>=5 = [6✓, 5✓, 3, (1)] = 2",
+    );
 }
 
 #[test]
 fn counting_every_face_of_an_exploding_die() {
-    check("3d6!cs>=5", &[6, 5, 2, 4], 2, "3d6!cs>=5 = [6✓!+5✓, 2, 4] = 2");
-    check("3d6!>=5", &[6, 5, 2, 4, 1], 18, "3d6!>=5 = [6!+5!+2, 4, 1] = 18");
+    check(
+        "3d6!cs>=5",
+        &[6, 5, 2, 4],
+        2,
+        "3d6!cs>=5 = [6✓!+5✓, 2, 4] = 2",
+    );
+    check(
+        "3d6!>=5",
+        &[6, 5, 2, 4, 1],
+        18,
+        "3d6!>=5 = [6!+5!+2, 4, 1] = 18",
+    );
 }
 
 // ---- sorting ----
@@ -316,7 +445,12 @@ fn counting_every_face_of_an_exploding_die() {
 fn sorting_orders_the_transcript_only() {
     check("4d6s", &[5, 2, 6, 1], 14, "4d6sa = [1, 2, 5, 6] = 14");
     check("4d6sd", &[5, 2, 6, 1], 14, "4d6sd = [6, 5, 2, 1] = 14");
-    check("4d6kh3sd", &[5, 2, 6, 1], 13, "4d6kh3sd = [6, 5, 2, (1)] = 13");
+    check(
+        "4d6kh3sd",
+        &[5, 2, 6, 1],
+        13,
+        "4d6kh3sd = [6, 5, 2, (1)] = 13",
+    );
 }
 
 // ---- groups ----
@@ -329,7 +463,12 @@ fn groups_keep_over_members() {
         10,
         "{3d6, 2d8 + 1}kh1 = {[3, 4, 3] = 10, ([5, 1] + 1 = 7)} = 10",
     );
-    check("{1d6, 1d8, 3}dl1", &[1, 2], 5, "{1d6, 1d8, 3}dl1 = {([1] = 1), [2] = 2, 3 = 3} = 5");
+    check(
+        "{1d6, 1d8, 3}dl1",
+        &[1, 2],
+        5,
+        "{1d6, 1d8, 3}dl1 = {([1] = 1), [2] = 2, 3 = 3} = 5",
+    );
     check("{2d6}", &[1, 2], 3, "{2d6} = {[1, 2]} = 3");
 }
 
@@ -352,7 +491,12 @@ fn a_single_sum_of_dice_pools_them() {
         22,
         "{4d6 + 3d8}kh4 = {[(1), (2), (3), 4] + [5, 6, 7]} = 22",
     );
-    check("{3d6+2d8}>=5", &[5, 1, 6, 8, 2], 3, "{3d6 + 2d8}>=5 = {[5✓, 1, 6✓] + [8✓, 2]} = 3");
+    check(
+        "{3d6+2d8}>=5",
+        &[5, 1, 6, 8, 2],
+        3,
+        "{3d6 + 2d8}>=5 = {[5✓, 1, 6✓] + [8✓, 2]} = 3",
+    );
 }
 
 #[test]
@@ -369,13 +513,23 @@ fn nested_groups() {
 
 #[test]
 fn comparisons_of_totals() {
-    check("3d6+2 >= 15", &[6, 5, 2], 1, "3d6 + 2 >= 15 = [6, 5, 2] + 2 >= 15 = 1");
+    check(
+        "3d6+2 >= 15",
+        &[6, 5, 2],
+        1,
+        "3d6 + 2 >= 15 = [6, 5, 2] + 2 >= 15 = 1",
+    );
     check("1d20 > 10", &[10], 0, "1d20 > 10 = [10] > 10 = 0");
     check("2d6 = 7", &[3, 4], 1, "2d6 = 7 = [3, 4] = 7 = 1");
     check("2d6 == 7", &[3, 3], 0, "2d6 = 7 = [3, 3] = 7 = 0");
     check("1d20+5<=10", &[5], 1, "1d20 + 5 <= 10 = [5] + 5 <= 10 = 1");
     // Comparisons give 1 or 0, so they can be counted.
-    check("(1d20 >= 11) + (1d20 >= 11)", &[11, 10], 1, "(1d20 >= 11) + (1d20 >= 11) = ([11] >= 11) + ([10] >= 11) = 1");
+    check(
+        "(1d20 >= 11) + (1d20 >= 11)",
+        &[11, 10],
+        1,
+        "(1d20 >= 11) + (1d20 >= 11) = ([11] >= 11) + ([10] >= 11) = 1",
+    );
 }
 
 /// A comparison right after a dice term counts successes; after white space it
@@ -384,7 +538,12 @@ fn comparisons_of_totals() {
 fn white_space_separates_success_counts_from_total_comparisons() {
     check("3d6>=5", &[5, 6, 1], 2, "3d6>=5 = [5✓, 6✓, 1] = 2");
     check("3d6 >= 5", &[5, 6, 1], 1, "3d6 >= 5 = [5, 6, 1] >= 5 = 1");
-    check("5d6=6 >= 3", &[6, 6, 1, 6, 2], 1, "5d6=6 >= 3 = [6✓, 6✓, 1, 6✓, 2] >= 3 = 1");
+    check(
+        "5d6=6 >= 3",
+        &[6, 6, 1, 6, 2],
+        1,
+        "5d6=6 >= 3 = [6✓, 6✓, 1, 6✓, 2] >= 3 = 1",
+    );
 }
 
 // ---- labels ----
@@ -394,13 +553,25 @@ fn labels_are_kept_in_the_transcript() {
     let expr = Expression::parse("2d6[fire] + 1d4[cold] + 2").unwrap();
     let roll = expr.roll(&mut Scripted::new([3, 5, 2])).unwrap();
     assert_eq!(roll.total, 12);
-    assert_eq!(roll.render(), "2d6[fire] + 1d4[cold] + 2 = [3, 5][fire] + [2][cold] + 2 = 12");
+    assert_eq!(
+        roll.render(),
+        "2d6[fire] + 1d4[cold] + 2 = [3, 5][fire] + [2][cold] + 2 = 12"
+    );
     let report = roll.report();
-    let labels: Vec<(&str, i64)> = report.labels.iter().map(|l| (l.label.as_str(), l.total)).collect();
+    let labels: Vec<(&str, i64)> = report
+        .labels
+        .iter()
+        .map(|l| (l.label.as_str(), l.total))
+        .collect();
     assert_eq!(labels, [("fire", 8), ("cold", 2)]);
     assert_eq!(report.dice[0].label.as_deref(), Some("fire"));
     assert_eq!(report.dice[2].label.as_deref(), Some("cold"));
-    check("(1d4+2)[slashing]", &[3], 5, "(1d4 + 2)[slashing] = ([3] + 2)[slashing] = 5");
+    check(
+        "(1d4+2)[slashing]",
+        &[3],
+        5,
+        "(1d4 + 2)[slashing] = ([3] + 2)[slashing] = 5",
+    );
     check("2[flat]", &[], 2, "2[flat] = 2");
 }
 
@@ -453,6 +624,9 @@ fn faces_are_consumed_in_transcript_order_and_checked() {
         "ran out of faces: die 3 (a d6 of `4d6kh3`) needs a face, but only 2 were given"
     );
     let err = roll_error("2d6 + 1d8", &[1, 2, 9]);
-    assert_eq!(err.to_string(), "face 9 is not on a d8: die 3 (a d8 of `1d8`) cannot show it");
+    assert_eq!(
+        err.to_string(),
+        "face 9 is not on a d8: die 3 (a d8 of `1d8`) cannot show it"
+    );
     assert_eq!(err.span().column(), 7);
 }

@@ -6,7 +6,22 @@ use proptest::prelude::*;
 /// A dice term with a random die and random modifiers.
 fn dice_term() -> impl Strategy<Value = String> {
     let sides = prop::sample::select(vec![
-        "2", "3", "4", "6", "8", "10", "12", "20", "100", "%", "F", "66", "00", "{0,10,20}", "{-2..2}", "{1,1,2}",
+        "2",
+        "3",
+        "4",
+        "6",
+        "8",
+        "10",
+        "12",
+        "20",
+        "100",
+        "%",
+        "F",
+        "66",
+        "00",
+        "{0,10,20}",
+        "{-2..2}",
+        "{1,1,2}",
     ]);
     let reroll = prop::sample::select(vec!["", "", "", "r1", "ro1", "r<=1", "ro<=2"]);
     let explode = prop::sample::select(vec!["", "", "", "!", "!!", "!p", "!o", "!>=5"]);
@@ -26,7 +41,11 @@ fn expression() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![3 => dice_term(), 1 => (0i64..30).prop_map(|n| n.to_string())];
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
-            (inner.clone(), prop::sample::select(vec!["+", "-", "*", "/"]), inner.clone())
+            (
+                inner.clone(),
+                prop::sample::select(vec!["+", "-", "*", "/"]),
+                inner.clone()
+            )
                 .prop_map(|(a, op, b)| format!("{a} {op} {b}")),
             inner.clone().prop_map(|a| format!("({a})")),
             inner.clone().prop_map(|a| format!("-{a}")),
@@ -35,11 +54,16 @@ fn expression() -> impl Strategy<Value = String> {
             inner.clone().prop_map(|a| format!("abs({a})")),
             inner.clone().prop_map(|a| format!("nominal({a})")),
             inner.clone().prop_map(|a| format!("maximize({a})")),
-            (inner.clone(), inner.clone(), prop::sample::select(vec!["kh1", "dl1", ">=3", ""]))
+            (
+                inner.clone(),
+                inner.clone(),
+                prop::sample::select(vec!["kh1", "dl1", ">=3", ""])
+            )
                 .prop_map(|(a, b, m)| format!("{{{a}, {b}}}{m}")),
             (dice_term(), dice_term()).prop_map(|(a, b)| format!("{{{a} + {b}}}kh2")),
             inner.clone().prop_map(|a| format!("({a})[x]")),
-            (1u8..4, dice_term()).prop_map(|(n, d)| format!("({n}d4){}", &d[d.find('d').unwrap()..])),
+            (1u8..4, dice_term())
+                .prop_map(|(n, d)| format!("({n}d4){}", &d[d.find('d').unwrap()..])),
             (inner.clone(), inner).prop_map(|(a, b)| format!("({a}) >= ({b})")),
         ]
     })
@@ -55,7 +79,12 @@ fn typed_faces(roll: &nutshell_dice::Roll<'_>) -> Vec<i64> {
                 continue;
             }
             if die.die == "d66" || die.die == "d666" {
-                faces.extend(face.face.to_string().chars().map(|c| i64::from(c.to_digit(10).unwrap())));
+                faces.extend(
+                    face.face
+                        .to_string()
+                        .chars()
+                        .map(|c| i64::from(c.to_digit(10).unwrap())),
+                );
             } else {
                 faces.push(face.face);
             }

@@ -18,7 +18,10 @@ fn ten_thousand_nested_parentheses_within_the_length_limit_are_refused_by_nestin
         ..Limits::default()
     };
     let err = Expression::parse_with(&text, &limits).unwrap_err();
-    assert_eq!(err.message, "the expression nests deeper than 64 levels (max_nesting)");
+    assert_eq!(
+        err.message,
+        "the expression nests deeper than 64 levels (max_nesting)"
+    );
     assert_eq!(err.column(), 65);
 }
 
@@ -38,7 +41,10 @@ fn nesting_at_the_ceiling_works_on_a_large_stack() {
             assert_eq!(expr.normalized(), "1d6");
             let too_deep = format!("{}1{}", "(".repeat(1001), ")".repeat(1001));
             let err = Expression::parse_with(&too_deep, &limits).unwrap_err();
-            assert_eq!(err.message, "the expression nests deeper than 1000 levels (max_nesting)");
+            assert_eq!(
+                err.message,
+                "the expression nests deeper than 1000 levels (max_nesting)"
+            );
         })
         .unwrap();
     handle.join().unwrap();
@@ -54,13 +60,19 @@ fn ten_thousand_unary_minuses_are_refused() {
         ..Limits::default()
     };
     let err = Expression::parse_with(&text, &limits).unwrap_err();
-    assert_eq!(err.message, "the expression nests deeper than 64 levels (max_nesting)");
+    assert_eq!(
+        err.message,
+        "the expression nests deeper than 64 levels (max_nesting)"
+    );
 }
 
 #[test]
 fn huge_dice_counts_are_refused_before_rolling() {
     let err = Expression::parse("999999999d999999999").unwrap_err();
-    assert_eq!(err.message, "999999999 dice is too many: the limit is 10000 dice per roll (max_dice)");
+    assert_eq!(
+        err.message,
+        "999999999 dice is too many: the limit is 10000 dice per roll (max_dice)"
+    );
     assert_eq!(err.column(), 1);
     let ok = Expression::parse("10000d6").unwrap();
     let total = ok.roll(&mut Seeded::new(5)).unwrap().total;
@@ -86,7 +98,13 @@ fn a_megabyte_of_plus_one_is_refused_by_default_and_summed_when_allowed() {
 
 #[test]
 fn non_ascii_text_is_refused_with_its_column() {
-    for (text, column) in [("4d6 ü", 5), ("ü", 1), ("1d6+🎲", 5), ("２d6", 1), ("1d６", 3)] {
+    for (text, column) in [
+        ("4d6 ü", 5),
+        ("ü", 1),
+        ("1d6+🎲", 5),
+        ("２d6", 1),
+        ("1d６", 3),
+    ] {
         let err = Expression::parse(text).unwrap_err();
         assert_eq!(err.column(), column, "{text}: {}", err.message);
     }
@@ -103,14 +121,25 @@ fn overflow_is_an_error_never_a_wrap() {
     ] {
         let expr = Expression::parse(text).unwrap();
         let err = expr.roll(&mut Seeded::new(1)).unwrap_err();
-        assert_eq!(err.to_string(), "the result is too large for a 64-bit integer", "{text}");
+        assert_eq!(
+            err.to_string(),
+            "the result is too large for a 64-bit integer",
+            "{text}"
+        );
     }
     assert!(Expression::parse("9223372036854775808").is_err());
 }
 
 #[test]
 fn endless_rolls_are_refused_before_any_die_is_rolled() {
-    for text in ["1d1!", "1d6r<=6", "1d6!>=1", "d{3,3}!", "1dF r>=-1", "2d6r1r2r3r4r5r6"] {
+    for text in [
+        "1d1!",
+        "1d6r<=6",
+        "1d6!>=1",
+        "d{3,3}!",
+        "1dF r>=-1",
+        "2d6r1r2r3r4r5r6",
+    ] {
         let text = text.replace(' ', "");
         let err = Expression::parse(&text).unwrap_err();
         assert!(err.message.contains("forever"), "{text}: {}", err.message);

@@ -12,12 +12,18 @@ pub fn roll(expr: &str, faces: &[i64]) -> (i64, String) {
 
 #[track_caller]
 pub fn roll_with(expr: &str, faces: &[i64], limits: &Limits) -> (i64, String) {
-    let parsed = Expression::parse_with(expr, limits).unwrap_or_else(|e| panic!("{expr}: {}", e.render(expr)));
+    let parsed = Expression::parse_with(expr, limits)
+        .unwrap_or_else(|e| panic!("{expr}: {}", e.render(expr)));
     let mut source = Scripted::new(faces.iter().copied());
     let roll = parsed
         .roll(&mut source)
         .unwrap_or_else(|e| panic!("{expr}: {}", e.render(expr)));
-    assert_eq!(source.remaining(), 0, "{expr}: {} faces left unused", source.remaining());
+    assert_eq!(
+        source.remaining(),
+        0,
+        "{expr}: {} faces left unused",
+        source.remaining()
+    );
     (roll.total, roll.render())
 }
 
