@@ -1,0 +1,206 @@
+//! The `nutshell` binary, end to end: output, JSON, exit codes, errors on stderr.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn nutshell() -> Command {
+    let mut cmd = Command::cargo_bin("nutshell").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+#[test]
+fn roll_with_typed_faces_prints_the_transcript() {
+    nutshell()
+        .args(["roll", "4d6kh3", "--faces", "6,5,3,1"])
+        .assert()
+        .success()
+        .stdout("4d6kh3 = [6, 5, 3, (1)] = 14\n")
+        .stderr("");
+}
+
+#[test]
+fn a_seed_gives_the_same_roll_every_time() {
+    let first = nutshell().args(["roll", "10d6!", "--seed", "99"]).output().unwrap();
+    let second = nutshell().args(["roll", "10d6!", "--seed", "99"]).output().unwrap();
+    assert!(first.status.success());
+    assert_eq!(first.stdout, second.stdout);
+    // Pinned: seed 1 rolls 3, 2, 2, 2 on four d6 (the generator never changes).
+    nutshell()
+        .args(["roll", "4d6", "--seed", "1"])
+        .assert()
+        .success()
+        .stdout("4d6 = [3, 2, 2, 2] = 9\n");
+}
+
+#[test]
+fn json_prints_one_object_per_roll() {
+    let output = nutshell()
+        .args(["roll", "2d6[fire] + 1d4[cold]", "1d20", "--faces", "3,5,2,17", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let lines: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["expression"], "2d6[fire] + 1d4[cold]");
+    assert_eq!(lines[0]["total"], 10);
+    assert_eq!(lines[0]["dice"].as_array().unwrap().len(), 3);
+    assert_eq!(lines[0]["dice"][0]["faces"][0]["face"], 3);
+    assert_eq!(lines[0]["dice"][2]["label"], "cold");
+    assert_eq!(lines[1]["expression"], "1d20");
+    assert_eq!(lines[1]["total"], 17);
+}
+
+#[test]
+fn repeat_and_quiet_print_totals() {
+    nutshell()
+        .args(["roll", "1d6", "--faces", "1,2,3", "--repeat", "3", "--quiet"])
+        .assert()
+        .success()
+        .stdout("1\n2\n3\n");
+}
+
+#[test]
+fn bad_notation_exits_2_with_a_caret_on_stderr() {
+    nutshell()
+        .args(["roll", "4d6+"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("error: expected a number, a die, `(`, `{` or a function after `+`\n  4d6+\n      ^\n");
+}
+
+#[test]
+fn a_bad_expression_rolls_nothing() {
+    nutshell()
+        .args(["roll", "1d6", "2d", "--faces", "4"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("expected the sides of the die after `d`"));
+}
+
+#[test]
+fn too_few_faces_names_the_die() {
+    nutshell()
+        .args(["roll", "4d6kh3", "--faces", "6,5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "ran out of faces: die 3 (a d6 of `4d6kh3`) needs a face, but only 2 were given",
+        ));
+}
+
+#[test]
+fn a_face_the_die_cannot_show_is_refused() {
+    nutshell()
+        .args(["roll", "2d6", "--faces", "6,7"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("face 7 is not on a d6: die 2"));
+}
+
+#[test]
+fn leftover_faces_are_a_warning() {
+    nutshell()
+        .args(["roll", "1d6", "--faces", "6,5"])
+        .assert()
+        .success()
+        .stdout("1d6 = [6] = 6\n")
+        .stderr("warning: 1 of the faces given were not used (the roll needed 1)\n");
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    nutshell().args(["roll", "1d6", "--seed", "banana"]).assert().code(2);
+    nutshell().args(["roll", "1d6", "--faces", "1,x"]).assert().code(2).stderr(
+        predicate::str::contains("--faces: face 2 of the list, `x`, is not a whole number"),
+    );
+    nutshell().args(["roll", "1d6", "--seed", "1", "--faces", "1"]).assert().code(2);
+    nutshell().args(["roll"]).assert().code(2);
+    nutshell().args(["roll", "1d6", "--repeat", "0"]).assert().code(2);
+    nutshell().args(["frobnicate"]).assert().code(2);
+}
+
+#[test]
+fn limits_are_set_from_the_command_line() {
+    nutshell()
+        .args(["roll", "20d6", "--max-dice", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("20 dice is too many: the limit is 10 dice per roll"));
+    nutshell()
+        .args(["roll", "1d6!", "--faces", "6,6,6", "--max-explosions", "2"])
+        .assert()
+        .success()
+        .stdout("1d6! = [6!+6!+6…] = 18\n");
+}
+
+#[test]
+fn expressions_can_come_from_standard_input() {
+    nutshell()
+        .args(["roll", "-", "--faces", "4,1,2"])
+        .write_stdin("1d6\n\n2d4 - 1\n")
+        .assert()
+        .success()
+        .stdout("1d6 = [4] = 4\n2d4 - 1 = [1, 2] - 1 = 2\n");
+}
+
+#[test]
+fn a_megabyte_expression_is_refused_quickly() {
+    nutshell()
+        .args(["roll", "-"])
+        .write_stdin("+1".repeat(500_000))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the expression is 1000000 characters long; the limit is 10000"));
+}
+
+#[test]
+fn deep_nesting_up_to_the_ceiling_does_not_overflow_the_stack() {
+    let deep = format!("{}1d6{}", "(".repeat(999), ")".repeat(999));
+    nutshell()
+        .args(["roll", "-", "--max-nesting", "1000", "--max-length", "5000", "--faces", "4"])
+        .write_stdin(deep)
+        .assert()
+        .success()
+        .stdout("1d6 = [4] = 4\n");
+    nutshell().args(["roll", "1d6", "--max-nesting", "1001"]).assert().code(2);
+}
+
+#[test]
+fn help_shows_examples() {
+    nutshell()
+        .args(["roll", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Examples:").and(predicate::str::contains("--faces 6,5,3,1")));
+}
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        nutshell()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("nutshell"));
+    }
+    nutshell().args(["completions", "tcsh"]).assert().code(2);
+}
+
+#[test]
+fn colour_is_off_when_piped() {
+    let output = Command::cargo_bin("nutshell")
+        .unwrap()
+        .env_remove("NO_COLOR")
+        .args(["roll", "4d6kh3", "--faces", "6,5,3,1"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), "4d6kh3 = [6, 5, 3, (1)] = 14\n");
+}
