@@ -22,8 +22,14 @@ fn roll_with_typed_faces_prints_the_transcript() {
 
 #[test]
 fn a_seed_gives_the_same_roll_every_time() {
-    let first = nutshell().args(["roll", "10d6!", "--seed", "99"]).output().unwrap();
-    let second = nutshell().args(["roll", "10d6!", "--seed", "99"]).output().unwrap();
+    let first = nutshell()
+        .args(["roll", "10d6!", "--seed", "99"])
+        .output()
+        .unwrap();
+    let second = nutshell()
+        .args(["roll", "10d6!", "--seed", "99"])
+        .output()
+        .unwrap();
     assert!(first.status.success());
     assert_eq!(first.stdout, second.stdout);
     // Pinned: seed 1 rolls 3, 2, 2, 2 on four d6 (the generator never changes).
@@ -37,7 +43,14 @@ fn a_seed_gives_the_same_roll_every_time() {
 #[test]
 fn json_prints_one_object_per_roll() {
     let output = nutshell()
-        .args(["roll", "2d6[fire] + 1d4[cold]", "1d20", "--faces", "3,5,2,17", "--json"])
+        .args([
+            "roll",
+            "2d6[fire] + 1d4[cold]",
+            "1d20",
+            "--faces",
+            "3,5,2,17",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(output.status.success());
@@ -59,7 +72,9 @@ fn json_prints_one_object_per_roll() {
 #[test]
 fn repeat_and_quiet_print_totals() {
     nutshell()
-        .args(["roll", "1d6", "--faces", "1,2,3", "--repeat", "3", "--quiet"])
+        .args([
+            "roll", "1d6", "--faces", "1,2,3", "--repeat", "3", "--quiet",
+        ])
         .assert()
         .success()
         .stdout("1\n2\n3\n");
@@ -72,7 +87,9 @@ fn bad_notation_exits_2_with_a_caret_on_stderr() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr("error: expected a number, a die, `(`, `{` or a function after `+`\n  4d6+\n      ^\n");
+        .stderr(
+            "error: expected a number, a die, `(`, `{` or a function after `+`\n  4d6+\n      ^\n",
+        );
 }
 
 #[test]
@@ -82,7 +99,9 @@ fn a_bad_expression_rolls_nothing() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicate::str::contains("expected the sides of the die after `d`"));
+        .stderr(predicate::str::contains(
+            "expected the sides of the die after `d`",
+        ));
 }
 
 #[test]
@@ -117,13 +136,26 @@ fn leftover_faces_are_a_warning() {
 
 #[test]
 fn bad_flags_exit_2() {
-    nutshell().args(["roll", "1d6", "--seed", "banana"]).assert().code(2);
-    nutshell().args(["roll", "1d6", "--faces", "1,x"]).assert().code(2).stderr(
-        predicate::str::contains("--faces: face 2 of the list, `x`, is not a whole number"),
-    );
-    nutshell().args(["roll", "1d6", "--seed", "1", "--faces", "1"]).assert().code(2);
+    nutshell()
+        .args(["roll", "1d6", "--seed", "banana"])
+        .assert()
+        .code(2);
+    nutshell()
+        .args(["roll", "1d6", "--faces", "1,x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--faces: face 2 of the list, `x`, is not a whole number",
+        ));
+    nutshell()
+        .args(["roll", "1d6", "--seed", "1", "--faces", "1"])
+        .assert()
+        .code(2);
     nutshell().args(["roll"]).assert().code(2);
-    nutshell().args(["roll", "1d6", "--repeat", "0"]).assert().code(2);
+    nutshell()
+        .args(["roll", "1d6", "--repeat", "0"])
+        .assert()
+        .code(2);
     nutshell().args(["frobnicate"]).assert().code(2);
 }
 
@@ -133,7 +165,9 @@ fn limits_are_set_from_the_command_line() {
         .args(["roll", "20d6", "--max-dice", "10"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("20 dice is too many: the limit is 10 dice per roll"));
+        .stderr(predicate::str::contains(
+            "20 dice is too many: the limit is 10 dice per roll",
+        ));
     nutshell()
         .args(["roll", "1d6!", "--faces", "6,6,6", "--max-explosions", "2"])
         .assert()
@@ -158,19 +192,33 @@ fn a_megabyte_expression_is_refused_quickly() {
         .write_stdin("+1".repeat(500_000))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("the expression is 1000000 characters long; the limit is 10000"));
+        .stderr(predicate::str::contains(
+            "the expression is 1000000 characters long; the limit is 10000",
+        ));
 }
 
 #[test]
 fn deep_nesting_up_to_the_ceiling_does_not_overflow_the_stack() {
     let deep = format!("{}1d6{}", "(".repeat(999), ")".repeat(999));
     nutshell()
-        .args(["roll", "-", "--max-nesting", "1000", "--max-length", "5000", "--faces", "4"])
+        .args([
+            "roll",
+            "-",
+            "--max-nesting",
+            "1000",
+            "--max-length",
+            "5000",
+            "--faces",
+            "4",
+        ])
         .write_stdin(deep)
         .assert()
         .success()
         .stdout("1d6 = [4] = 4\n");
-    nutshell().args(["roll", "1d6", "--max-nesting", "1001"]).assert().code(2);
+    nutshell()
+        .args(["roll", "1d6", "--max-nesting", "1001"])
+        .assert()
+        .code(2);
 }
 
 #[test]
@@ -179,7 +227,9 @@ fn help_shows_examples() {
         .args(["roll", "--help"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Examples:").and(predicate::str::contains("--faces 6,5,3,1")));
+        .stdout(
+            predicate::str::contains("Examples:").and(predicate::str::contains("--faces 6,5,3,1")),
+        );
 }
 
 #[test]
@@ -202,5 +252,8 @@ fn colour_is_off_when_piped() {
         .args(["roll", "4d6kh3", "--faces", "6,5,3,1"])
         .output()
         .unwrap();
-    assert_eq!(String::from_utf8(output.stdout).unwrap(), "4d6kh3 = [6, 5, 3, (1)] = 14\n");
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "4d6kh3 = [6, 5, 3, (1)] = 14\n"
+    );
 }

@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod exact;
 pub mod limits;
 pub mod plan;
 pub mod roll;
@@ -41,6 +42,7 @@ pub mod span;
 pub mod syntax;
 
 pub use error::RollError;
+pub use exact::{Distribution, ExactError};
 pub use limits::Limits;
 pub use plan::{Expression, Faces};
 pub use roll::{Roll, Roller, Transcript};

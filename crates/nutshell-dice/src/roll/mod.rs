@@ -6,7 +6,7 @@ mod render;
 mod report;
 pub mod transcript;
 
-pub(crate) use eval::{clamp, digit_faces};
+pub(crate) use eval::{clamp, counts_each_face, digit_faces, floor_div};
 pub use render::{Mark, Painter, Plain};
 #[cfg(feature = "serde")]
 pub use report::{

@@ -1,0 +1,143 @@
+//! The public exact distribution: outcomes with big-integer weights over one
+//! denominator, and the queries people ask of it.
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+/// An exact distribution over integer outcomes.
+///
+/// `P(v) = weight(v) / denominator`. The weights may sum to less than the
+/// denominator: the rest is the [`tail`](Distribution::tail), the probability
+/// of rolls that go beyond the explosion limit, reported rather than dropped or
+/// folded into an outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Distribution {
+    outcomes: Vec<(i64, BigUint)>,
+    denominator: BigUint,
+    tail: BigUint,
+}
+
+impl Distribution {
+    /// A distribution from `(outcome, weight)` pairs (ascending outcomes, non-zero
+    /// weights) over `denominator`.
+    pub fn new(outcomes: Vec<(i64, BigUint)>, denominator: BigUint) -> Distribution {
+        let total: BigUint = outcomes.iter().map(|(_, w)| w).sum();
+        let tail = if total <= denominator {
+            &denominator - &total
+        } else {
+            BigUint::zero()
+        };
+        debug_assert!(total <= denominator, "weights exceed the denominator");
+        Distribution {
+            outcomes,
+            denominator,
+            tail,
+        }
+    }
+
+    /// The outcomes with non-zero probability and their weights, ascending.
+    pub fn outcomes(&self) -> &[(i64, BigUint)] {
+        &self.outcomes
+    }
+
+    /// The common denominator of the weights.
+    pub fn denominator(&self) -> &BigUint {
+        &self.denominator
+    }
+
+    fn ratio(&self, weight: &BigUint) -> BigRational {
+        BigRational::new(
+            BigInt::from(weight.clone()),
+            BigInt::from(self.denominator.clone()),
+        )
+    }
+
+    /// The probability of exactly `value`, in lowest terms.
+    pub fn probability(&self, value: i64) -> BigRational {
+        match self.outcomes.binary_search_by_key(&value, |o| o.0) {
+            Ok(i) => self.ratio(&self.outcomes[i].1),
+            Err(_) => BigRational::zero(),
+        }
+    }
+
+    /// The probability of an outcome in `lo ..= hi`.
+    pub fn between(&self, lo: i64, hi: i64) -> BigRational {
+        let w: BigUint = self
+            .outcomes
+            .iter()
+            .filter(|(v, _)| (lo..=hi).contains(v))
+            .map(|(_, w)| w)
+            .sum();
+        self.ratio(&w)
+    }
+
+    /// `P(total >= t)`, not counting the tail.
+    pub fn at_least(&self, t: i64) -> BigRational {
+        self.between(t, i64::MAX)
+    }
+
+    /// `P(total <= t)`, not counting the tail.
+    pub fn at_most(&self, t: i64) -> BigRational {
+        self.between(i64::MIN, t)
+    }
+
+    /// The probability that lies beyond the explosion limit: 0 unless some
+    /// explosion was cut off.
+    pub fn tail(&self) -> BigRational {
+        self.ratio(&self.tail)
+    }
+
+    /// The tail's weight over [`Distribution::denominator`].
+    pub fn tail_weight(&self) -> &BigUint {
+        &self.tail
+    }
+
+    /// The smallest and largest outcomes, if any.
+    pub fn range(&self) -> Option<(i64, i64)> {
+        Some((self.outcomes.first()?.0, self.outcomes.last()?.0))
+    }
+
+    /// The mean, `sum v P(v)` (over the outcomes; with a tail, the rolls beyond
+    /// the limit are not in it).
+    pub fn mean(&self) -> BigRational {
+        let s: BigInt = self
+            .outcomes
+            .iter()
+            .map(|(v, w)| BigInt::from(*v) * BigInt::from(w.clone()))
+            .sum();
+        BigRational::new(s, BigInt::from(self.denominator.clone()))
+    }
+
+    /// The variance, `sum v^2 P(v) - mean^2`.
+    pub fn variance(&self) -> BigRational {
+        let s2: BigInt = self
+            .outcomes
+            .iter()
+            .map(|(v, w)| BigInt::from(*v) * BigInt::from(*v) * BigInt::from(w.clone()))
+            .sum();
+        let m = self.mean();
+        BigRational::new(s2, BigInt::from(self.denominator.clone())) - &m * &m
+    }
+
+    /// The standard deviation, as a float.
+    pub fn std_dev(&self) -> f64 {
+        ratio_to_f64(&self.variance()).max(0.0).sqrt()
+    }
+}
+
+/// A rational as the nearest float (for display only).
+pub fn ratio_to_f64(r: &BigRational) -> f64 {
+    if let Some(x) = r.to_f64()
+        && x.is_finite()
+    {
+        return x;
+    }
+    // Scale huge numerators and denominators down together.
+    let n = r.numer();
+    let d = r.denom();
+    let shift = n.bits().max(d.bits()).saturating_sub(1000);
+    let n = (n >> shift).to_f64().unwrap_or(0.0);
+    let d = (d >> shift).to_f64().unwrap_or(1.0);
+    n / d
+}

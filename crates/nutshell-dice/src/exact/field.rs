@@ -1,0 +1,285 @@
+//! Exact integer arithmetic by residues: every weight is kept modulo several
+//! 62-bit primes (a residue number system) and rebuilt as a big integer at the
+//! end by the Chinese remainder theorem.
+//!
+//! All the dynamic programs of the exact engine only add and multiply
+//! non-negative integers whose final values are bounded by a known denominator,
+//! so working modulo enough primes is exact, and each step is a handful of
+//! machine multiplications instead of a big-integer operation.
+
+use num_bigint::BigUint;
+use std::sync::Mutex;
+
+/// Arithmetic modulo one prime `p < 2^62`, in Montgomery form (R = 2^64).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Prime {
+    pub p: u64,
+    /// `-p^-1 mod 2^64`.
+    neg_inv: u64,
+    /// `R^2 mod p`, to enter Montgomery form.
+    r2: u64,
+}
+
+impl Prime {
+    fn new(p: u64) -> Prime {
+        // Newton's iteration doubles the correct low bits of p^-1 mod 2^64.
+        let mut inv: u64 = p;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
+        }
+        debug_assert_eq!(p.wrapping_mul(inv), 1);
+        let r = ((1u128 << 64) % u128::from(p)) as u64;
+        let r2 = ((u128::from(r) * u128::from(r)) % u128::from(p)) as u64;
+        Prime {
+            p,
+            neg_inv: inv.wrapping_neg(),
+            r2,
+        }
+    }
+
+    /// Montgomery product: `a * b / R mod p`.
+    #[inline(always)]
+    pub fn mul(&self, a: u64, b: u64) -> u64 {
+        let t = u128::from(a) * u128::from(b);
+        let m = (t as u64).wrapping_mul(self.neg_inv);
+        let u = ((t + u128::from(m) * u128::from(self.p)) >> 64) as u64;
+        if u >= self.p { u - self.p } else { u }
+    }
+
+    #[inline(always)]
+    pub fn add(&self, a: u64, b: u64) -> u64 {
+        let s = a + b;
+        if s >= self.p { s - self.p } else { s }
+    }
+
+    #[inline(always)]
+    pub fn sub(&self, a: u64, b: u64) -> u64 {
+        if a >= b { a - b } else { a + self.p - b }
+    }
+
+    /// Enters Montgomery form.
+    #[inline]
+    pub fn from_u64(&self, x: u64) -> u64 {
+        self.mul(x % self.p, self.r2)
+    }
+
+    /// Leaves Montgomery form.
+    #[inline]
+    pub fn to_u64(&self, x: u64) -> u64 {
+        self.mul(x, 1)
+    }
+
+    /// One, in Montgomery form.
+    pub fn one(&self) -> u64 {
+        self.from_u64(1)
+    }
+
+    /// `a^e`, both in Montgomery form.
+    pub fn pow(&self, a: u64, mut e: u64) -> u64 {
+        let mut base = a;
+        let mut acc = self.one();
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = self.mul(acc, base);
+            }
+            base = self.mul(base, base);
+            e >>= 1;
+        }
+        acc
+    }
+
+    /// The inverse of a non-zero `a` (Montgomery form in and out), by Fermat.
+    pub fn inv(&self, a: u64) -> u64 {
+        self.pow(a, self.p - 2)
+    }
+
+    /// A big integer reduced modulo p, in Montgomery form.
+    pub fn from_big(&self, x: &BigUint) -> u64 {
+        let digits = x.to_u64_digits();
+        // Horner over 64-bit digits, most significant first: acc = acc * 2^64 + d.
+        // In Montgomery form, 2^64 = R is represented by R * R mod p = r2.
+        let mut acc = 0u64;
+        for &d in digits.iter().rev() {
+            acc = self.add(self.mul(acc, self.r2), self.from_u64(d));
+        }
+        acc
+    }
+}
+
+/// Deterministic Miller-Rabin for 64-bit integers.
+fn is_prime(n: u64) -> bool {
+    if n < 2 {
+        return false;
+    }
+    for small in [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
+        if n % small == 0 {
+            return n == small;
+        }
+    }
+    let mulmod = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(n)) as u64;
+    let powmod = |mut a: u64, mut e: u64| {
+        let mut acc = 1u64;
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = mulmod(acc, a);
+            }
+            a = mulmod(a, a);
+            e >>= 1;
+        }
+        acc
+    };
+    let mut d = n - 1;
+    let mut s = 0;
+    while d % 2 == 0 {
+        d /= 2;
+        s += 1;
+    }
+    'witness: for a in [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
+        let mut x = powmod(a, d);
+        if x == 1 || x == n - 1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = mulmod(x, x);
+            if x == n - 1 {
+                continue 'witness;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// The primes, largest below 2^62 first, found once and kept.
+static PRIMES: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+
+/// Bits of capacity each prime adds (each is above 2^61.9).
+pub(crate) const BITS_PER_PRIME: u64 = 61;
+
+/// The first `k` primes below 2^62.
+pub(crate) fn primes(k: usize) -> Vec<Prime> {
+    let mut found = PRIMES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut candidate = found.last().map_or((1u64 << 62) - 1, |&p| p - 2);
+    while found.len() < k {
+        if is_prime(candidate) {
+            found.push(candidate);
+        }
+        candidate -= 2;
+    }
+    found[..k].iter().map(|&p| Prime::new(p)).collect()
+}
+
+/// How many primes hold every integer below `2^bits`.
+pub(crate) fn lanes_for_bits(bits: u64) -> usize {
+    (bits / BITS_PER_PRIME + 1) as usize
+}
+
+/// Rebuilds integers from their residues (Garner's algorithm).
+pub(crate) struct Crt {
+    lanes: Vec<Prime>,
+    /// `inv[i][j]` = p_j^-1 mod p_i (Montgomery form), for j < i.
+    inv: Vec<Vec<u64>>,
+    /// `p_j mod p_i` in Montgomery form, for j < i.
+    modp: Vec<Vec<u64>>,
+}
+
+impl Crt {
+    pub fn new(lanes: &[Prime]) -> Crt {
+        let k = lanes.len();
+        let mut inv = vec![Vec::new(); k];
+        let mut modp = vec![Vec::new(); k];
+        for i in 0..k {
+            for j in 0..i {
+                let pj = lanes[i].from_u64(lanes[j].p);
+                modp[i].push(pj);
+                inv[i].push(lanes[i].inv(pj));
+            }
+        }
+        Crt {
+            lanes: lanes.to_vec(),
+            inv,
+            modp,
+        }
+    }
+
+    /// The integer whose residues (Montgomery form, one per lane) are `residues`.
+    pub fn rebuild(&self, residues: &[u64]) -> BigUint {
+        let k = self.lanes.len();
+        // Mixed-radix digits v: x = v0 + v1 p0 + v2 p0 p1 + ...
+        let mut v = [0u64; 64];
+        let mut big_v = Vec::new();
+        let v: &mut [u64] = if k <= 64 {
+            &mut v[..k]
+        } else {
+            big_v.resize(k, 0);
+            &mut big_v
+        };
+        for i in 0..k {
+            let f = &self.lanes[i];
+            // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i, by Horner.
+            let mut t = 0u64;
+            for j in (0..i).rev() {
+                let vj = f.from_u64(v[j]);
+                t = f.add(f.mul(t, self.modp[i][j]), vj);
+            }
+            // v_i = (x_i - t) / (p0 ... p_{i-1}) mod p_i.
+            let mut d = f.sub(residues[i], t);
+            for j in 0..i {
+                d = f.mul(d, self.inv[i][j]);
+            }
+            v[i] = f.to_u64(d);
+        }
+        let mut x = BigUint::from(0u32);
+        for i in (0..k).rev() {
+            x *= self.lanes[i].p;
+            x += v[i];
+        }
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn primes_are_prime_and_large() {
+        let ps = primes(8);
+        assert_eq!(ps.len(), 8);
+        for w in ps.windows(2) {
+            assert!(w[0].p > w[1].p);
+        }
+        assert!(ps.iter().all(|p| p.p > (1u64 << 61) && is_prime(p.p)));
+        assert!(!is_prime((1u64 << 62) - 1) || ps[0].p == (1u64 << 62) - 1);
+    }
+
+    #[test]
+    fn montgomery_arithmetic_agrees_with_u128() {
+        let f = primes(1)[0];
+        let cases = [
+            (0u64, 5u64),
+            (1, 1),
+            (f.p - 1, f.p - 1),
+            (123_456_789, 987_654_321_123),
+        ];
+        for (a, b) in cases {
+            let expected = ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64;
+            assert_eq!(f.to_u64(f.mul(f.from_u64(a), f.from_u64(b))), expected);
+            let sum = ((u128::from(a) + u128::from(b)) % u128::from(f.p)) as u64;
+            assert_eq!(f.to_u64(f.add(f.from_u64(a), f.from_u64(b))), sum);
+        }
+        let x = f.from_u64(12345);
+        assert_eq!(f.to_u64(f.mul(x, f.inv(x))), 1);
+    }
+
+    #[test]
+    fn crt_rebuilds_big_integers() {
+        let lanes = primes(5);
+        let crt = Crt::new(&lanes);
+        let x = BigUint::from(6u32).pow(100); // 259 bits, below 5 * 61 = 305
+        let residues: Vec<u64> = lanes.iter().map(|f| f.from_big(&x)).collect();
+        assert_eq!(crt.rebuild(&residues), x);
+        let zero: Vec<u64> = lanes.iter().map(|f| f.from_u64(0)).collect();
+        assert_eq!(crt.rebuild(&zero), BigUint::from(0u32));
+    }
+}

@@ -1,0 +1,225 @@
+//! Exact odds: the distribution of any expression, as exact fractions.
+//!
+//! ```
+//! use nutshell_dice::Expression;
+//! let expr = Expression::parse("2d20kh1")?;
+//! let odds = expr.distribution()?;
+//! assert_eq!(odds.mean().to_string(), "553/40");
+//! assert_eq!(odds.probability(20).to_string(), "39/400");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! How it works: [`compute`] walks the plan; sums are convolutions (powers of
+//! one die by J. C. P. Miller's recurrence), keep/drop is a dynamic program over
+//! outcomes ([`keep`]), explosions are followed to the explosion limit and the
+//! probability beyond it is the [`Distribution::tail`], and everything else
+//! combines independent parts outcome by outcome. Weights are integers kept
+//! modulo several 62-bit primes ([`field`]) and rebuilt exactly at the end.
+//! A computation that would pass [`Limits::max_work`] or
+//! [`Limits::max_outcomes`] is refused before it runs too long.
+
+mod compute;
+mod dist;
+mod distribution;
+mod field;
+mod keep;
+
+pub use distribution::{Distribution, ratio_to_f64};
+
+use crate::limits::Limits;
+use crate::plan::Expression;
+use crate::span::Span;
+use field::{Crt, Prime};
+use num_bigint::BigUint;
+use std::fmt;
+
+/// Why an exact distribution could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExactError {
+    /// The expression has a feature the exact engine does not compute.
+    Unsupported {
+        /// What, in words.
+        what: String,
+        /// Where.
+        span: Span,
+    },
+    /// The distribution would have more distinct outcomes than the limit.
+    TooManyOutcomes {
+        /// How many.
+        outcomes: u128,
+        /// The limit ([`Limits::max_outcomes`]).
+        limit: usize,
+        /// Where.
+        span: Span,
+    },
+    /// The computation would take more steps than the limit.
+    TooMuchWork {
+        /// The limit ([`Limits::max_work`]).
+        limit: u64,
+        /// The part of the expression being computed.
+        span: Span,
+    },
+    /// Some rolls of the expression are errors (division by zero, a negative
+    /// dice count, an overflow), so it has no distribution.
+    MayFail {
+        /// What can go wrong.
+        reason: String,
+        /// Where.
+        span: Span,
+    },
+    /// Internal: more residue lanes are needed (never returned by the public API).
+    #[doc(hidden)]
+    Capacity {
+        /// Bits the denominator needs.
+        bits: u64,
+    },
+}
+
+impl ExactError {
+    /// Where in the expression the problem is.
+    pub fn span(&self) -> Span {
+        match self {
+            ExactError::Unsupported { span, .. }
+            | ExactError::TooManyOutcomes { span, .. }
+            | ExactError::TooMuchWork { span, .. }
+            | ExactError::MayFail { span, .. } => *span,
+            ExactError::Capacity { .. } => Span::default(),
+        }
+    }
+
+    /// The error with the expression and a caret under the place.
+    pub fn render(&self, expression: &str) -> String {
+        crate::span::render_caret("error", &self.to_string(), None, expression, self.span())
+    }
+}
+
+impl fmt::Display for ExactError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExactError::Unsupported { what, .. } => write!(
+                f,
+                "the exact odds of {what} are not computed; estimate them with --simulate"
+            ),
+            ExactError::TooManyOutcomes {
+                outcomes, limit, ..
+            } => write!(
+                f,
+                "the exact distribution would have {outcomes} outcomes, more than the limit of {limit} (max_outcomes); estimate it with --simulate"
+            ),
+            ExactError::TooMuchWork { limit, .. } => write!(
+                f,
+                "the exact distribution would take more than {limit} steps (max_work); estimate it with --simulate, or raise the limit"
+            ),
+            ExactError::MayFail { reason, .. } => {
+                write!(f, "some rolls of this expression fail: {reason}")
+            }
+            ExactError::Capacity { bits } => write!(f, "internal: {bits}-bit denominator"),
+        }
+    }
+}
+
+impl std::error::Error for ExactError {}
+
+/// The state of one exact computation: the residue lanes, the limits and the
+/// work done so far.
+pub(crate) struct Ctx<'a> {
+    pub lanes: Vec<Prime>,
+    pub k: usize,
+    pub limits: &'a Limits,
+    pub work: u64,
+    /// The span of the node being computed, for errors.
+    pub span: Span,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(k: usize, limits: &'a Limits) -> Ctx<'a> {
+        Ctx {
+            lanes: field::primes(k),
+            k,
+            limits,
+            work: 0,
+            span: Span::default(),
+        }
+    }
+
+    /// Counts `units` elementary steps (each over every lane) against the limit.
+    pub fn charge(&mut self, units: u64) -> Result<(), ExactError> {
+        self.work = self
+            .work
+            .saturating_add(units.saturating_mul(self.k as u64));
+        if self.work > self.limits.max_work {
+            return Err(ExactError::TooMuchWork {
+                limit: self.limits.max_work,
+                span: self.span,
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses (so the computation restarts with more lanes) if the lanes cannot
+    /// hold every weight below `denom`.
+    pub fn check_denominator(&self, denom: &BigUint) -> Result<(), ExactError> {
+        let bits = denom.bits();
+        if bits + 1 >= self.k as u64 * field::BITS_PER_PRIME {
+            return Err(ExactError::Capacity { bits });
+        }
+        Ok(())
+    }
+
+    pub fn overflow(&self) -> ExactError {
+        ExactError::MayFail {
+            reason: "a result is too large for a 64-bit integer".to_string(),
+            span: self.span,
+        }
+    }
+}
+
+impl Expression {
+    /// The exact distribution of the expression's total.
+    pub fn distribution(&self) -> Result<Distribution, ExactError> {
+        exact(self, None)
+    }
+
+    /// The exact distribution of `min(total, cap)`: outcomes at or above `cap`
+    /// are merged into `cap`. Explosions need only be followed until the total
+    /// reaches `cap`, so threshold questions (`P(total >= cap)`) are often
+    /// answered with no tail at all.
+    pub fn distribution_capped(&self, cap: i64) -> Result<Distribution, ExactError> {
+        exact(self, Some(cap))
+    }
+}
+
+/// Computes the distribution, restarting with more residue lanes whenever a
+/// denominator outgrows them.
+fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError> {
+    let limits = expr.limits();
+    let mut k = 1;
+    loop {
+        let mut ctx = Ctx::new(k, limits);
+        let result = compute::Walker::new(&mut ctx).node(expr.root(), cap);
+        match result {
+            Ok(dist) => return Ok(finish(&ctx, dist)),
+            Err(ExactError::Capacity { bits }) => {
+                k = field::lanes_for_bits(bits + 2).max(k * 2);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Rebuilds the weights as big integers.
+fn finish(ctx: &Ctx<'_>, dist: dist::Dist) -> Distribution {
+    let crt = Crt::new(&ctx.lanes);
+    let k = ctx.k;
+    let mut outcomes = Vec::new();
+    for i in 0..dist.len {
+        if dist.is_zero_at(i, k) {
+            continue;
+        }
+        let w = crt.rebuild(dist.weight(i, k));
+        if w != BigUint::from(0u32) {
+            outcomes.push((dist.min + i as i64, w));
+        }
+    }
+    Distribution::new(outcomes, dist.denom)
+}

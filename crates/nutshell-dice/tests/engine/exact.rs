@@ -1,0 +1,485 @@
+//! Exact odds: known values, brute-force enumeration of every face sequence,
+//! and seeded sampling against the exact distribution.
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use nutshell_dice::{DiceSource, Expression, Faces, Limits, Seeded};
+use std::collections::BTreeMap;
+
+fn ratio(n: i64, d: i64) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+fn dist(text: &str) -> nutshell_dice::Distribution {
+    Expression::parse(text)
+        .unwrap()
+        .distribution()
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+// ---- known values ----
+
+/// The issue's own examples: the mean of 4d6dl1 is 15869/1296, of 2d20kh1 553/40.
+#[test]
+fn known_means() {
+    assert_eq!(dist("4d6dl1").mean(), ratio(15869, 1296));
+    assert_eq!(dist("4d6kh3").mean(), ratio(15869, 1296));
+    assert_eq!(dist("2d20kh1").mean(), ratio(553, 40));
+    assert_eq!(dist("2d20kl1").mean(), ratio(287, 40));
+    assert_eq!(dist("3d6").mean(), ratio(21, 2));
+    assert_eq!(dist("1d6 - 1d6").mean(), BigRational::zero());
+}
+
+#[test]
+fn three_d6_is_the_textbook_bell() {
+    let d = dist("3d6");
+    let expected = [1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1];
+    for (i, ways) in expected.iter().enumerate() {
+        assert_eq!(
+            d.probability(3 + i as i64),
+            ratio(*ways, 216),
+            "3d6 = {}",
+            3 + i
+        );
+    }
+    assert_eq!(d.tail(), BigRational::zero());
+    assert_eq!(d.variance(), ratio(35, 4));
+}
+
+#[test]
+fn a_thousand_d6_is_exact() {
+    let d = dist("1000d6");
+    assert_eq!(d.range(), Some((1000, 6000)));
+    assert_eq!(d.mean(), ratio(3500, 1));
+    assert_eq!(d.variance(), ratio(35_000, 12));
+    assert_eq!(
+        d.probability(1000),
+        BigRational::new(BigInt::one(), BigInt::from(6).pow(1000))
+    );
+    assert_eq!(
+        d.probability(1001),
+        BigRational::new(BigInt::from(1000), BigInt::from(6).pow(1000))
+    );
+    let total: BigUint = d.outcomes().iter().map(|(_, w)| w).sum();
+    assert_eq!(&total, d.denominator());
+}
+
+#[test]
+fn keep_half_of_a_hundred_dice() {
+    let d = dist("100d6kh50");
+    assert_eq!(d.range(), Some((50, 300)));
+    assert_eq!(d.tail(), BigRational::zero());
+    assert_eq!(
+        d.probability(300),
+        BigRational::new(
+            BigInt::from(count_at_least(100, 50)),
+            BigInt::from(6).pow(100)
+        )
+    );
+    let low = dist("100d6kl50");
+    assert_eq!(
+        low.probability(50),
+        BigRational::new(
+            BigInt::from(count_at_least(100, 50)),
+            BigInt::from(6).pow(100)
+        )
+    );
+}
+
+/// Ways for at least `k` of `n` d6 to show a 6 (times 5^(n-j)).
+fn count_at_least(n: u32, k: u32) -> BigUint {
+    let mut total = BigUint::zero();
+    for j in k..=n {
+        total += binomial(n, j) * BigUint::from(5u32).pow(n - j);
+    }
+    total
+}
+
+fn binomial(n: u32, k: u32) -> BigUint {
+    (0..k).fold(BigUint::one(), |acc, i| {
+        acc * BigUint::from(n - i) / BigUint::from(i + 1)
+    })
+}
+
+#[test]
+fn success_counts() {
+    // 5d6 counting sixes: binomial(5, 1/6).
+    let d = dist("5d6=6");
+    for j in 0..=5u32 {
+        let ways = binomial(5, j) * BigUint::from(5u32).pow(5 - j);
+        assert_eq!(
+            d.probability(j as i64),
+            BigRational::new(BigInt::from(ways), BigInt::from(7776))
+        );
+    }
+    // Three or more sixes.
+    let d = dist("5d6=6 >= 3");
+    assert_eq!(d.probability(1), ratio(276, 7776));
+    // 8d10 counting 7+: binomial(8, 2/5).
+    let d = dist("8d10>=7");
+    assert_eq!(d.probability(8), ratio(4i64.pow(8), 10i64.pow(8)));
+    // Successes minus failures.
+    let d = dist("1d10>=7f1");
+    assert_eq!(d.probability(1), ratio(4, 10));
+    assert_eq!(d.probability(-1), ratio(1, 10));
+    assert_eq!(d.probability(0), ratio(5, 10));
+}
+
+#[test]
+fn explosions_report_their_tail() {
+    let limits = Limits {
+        max_repeats_per_die: 3,
+        ..Limits::default()
+    };
+    let d = Expression::parse_with("1d6!", &limits)
+        .unwrap()
+        .distribution()
+        .unwrap();
+    // Four faces at most; a chain of four sixes would explode a fourth time.
+    assert_eq!(d.tail(), ratio(1, 6i64.pow(4)));
+    assert_eq!(d.probability(1), ratio(1, 6));
+    assert_eq!(d.probability(7), ratio(1, 36));
+    assert_eq!(d.probability(6), BigRational::zero());
+    assert_eq!(d.probability(18 + 5), ratio(1, 6i64.pow(4)));
+    assert_eq!(d.range(), Some((1, 23)));
+}
+
+/// Threshold questions are exact without truncation.
+#[test]
+fn thresholds_on_explosions_have_no_tail() {
+    let d = dist("1d6! >= 7");
+    assert_eq!(d.tail(), BigRational::zero());
+    assert_eq!(d.probability(1), ratio(1, 6));
+    let d = dist("3d6! >= 20");
+    assert_eq!(d.tail(), BigRational::zero());
+    // Against a deep enough uncapped computation (tail 6^-303 or so).
+    let full = dist("3d6!");
+    let p = full.at_least(20);
+    assert!(p < d.probability(1));
+    assert!(d.probability(1) - p <= full.tail());
+    // The capped distribution answers P(X >= T) directly.
+    let capped = Expression::parse("2d10!")
+        .unwrap()
+        .distribution_capped(25)
+        .unwrap();
+    assert_eq!(capped.tail(), BigRational::zero());
+    assert_eq!(capped.range().unwrap().1, 25);
+}
+
+#[test]
+fn compounding_and_penetrating() {
+    let limits = Limits {
+        max_repeats_per_die: 2,
+        ..Limits::default()
+    };
+    let compound = Expression::parse_with("1d6!!", &limits)
+        .unwrap()
+        .distribution()
+        .unwrap();
+    let plain = Expression::parse_with("1d6!", &limits)
+        .unwrap()
+        .distribution()
+        .unwrap();
+    assert_eq!(compound, plain);
+    let pen = Expression::parse_with("1d6!p", &limits)
+        .unwrap()
+        .distribution()
+        .unwrap();
+    // 6 then 1 counts 6 + 0.
+    assert_eq!(pen.probability(6), ratio(1, 36));
+    assert_eq!(pen.probability(1), ratio(1, 6));
+}
+
+#[test]
+fn rerolls() {
+    let d = dist("1d6r1");
+    assert_eq!(d.probability(1), BigRational::zero());
+    assert_eq!(d.probability(4), ratio(1, 5));
+    let d = dist("1d6ro1");
+    assert_eq!(d.probability(1), ratio(1, 36));
+    assert_eq!(d.probability(4), ratio(7, 36));
+}
+
+#[test]
+fn computed_counts_and_sides() {
+    // (1d4)d6: mean 2.5 * 3.5.
+    assert_eq!(dist("(1d4)d6").mean(), ratio(35, 4));
+    // 1d(1d6): mean of (s+1)/2 over s = 1..6 = 2.25.
+    assert_eq!(dist("1d(1d6)").mean(), ratio(9, 4));
+}
+
+#[test]
+fn digits_fixed_faces_groups_and_functions() {
+    assert_eq!(dist("d66").probability(35), ratio(1, 36));
+    assert_eq!(dist("d66").probability(37), BigRational::zero());
+    assert_eq!(dist("nominal(5d6+12)").probability(17), BigRational::one());
+    assert_eq!(dist("maximize(2d8+3)").probability(19), BigRational::one());
+    assert_eq!(dist("{1d6, 1d6}kh1"), dist("2d6kh1"));
+    assert_eq!(dist("{4d6+3d8}kh4").range(), Some((4, 30)));
+    assert_eq!(dist("max(1d6, 1d6)"), dist("2d6kh1"));
+    assert_eq!(dist("min(1d20, 1d20)").mean(), ratio(287, 40));
+    assert_eq!(dist("abs(1d6 - 1d6)").probability(0), ratio(1, 6));
+    assert_eq!(dist("1d6 * 1d6").probability(36), ratio(1, 36));
+    assert_eq!(dist("1d6 / 2").probability(0), ratio(1, 6));
+    assert_eq!(dist("3d6 + 2 >= 15").probability(1), ratio(56, 216));
+}
+
+#[test]
+fn refusals_explain_themselves() {
+    let err = Expression::parse("1d6 / (1d2 - 1)")
+        .unwrap()
+        .distribution()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "some rolls of this expression fail: the divisor can be 0"
+    );
+    let err = Expression::parse("4d6!cs>=5kh2").map(|e| e.distribution());
+    assert!(err.is_err() || err.unwrap().is_err());
+    let err = Expression::parse("1d1000000000")
+        .unwrap()
+        .distribution()
+        .unwrap_err();
+    assert!(err.to_string().contains("--simulate"), "{err}");
+    let limits = Limits {
+        max_work: 1000,
+        ..Limits::default()
+    };
+    let err = Expression::parse_with("100d6", &limits)
+        .unwrap()
+        .distribution()
+        .unwrap_err();
+    assert!(err.to_string().contains("max_work"), "{err}");
+}
+
+// ---- brute force: every face sequence ----
+
+/// A source that walks every sequence of faces, like an odometer.
+struct Enumerate {
+    path: Vec<(u64, u64)>, // (choice, faces)
+    pos: usize,
+}
+
+impl DiceSource for Enumerate {
+    fn draw(&mut self, faces: &Faces<'_>) -> Result<i64, nutshell_dice::source::SourceError> {
+        if self.pos == self.path.len() {
+            self.path.push((0, faces.len()));
+        }
+        let face = faces.nth(self.path[self.pos].0);
+        self.pos += 1;
+        Ok(face)
+    }
+}
+
+impl Enumerate {
+    fn weight(&self) -> BigRational {
+        self.path[..self.pos]
+            .iter()
+            .fold(BigRational::one(), |acc, &(_, n)| {
+                acc / BigRational::from_integer(BigInt::from(n))
+            })
+    }
+
+    /// Moves to the next sequence; false when all were visited.
+    fn advance(&mut self) -> bool {
+        self.path.truncate(self.pos);
+        while let Some(last) = self.path.last_mut() {
+            if last.0 + 1 < last.1 {
+                last.0 += 1;
+                self.pos = 0;
+                return true;
+            }
+            self.path.pop();
+        }
+        false
+    }
+}
+
+/// Every outcome's probability by rolling every face sequence, and the
+/// probability of sequences that reached the explosion limit.
+fn enumerate(expr: &Expression) -> (BTreeMap<i64, BigRational>, BigRational) {
+    let mut source = Enumerate {
+        path: Vec::new(),
+        pos: 0,
+    };
+    let mut outcomes = BTreeMap::new();
+    let mut tail = BigRational::zero();
+    let mut sequences = 0;
+    loop {
+        let roll = expr.roll(&mut source).unwrap();
+        let w = source.weight();
+        if roll.transcript.dice.iter().any(|d| d.limit_reached) {
+            tail += w;
+        } else {
+            *outcomes.entry(roll.total).or_insert_with(BigRational::zero) += w;
+        }
+        sequences += 1;
+        assert!(
+            sequences < 300_000,
+            "too many sequences for {}",
+            expr.normalized()
+        );
+        if !source.advance() {
+            break;
+        }
+    }
+    (outcomes, tail)
+}
+
+#[track_caller]
+fn matches_enumeration(text: &str, limits: &Limits) {
+    let expr = Expression::parse_with(text, limits).unwrap();
+    let exact = expr
+        .distribution()
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    let (outcomes, tail) = enumerate(&expr);
+    let exact_map: BTreeMap<i64, BigRational> = exact
+        .outcomes()
+        .iter()
+        .map(|(v, _)| (*v, exact.probability(*v)))
+        .collect();
+    assert_eq!(exact_map, outcomes, "{text}");
+    assert_eq!(exact.tail(), tail, "{text} tail");
+}
+
+#[test]
+fn exact_matches_enumeration_for_every_notation_feature() {
+    let limits = Limits {
+        max_repeats_per_die: 2,
+        ..Limits::default()
+    };
+    for text in [
+        "3d6",
+        "4d6kh3",
+        "4d6dl1",
+        "3d6kl2",
+        "5d4dh2",
+        "3d6k",
+        "2d20kh1",
+        "d%",
+        "d00",
+        "4dF",
+        "d66",
+        "2d{0,10,10}",
+        "2d{-2..2}",
+        "3d6>=5",
+        "4d6<=2",
+        "4d10>=7f1",
+        "3d6cf<=2",
+        "3d6min3",
+        "3d6max4",
+        "2d6min2max5",
+        "2d6!",
+        "2d6!>=5",
+        "1d6!!",
+        "2d4!p",
+        "2d6!o",
+        "2d6ro1",
+        "2d6ro<=2",
+        "2d6!cs>=5",
+        "2d6!!cs>=8",
+        "3d6kh2>=4",
+        "(1d4)d4",
+        "2d(1d4)",
+        "1d6 + 1d8 - 2",
+        "2 * 1d6 - 1d4",
+        "1d6 * 1d4",
+        "1d20 / 1d4",
+        "-(1d6)",
+        "min(1d6, 1d8)",
+        "max(1d6, 1d4, 3)",
+        "abs(1d6 - 1d6)",
+        "{1d6, 1d8}kh1",
+        "{1d6, 1d6, 1d4}kl2",
+        "{2d4, 1d8 + 1}dl1",
+        "{1d6+2, 1d6+2}>=5",
+        "{2d6 + 2d4}kh2",
+        "{3d4 + 1d6}>=3",
+        "{2d6!+1d4}kl1",
+        "3d6 >= 10",
+        "2d6 = 7",
+        "1d20 < 1d20",
+        "nominal(2d6+1)",
+        "maximize(1d6!)",
+        "(2d6 >= 7) + (2d6 >= 7)",
+        "2d6kh1!",
+        "2d6[x] + 1",
+        "3d4kh2!",
+        "2d4ro1!",
+    ] {
+        matches_enumeration(text, &limits);
+    }
+}
+
+/// Repeated rerolls: the exact odds are those of rerolling without limit,
+/// which equal the enumerated sequences that did not reach the reroll limit,
+/// renormalized.
+#[test]
+fn repeated_rerolls_match_enumeration_conditioned_on_the_limit() {
+    let limits = Limits {
+        max_repeats_per_die: 3,
+        ..Limits::default()
+    };
+    for text in ["2d4r1", "1d6r<=2", "2d4r1r4"] {
+        let expr = Expression::parse_with(text, &limits).unwrap();
+        let exact = expr.distribution().unwrap();
+        let (outcomes, cut) = enumerate(&expr);
+        let kept = BigRational::one() - cut;
+        for (v, p) in outcomes {
+            assert_eq!(exact.probability(v), p / &kept, "{text} = {v}");
+        }
+    }
+}
+
+// ---- seeded sampling against the exact distribution ----
+
+#[track_caller]
+fn sampling_agrees(text: &str, rolls: u32) {
+    let expr = Expression::parse(text).unwrap();
+    let exact = expr.distribution().unwrap();
+    let mut counts: BTreeMap<i64, u32> = BTreeMap::new();
+    let mut roller = expr.roller();
+    let mut dice = Seeded::new(12345);
+    for _ in 0..rolls {
+        *counts.entry(roller.roll(&mut dice).unwrap()).or_default() += 1;
+    }
+    for (v, _) in exact.outcomes() {
+        let p = nutshell_dice::exact::ratio_to_f64(&exact.probability(*v));
+        let expected = p * f64::from(rolls);
+        let sd = (expected * (1.0 - p)).sqrt();
+        let seen = f64::from(counts.get(v).copied().unwrap_or(0));
+        assert!(
+            (seen - expected).abs() <= 5.0 * sd + 3.0,
+            "{text} = {v}: seen {seen}, expected {expected:.1}"
+        );
+    }
+    // Nothing was rolled that the exact distribution calls impossible.
+    for v in counts.keys() {
+        assert!(!exact.probability(*v).is_zero(), "{text} rolled {v}");
+    }
+}
+
+#[test]
+fn seeded_sampling_sits_inside_the_exact_distribution() {
+    for text in [
+        "3d6",
+        "4d6kh3",
+        "2d20kh1",
+        "10d10kh3",
+        "3d6!",
+        "5d6=6",
+        "8d10>=7",
+        "{4d6+3d8}kh4",
+        "(1d4)d6",
+        "1d6r1",
+        "2d6ro1",
+        "3d6min2max5",
+        "{3d6, 2d8+1}kh1",
+        "2d6!p",
+        "4dF",
+        "d66",
+    ] {
+        sampling_agrees(text, 40_000);
+    }
+}
