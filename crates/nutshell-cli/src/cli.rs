@@ -15,6 +15,16 @@ Examples:
 
 The whole notation: docs/notation.md.";
 
+const ODDS_EXAMPLES: &str = "\
+Examples:
+  nutshell odds 3d6                     the bell curve, as exact fractions
+  nutshell odds 4d6kh3 --json           every outcome as {\"value\", \"probability\": \"p/q\"}
+  nutshell odds '3d6! >= 20'            1 or 0: the chance of 20 or more, exact despite explosions
+  nutshell odds 2d10! --at-least 15     the table, plus P(total >= 15) exactly
+  nutshell odds '100d6!' --simulate 1000000   estimate instead (every core, 95% intervals)
+
+How to read the output: docs/odds.md.";
+
 /// Dice for tabletop role-playing games: notation, rolls with full transcripts,
 /// and the rules that read them.
 #[derive(Debug, Parser)]
@@ -31,6 +41,9 @@ pub enum Command {
     /// Roll dice expressions and show what happened to every die
     #[command(after_help = ROLL_EXAMPLES)]
     Roll(crate::roll_cmd::RollArgs),
+    /// The exact odds of every outcome of an expression
+    #[command(after_help = ODDS_EXAMPLES)]
+    Odds(crate::odds_cmd::OddsArgs),
     /// Print a shell completion script
     Completions {
         /// The shell
@@ -42,6 +55,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     let limits = cli.limits.limits();
     match cli.command {
         Command::Roll(args) => crate::roll_cmd::run(&args, &limits),
+        Command::Odds(args) => crate::odds_cmd::run(&args, &limits),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

@@ -20,6 +20,12 @@ pub struct LimitArgs {
     /// Longest expression, in characters
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_expression_chars, global = true)]
     pub max_length: usize,
+    /// Most distinct outcomes of an exact distribution
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes, global = true)]
+    pub max_outcomes: usize,
+    /// Most elementary steps of an exact computation (about 1 second per 10^9)
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_work, global = true)]
+    pub max_work: u64,
 }
 
 impl LimitArgs {
@@ -29,7 +35,8 @@ impl LimitArgs {
             max_repeats_per_die: self.max_explosions,
             max_nesting: usize::from(self.max_nesting),
             max_expression_chars: self.max_length,
-            ..Limits::default()
+            max_outcomes: self.max_outcomes,
+            max_work: self.max_work,
         }
     }
 }

@@ -3,7 +3,9 @@
 
 mod cli;
 mod exit;
+mod fraction;
 mod limits_args;
+mod odds_cmd;
 mod roll_cmd;
 mod source_args;
 mod style;

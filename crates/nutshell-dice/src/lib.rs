@@ -37,6 +37,7 @@ pub mod exact;
 pub mod limits;
 pub mod plan;
 pub mod roll;
+pub mod simulate;
 pub mod source;
 pub mod span;
 pub mod syntax;

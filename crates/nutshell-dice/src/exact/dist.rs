@@ -322,7 +322,10 @@ impl Ctx<'_> {
                 .collect();
             let mut a = vec![0u64; len];
             a[0] = f.pow(p[0], n);
-            for t in 1..len {
+            // A symmetric die has a symmetric power: compute half and mirror it.
+            let symmetric = (0..=d).all(|j| p[j] == p[d - j]);
+            let upto = if symmetric { len / 2 + 1 } else { len };
+            for t in 1..upto {
                 let mut s = 0u64;
                 for j in 1..=d.min(t) {
                     // ((n + 1) j - t) p_j a_{t-j}
@@ -330,6 +333,9 @@ impl Ctx<'_> {
                     s = f.add(s, f.mul(f.mul(c, p[j]), a[t - j]));
                 }
                 a[t] = f.mul(s, inv[t]);
+            }
+            for t in upto..len {
+                a[t] = a[len - 1 - t];
             }
             for t in 0..len {
                 out.w[t * k + l] = a[t];

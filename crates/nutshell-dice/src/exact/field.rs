@@ -177,28 +177,31 @@ pub(crate) fn lanes_for_bits(bits: u64) -> usize {
 /// Rebuilds integers from their residues (Garner's algorithm).
 pub(crate) struct Crt {
     lanes: Vec<Prime>,
-    /// `inv[i][j]` = p_j^-1 mod p_i (Montgomery form), for j < i.
-    inv: Vec<Vec<u64>>,
     /// `p_j mod p_i` in Montgomery form, for j < i.
     modp: Vec<Vec<u64>>,
+    /// `(p_0 p_1 ... p_{i-1})^-1 mod p_i` in Montgomery form.
+    inv_prefix: Vec<u64>,
 }
 
 impl Crt {
     pub fn new(lanes: &[Prime]) -> Crt {
         let k = lanes.len();
-        let mut inv = vec![Vec::new(); k];
         let mut modp = vec![Vec::new(); k];
+        let mut inv_prefix = Vec::with_capacity(k);
         for i in 0..k {
-            for j in 0..i {
-                let pj = lanes[i].from_u64(lanes[j].p);
+            let f = &lanes[i];
+            let mut prefix = f.one();
+            for lane in &lanes[..i] {
+                let pj = f.from_u64(lane.p);
                 modp[i].push(pj);
-                inv[i].push(lanes[i].inv(pj));
+                prefix = f.mul(prefix, pj);
             }
+            inv_prefix.push(f.inv(prefix));
         }
         Crt {
             lanes: lanes.to_vec(),
-            inv,
             modp,
+            inv_prefix,
         }
     }
 
@@ -206,28 +209,19 @@ impl Crt {
     pub fn rebuild(&self, residues: &[u64]) -> BigUint {
         let k = self.lanes.len();
         // Mixed-radix digits v: x = v0 + v1 p0 + v2 p0 p1 + ...
-        let mut v = [0u64; 64];
-        let mut big_v = Vec::new();
-        let v: &mut [u64] = if k <= 64 {
-            &mut v[..k]
-        } else {
-            big_v.resize(k, 0);
-            &mut big_v
-        };
+        let mut v = vec![0u64; k];
         for i in 0..k {
             let f = &self.lanes[i];
-            // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i, by Horner.
+            // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i by Horner, in
+            // plain form: a Montgomery product with a Montgomery-form constant
+            // leaves a plain value plain.
             let mut t = 0u64;
             for j in (0..i).rev() {
-                let vj = f.from_u64(v[j]);
+                let vj = if v[j] >= f.p { v[j] - f.p } else { v[j] };
                 t = f.add(f.mul(t, self.modp[i][j]), vj);
             }
-            // v_i = (x_i - t) / (p0 ... p_{i-1}) mod p_i.
-            let mut d = f.sub(residues[i], t);
-            for j in 0..i {
-                d = f.mul(d, self.inv[i][j]);
-            }
-            v[i] = f.to_u64(d);
+            let d = f.sub(f.to_u64(residues[i]), t);
+            v[i] = f.mul(d, self.inv_prefix[i]);
         }
         let mut x = BigUint::from(0u32);
         for i in (0..k).rev() {

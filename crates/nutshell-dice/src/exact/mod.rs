@@ -211,15 +211,27 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
 fn finish(ctx: &Ctx<'_>, dist: dist::Dist) -> Distribution {
     let crt = Crt::new(&ctx.lanes);
     let k = ctx.k;
-    let mut outcomes = Vec::new();
-    for i in 0..dist.len {
-        if dist.is_zero_at(i, k) {
+    let n = dist.len;
+    // A symmetric distribution (every sum of symmetric dice) needs only half its
+    // weights rebuilt.
+    let symmetric = (0..n / 2).all(|i| dist.weight(i, k) == dist.weight(n - 1 - i, k));
+    let mut weights: Vec<Option<BigUint>> = vec![None; n];
+    for i in 0..n {
+        if symmetric && i > (n - 1) / 2 {
+            weights[i] = weights[n - 1 - i].clone();
             continue;
         }
-        let w = crt.rebuild(dist.weight(i, k));
-        if w != BigUint::from(0u32) {
-            outcomes.push((dist.min + i as i64, w));
+        if !dist.is_zero_at(i, k) {
+            weights[i] = Some(crt.rebuild(dist.weight(i, k)));
         }
     }
+    let outcomes = weights
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, w)| {
+            w.filter(|w| *w != BigUint::from(0u32))
+                .map(|w| (dist.min + i as i64, w))
+        })
+        .collect();
     Distribution::new(outcomes, dist.denom)
 }

@@ -1,0 +1,371 @@
+//! `nutshell odds`: the exact distribution of an expression, or a Monte Carlo
+//! estimate with `--simulate`.
+
+use crate::exit::Failure;
+use crate::fraction::{fraction, percent};
+use clap::Args;
+use comfy_table::{CellAlignment, Table, presets};
+use num_rational::BigRational;
+use nutshell_dice::exact::ratio_to_f64;
+use nutshell_dice::simulate::{Estimate, simulate};
+use nutshell_dice::{Distribution, Expression, Limits};
+use serde_json::{Value, json};
+use std::io::Write;
+
+/// Most rows printed unless `--all`: the most likely outcomes are kept.
+const DEFAULT_ROWS: usize = 60;
+/// Width of the histogram bars, in characters.
+const BAR_WIDTH: usize = 30;
+/// Rolls per simulation chunk (progress is reported per chunk).
+const CHUNK: u64 = 100_000;
+
+#[derive(Debug, Clone, Args)]
+pub struct OddsArgs {
+    /// A dice expression, such as 4d6kh3 or '3d6! >= 20'
+    #[arg(value_name = "EXPR")]
+    pub expression: String,
+    /// Also print P(total >= T), exactly even for exploding dice
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub at_least: Option<i64>,
+    /// Also print P(total <= T)
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub at_most: Option<i64>,
+    /// Estimate by rolling N times (on every core) instead of computing exactly
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub simulate: Option<u64>,
+    /// Seed of the simulation (default: 1, so estimates are reproducible)
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "simulate")]
+    pub seed: u64,
+    /// Print every outcome, not only the most likely ones
+    #[arg(long)]
+    pub all: bool,
+    /// Print a JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
+    let text = &args.expression;
+    let expr =
+        Expression::parse_with(text, limits).map_err(|e| Failure::bad_input(e.render(text)))?;
+    match args.simulate {
+        Some(n) => simulated(args, &expr, n),
+        None => exact(args, &expr),
+    }
+}
+
+fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
+    let refuse = |e: nutshell_dice::ExactError| Failure::bad_input(e.render(expr.text()));
+    let dist = expr.distribution().map_err(refuse)?;
+    // Threshold questions are answered from a capped distribution, which is
+    // exact even where the full one has a tail.
+    let at_least = match args.at_least {
+        Some(t) => Some((t, expr.distribution_capped(t).map_err(refuse)?.at_least(t))),
+        None => None,
+    };
+    let at_most = match args.at_most {
+        Some(t) => Some((t, at_most_exact(expr, t).map_err(refuse)?)),
+        None => None,
+    };
+    let mut out = anstream::stdout().lock();
+    if args.json {
+        let mut object = json!({
+            "expression": expr.normalized(),
+            "distribution": dist.outcomes().iter().map(|(v, _)| json!({
+                "value": v,
+                "probability": fraction(&dist.probability(*v)),
+            })).collect::<Vec<Value>>(),
+            "mean": fraction(&dist.mean()),
+            "variance": fraction(&dist.variance()),
+            "std_dev": dist.std_dev(),
+            "tail": fraction(&dist.tail()),
+        });
+        if let Some((t, p)) = &at_least {
+            object["at_least"] = json!({"value": t, "probability": fraction(p)});
+        }
+        if let Some((t, p)) = &at_most {
+            object["at_most"] = json!({"value": t, "probability": fraction(p)});
+        }
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
+    writeln!(out, "{}", expr.normalized())?;
+    write_table(&mut out, &dist, args.all)?;
+    writeln!(
+        out,
+        "mean {}   standard deviation {:.4}",
+        mean_text(&dist.mean()),
+        dist.std_dev()
+    )?;
+    if let Some((lo, hi)) = dist.range() {
+        writeln!(out, "range {lo} to {hi}")?;
+    }
+    if dist.tail() != BigRational::from_integer(0.into()) {
+        writeln!(
+            out,
+            "tail {} ({}): rolls that explode past the limit of {} explosions per die are not in the table",
+            short_fraction(&dist.tail()),
+            percent(&dist.tail()),
+            expr.limits().max_repeats_per_die
+        )?;
+    }
+    if let Some((t, p)) = &at_least {
+        writeln!(
+            out,
+            "P(total >= {t}) = {} = {}",
+            short_fraction(p),
+            percent(p)
+        )?;
+    }
+    if let Some((t, p)) = &at_most {
+        writeln!(
+            out,
+            "P(total <= {t}) = {} = {}",
+            short_fraction(p),
+            percent(p)
+        )?;
+    }
+    Ok(())
+}
+
+/// P(total <= t) = 1 - P(total >= t + 1), from a distribution capped at t + 1.
+fn at_most_exact(expr: &Expression, t: i64) -> Result<BigRational, nutshell_dice::ExactError> {
+    match t.checked_add(1) {
+        Some(cap) => {
+            let d = expr.distribution_capped(cap)?;
+            Ok(d.at_most(t))
+        }
+        None => Ok(expr.distribution()?.at_most(t)),
+    }
+}
+
+fn mean_text(mean: &BigRational) -> String {
+    let decimal = format!("{:.4}", ratio_to_f64(mean));
+    let f = fraction(mean);
+    if f.len() <= 24 && !f.contains('/') {
+        f
+    } else if f.len() <= 24 {
+        format!("{f} ≈ {decimal}")
+    } else {
+        format!("≈ {decimal}")
+    }
+}
+
+/// A fraction if it is short enough to read, else its decimal value.
+fn short_fraction(p: &BigRational) -> String {
+    let f = fraction(p);
+    if f.len() <= 24 {
+        f
+    } else {
+        format!("≈ {:.6e}", ratio_to_f64(p))
+    }
+}
+
+fn write_table(out: &mut impl Write, dist: &Distribution, all: bool) -> Result<(), Failure> {
+    let outcomes = dist.outcomes();
+    let probabilities: Vec<BigRational> =
+        outcomes.iter().map(|(v, _)| dist.probability(*v)).collect();
+    let floats: Vec<f64> = probabilities.iter().map(ratio_to_f64).collect();
+    // Which rows to show: all, or the most likely DEFAULT_ROWS as one run.
+    let shown: std::ops::Range<usize> = if all || outcomes.len() <= DEFAULT_ROWS {
+        0..outcomes.len()
+    } else {
+        let mut best = 0;
+        let mut best_mass = -1.0;
+        let mut window: f64 = floats[..DEFAULT_ROWS].iter().sum();
+        for start in 0..=outcomes.len() - DEFAULT_ROWS {
+            if start > 0 {
+                window += floats[start + DEFAULT_ROWS - 1] - floats[start - 1];
+            }
+            if window > best_mass {
+                best_mass = window;
+                best = start;
+            }
+        }
+        best..best + DEFAULT_ROWS
+    };
+    let fractions_fit = shown
+        .clone()
+        .all(|i| fraction(&probabilities[i]).len() <= 24);
+    let peak = floats.iter().cloned().fold(0.0, f64::max);
+    let mut at_least = vec![BigRational::from_integer(0.into()); outcomes.len() + 1];
+    for i in (0..outcomes.len()).rev() {
+        at_least[i] = &at_least[i + 1] + &probabilities[i];
+    }
+    let total = &at_least[0];
+    let mut table = Table::new();
+    table.load_preset(presets::NOTHING);
+    let mut header = vec!["value"];
+    if fractions_fit {
+        header.push("probability");
+    }
+    header.extend(["%", "at least", "at most", ""]);
+    table.set_header(header);
+    for i in shown.clone() {
+        let mut row = vec![outcomes[i].0.to_string()];
+        if fractions_fit {
+            row.push(fraction(&probabilities[i]));
+        }
+        let at_most = total - &at_least[i + 1];
+        row.push(percent(&probabilities[i]));
+        row.push(percent(&at_least[i]));
+        row.push(percent(&at_most));
+        row.push(bar(floats[i] / peak.max(f64::MIN_POSITIVE)));
+        table.add_row(row);
+    }
+    let columns = table.column_count();
+    for (i, column) in table.column_iter_mut().enumerate() {
+        if i > 0 && i + 1 < columns {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{table}")?;
+    if shown.len() < outcomes.len() {
+        writeln!(
+            out,
+            "({} of {} outcomes shown, the most likely run; --all shows every outcome)",
+            shown.len(),
+            outcomes.len()
+        )?;
+    }
+    if !fractions_fit {
+        writeln!(
+            out,
+            "(exact fractions are too long to show here; --json prints them)"
+        )?;
+    }
+    Ok(())
+}
+
+/// A horizontal bar of `fraction` (0..=1) of the full width, in eighths.
+fn bar(fraction: f64) -> String {
+    const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
+    let eighths = (fraction.clamp(0.0, 1.0) * (BAR_WIDTH * 8) as f64).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        s.push(EIGHTHS[eighths % 8 - 1]);
+    }
+    s
+}
+
+fn simulated(args: &OddsArgs, expr: &Expression, rolls: u64) -> Result<(), Failure> {
+    use rayon::prelude::*;
+    let chunks = rolls.div_ceil(CHUNK);
+    let progress = indicatif::ProgressBar::new(rolls);
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rolls, {eta} left")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if rolls < 20 * CHUNK {
+        progress.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let parts: Result<Vec<Estimate>, nutshell_dice::RollError> = (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            let n = CHUNK.min(rolls - chunk * CHUNK);
+            let estimate = simulate(expr, n, args.seed, chunk);
+            progress.inc(n);
+            estimate
+        })
+        .collect();
+    progress.finish_and_clear();
+    let mut estimate = Estimate::default();
+    for part in parts.map_err(|e| Failure::bad_input(e.render(expr.text())))? {
+        estimate.merge(part);
+    }
+    let mut out = anstream::stdout().lock();
+    let mean = estimate.mean();
+    if args.json {
+        let mut object = json!({
+            "expression": expr.normalized(),
+            "simulated": rolls,
+            "seed": args.seed,
+            "distribution": estimate.counts.iter().map(|(v, c)| {
+                let p = estimate.proportion(*c);
+                json!({"value": v, "probability": p.estimate, "low": p.low, "high": p.high})
+            }).collect::<Vec<Value>>(),
+            "mean": mean.estimate,
+            "mean_interval": [mean.low, mean.high],
+            "std_dev": estimate.std_dev(),
+        });
+        if let Some(t) = args.at_least {
+            let p = estimate.at_least(t);
+            object["at_least"] =
+                json!({"value": t, "probability": p.estimate, "low": p.low, "high": p.high});
+        }
+        if let Some(t) = args.at_most {
+            let p = estimate.at_most(t);
+            object["at_most"] =
+                json!({"value": t, "probability": p.estimate, "low": p.low, "high": p.high});
+        }
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}  (estimated from {rolls} rolls, seed {}; 95% intervals)",
+        expr.normalized(),
+        args.seed
+    )?;
+    let mut table = Table::new();
+    table.load_preset(presets::NOTHING);
+    table.set_header(vec!["value", "%", "95% interval", ""]);
+    let peak = estimate.counts.values().copied().max().unwrap_or(1) as f64;
+    let rows: Vec<(&i64, &u64)> = estimate.counts.iter().collect();
+    let shown = if args.all || rows.len() <= DEFAULT_ROWS {
+        rows.len()
+    } else {
+        DEFAULT_ROWS
+    };
+    let mut by_count = rows.clone();
+    by_count.sort_by(|a, b| b.1.cmp(a.1));
+    let mut keep: Vec<i64> = by_count.iter().take(shown).map(|(v, _)| **v).collect();
+    keep.sort_unstable();
+    for v in keep {
+        let c = estimate.counts[&v];
+        let p = estimate.proportion(c);
+        table.add_row(vec![
+            v.to_string(),
+            format!("{:.4}%", p.estimate * 100.0),
+            format!("{:.4}% .. {:.4}%", p.low * 100.0, p.high * 100.0),
+            bar(c as f64 / peak),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    if shown < rows.len() {
+        writeln!(
+            out,
+            "({shown} of {} outcomes seen shown; --all shows every one)",
+            rows.len()
+        )?;
+    }
+    writeln!(
+        out,
+        "mean {:.4} (95%: {:.4} .. {:.4})   standard deviation {:.4}",
+        mean.estimate,
+        mean.low,
+        mean.high,
+        estimate.std_dev()
+    )?;
+    if let Some(t) = args.at_least {
+        let p = estimate.at_least(t);
+        writeln!(
+            out,
+            "P(total >= {t}) ≈ {:.4}% (95%: {:.4}% .. {:.4}%)",
+            p.estimate * 100.0,
+            p.low * 100.0,
+            p.high * 100.0
+        )?;
+    }
+    if let Some(t) = args.at_most {
+        let p = estimate.at_most(t);
+        writeln!(
+            out,
+            "P(total <= {t}) ≈ {:.4}% (95%: {:.4}% .. {:.4}%)",
+            p.estimate * 100.0,
+            p.low * 100.0,
+            p.high * 100.0
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,38 @@
+//! Times exact distributions: `odds_timing EXPR [EXPR...]` prints one JSON line
+//! per expression with the best of several runs, in milliseconds.
+//!
+//! Used by `bench/peers/run odds` beside icepool and dyce.
+
+use nutshell_dice::{Expression, Limits};
+use std::time::Instant;
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut limits = Limits::default();
+    if let Some(pos) = args.iter().position(|a| a == "--max-explosions") {
+        limits.max_repeats_per_die = args[pos + 1].parse().expect("a number");
+        args.drain(pos..pos + 2);
+    }
+    for text in &args {
+        let expr = Expression::parse_with(text, &limits).expect("a valid expression");
+        let mut best = f64::INFINITY;
+        let mut runs = 0;
+        let started = Instant::now();
+        let mut mean = String::new();
+        while runs < 3 || (started.elapsed().as_secs_f64() < 1.0 && runs < 1000) {
+            let t = Instant::now();
+            let d = expr.distribution().expect("computable");
+            best = best.min(t.elapsed().as_secs_f64() * 1e3);
+            mean = d.mean().to_string();
+            runs += 1;
+        }
+        let short_mean = if mean.len() > 60 {
+            format!("{}…", &mean[..60])
+        } else {
+            mean
+        };
+        println!(
+            "{{\"tool\":\"nutshell\",\"expression\":\"{text}\",\"best_ms\":{best:.4},\"runs\":{runs},\"mean\":\"{short_mean}\"}}"
+        );
+    }
+}
