@@ -261,8 +261,17 @@ fn colour_is_off_when_piped() {
 // ---- nutshell odds ----
 
 fn odds_json(args: &[&str]) -> Value {
-    let output = nutshell().arg("odds").args(args).arg("--json").output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = nutshell()
+        .arg("odds")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
@@ -272,8 +281,14 @@ fn odds_json_lists_exact_fractions_in_lowest_terms() {
     assert_eq!(json["expression"], "3d6");
     let dist = json["distribution"].as_array().unwrap();
     assert_eq!(dist.len(), 16);
-    assert_eq!(dist[0], serde_json::json!({"value": 3, "probability": "1/216"}));
-    assert_eq!(dist[7], serde_json::json!({"value": 10, "probability": "1/8"}));
+    assert_eq!(
+        dist[0],
+        serde_json::json!({"value": 3, "probability": "1/216"})
+    );
+    assert_eq!(
+        dist[7],
+        serde_json::json!({"value": 10, "probability": "1/8"})
+    );
     assert_eq!(json["mean"], "21/2");
     assert_eq!(json["tail"], "0");
     let values: Vec<i64> = dist.iter().map(|d| d["value"].as_i64().unwrap()).collect();
@@ -291,7 +306,10 @@ fn odds_report_the_tail_of_explosions() {
     let json = odds_json(&["1d6!", "--max-explosions", "2"]);
     assert_eq!(json["tail"], "1/216");
     let json = odds_json(&["1d6!", "--max-explosions", "2", "--at-least", "7"]);
-    assert_eq!(json["at_least"], serde_json::json!({"value": 7, "probability": "1/6"}));
+    assert_eq!(
+        json["at_least"],
+        serde_json::json!({"value": 7, "probability": "1/6"})
+    );
     let json = odds_json(&["3d6! >= 20"]);
     assert_eq!(json["tail"], "0");
     assert_eq!(json["distribution"][1]["value"], 1);
@@ -335,20 +353,44 @@ fn odds_refusals_suggest_simulation() {
 #[test]
 fn odds_simulated_gives_intervals_that_cover_the_truth() {
     let output = nutshell()
-        .args(["odds", "2d6", "--simulate", "400000", "--json", "--seed", "3"])
+        .args([
+            "odds",
+            "2d6",
+            "--simulate",
+            "400000",
+            "--json",
+            "--seed",
+            "3",
+        ])
         .output()
         .unwrap();
     assert!(output.status.success());
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["simulated"], 400_000);
-    let seven = json["distribution"].as_array().unwrap().iter().find(|d| d["value"] == 7).unwrap();
-    let (low, high) = (seven["low"].as_f64().unwrap(), seven["high"].as_f64().unwrap());
+    let seven = json["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["value"] == 7)
+        .unwrap();
+    let (low, high) = (
+        seven["low"].as_f64().unwrap(),
+        seven["high"].as_f64().unwrap(),
+    );
     assert!(low < 1.0 / 6.0 && 1.0 / 6.0 < high, "{low} {high}");
     let mean = json["mean_interval"].as_array().unwrap();
     assert!(mean[0].as_f64().unwrap() < 7.0 && 7.0 < mean[1].as_f64().unwrap());
     // The same seed gives the same estimate.
     let again = nutshell()
-        .args(["odds", "2d6", "--simulate", "400000", "--json", "--seed", "3"])
+        .args([
+            "odds",
+            "2d6",
+            "--simulate",
+            "400000",
+            "--json",
+            "--seed",
+            "3",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.stdout, again.stdout);

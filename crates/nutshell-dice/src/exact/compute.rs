@@ -118,6 +118,13 @@ impl<'c, 'a> Walker<'c, 'a> {
             let total_bound: Option<i64> = bounds
                 .as_ref()
                 .and_then(|b| b.iter().try_fold(0i64, |a, &x| a.checked_add(x)));
+            // The caps below split `cap` among the terms; that is only right when
+            // the cap is at least the least total. Below it, the answer is certain.
+            if let (Some(c), Some(total)) = (cap, total_bound)
+                && total >= c
+            {
+                return Ok(self.ctx.point(c));
+            }
             let mut acc: Option<Dist> = None;
             for (i, operand) in operands.iter().enumerate() {
                 let op_cap = match (cap, &bounds, total_bound) {
@@ -384,13 +391,19 @@ impl<'c, 'a> Walker<'c, 'a> {
             Contribution::Value
         };
         // Cap each die at what the total cap leaves room for.
+        let die_floor = self.contribution_floor(term, &faces, contribution);
+        if let (Some(c), Some(floor)) = (cap, die_floor)
+            && floor
+                .checked_mul(count as i64)
+                .is_some_and(|least| least >= c)
+        {
+            // Every roll reaches the cap.
+            return Ok(self.ctx.point(c));
+        }
         let die_cap = match cap {
-            Some(c) if count > 0 => {
-                let die_floor = self.contribution_floor(term, &faces, contribution);
-                die_floor
-                    .and_then(|m| m.checked_mul(count as i64 - 1))
-                    .and_then(|rest| c.checked_sub(rest))
-            }
+            Some(c) if count > 0 => die_floor
+                .and_then(|m| m.checked_mul(count as i64 - 1))
+                .and_then(|rest| c.checked_sub(rest)),
             _ => None,
         };
         let die = self.die_dist(node, term, &faces, contribution, die_cap)?;

@@ -48,7 +48,8 @@ impl Xoshiro256 {
     /// streams of realistic length is vanishingly unlikely). Cheap for any
     /// index, unlike jumping ahead `index` times.
     pub fn for_worker(seed: u64, index: u64) -> Xoshiro256 {
-        let mixed = Xoshiro256::from_seed(seed ^ index.wrapping_mul(0xd134_2543_de82_ef95)).next_u64();
+        let mixed =
+            Xoshiro256::from_seed(seed ^ index.wrapping_mul(0xd134_2543_de82_ef95)).next_u64();
         Xoshiro256::from_seed(mixed ^ index)
     }
 
