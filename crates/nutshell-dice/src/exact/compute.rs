@@ -505,7 +505,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                 .filter(|(_, c)| *c > 0)
                 .map(|&(f, c)| (contribution.of(clamp(term, f)), c))
                 .collect();
-            let d = self.ctx.from_counts(&outcomes, denom)?;
+            let d = self.ctx.counts_dist(&outcomes, denom)?;
             return self.ctx.cap(d, cap);
         };
         // Explosions: first faces and added faces, split into those that explode
@@ -561,17 +561,17 @@ impl<'c, 'a> Walker<'c, 'a> {
         };
         let monotone = added_stop.iter().chain(&added_go).all(|&(v, _)| v >= 0);
         let cap = cap.filter(|_| monotone);
-        let mut acc = ctx.from_counts(&first_stop, denom.clone())?;
+        let mut acc = ctx.counts_dist(&first_stop, denom.clone())?;
         if first_go.is_empty() {
             return Ok(acc);
         }
-        let mut cur = ctx.from_counts(&first_go, denom.clone())?;
+        let mut cur = ctx.counts_dist(&first_go, denom.clone())?;
         let all_added: Vec<(i64, u64)> = added_stop.iter().chain(&added_go).copied().collect();
-        let stop = ctx.from_counts(if once { &all_added } else { &added_stop }, denom.clone())?;
+        let stop = ctx.counts_dist(if once { &all_added } else { &added_stop }, denom.clone())?;
         let go = if once || added_go.is_empty() {
             None
         } else {
-            Some(ctx.from_counts(&added_go, denom.clone())?)
+            Some(ctx.counts_dist(&added_go, denom.clone())?)
         };
         for _ in 0..limit {
             let ended = ctx.add(&cur, &stop)?;

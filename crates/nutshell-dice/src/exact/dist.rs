@@ -91,7 +91,7 @@ impl Ctx<'_> {
 
     /// A distribution from integer counts: `counts[i]` ways to show `values[i]`
     /// out of `denom`.
-    pub fn from_counts(&self, outcomes: &[(i64, u64)], denom: BigUint) -> Result<Dist, ExactError> {
+    pub fn counts_dist(&self, outcomes: &[(i64, u64)], denom: BigUint) -> Result<Dist, ExactError> {
         let min = outcomes.iter().map(|o| o.0).min().unwrap_or(0);
         let max = outcomes.iter().map(|o| o.0).max().unwrap_or(0);
         let mut d = self.zeros(min, max, denom)?;
@@ -99,7 +99,7 @@ impl Ctx<'_> {
         for &(v, c) in outcomes {
             let i = (v - min) as usize;
             for (l, f) in self.lanes.iter().enumerate() {
-                d.w[i * k + l] = f.add(d.w[i * k + l], f.from_u64(c));
+                d.w[i * k + l] = f.add(d.w[i * k + l], f.enter(c));
             }
         }
         Ok(d)
@@ -112,7 +112,7 @@ impl Ctx<'_> {
             return;
         }
         let k = self.k;
-        let f_res: Vec<u64> = self.lanes.iter().map(|f| f.from_big(factor)).collect();
+        let f_res: Vec<u64> = self.lanes.iter().map(|f| f.enter_big(factor)).collect();
         for i in 0..d.len {
             for (l, f) in self.lanes.iter().enumerate() {
                 d.w[i * k + l] = f.mul(d.w[i * k + l], f_res[l]);
@@ -306,19 +306,19 @@ impl Ctx<'_> {
             let mut prefix = vec![f.one(); len];
             let mut acc = f.one();
             for t in 1..len {
-                let x = f.mul(f.from_u64(t as u64), p[0]);
+                let x = f.mul(f.enter(t as u64), p[0]);
                 prefix[t] = acc;
                 acc = f.mul(acc, x);
             }
             let mut inv_acc = f.inv(acc);
             let mut inv = vec![0u64; len];
             for t in (1..len).rev() {
-                let x = f.mul(f.from_u64(t as u64), p[0]);
+                let x = f.mul(f.enter(t as u64), p[0]);
                 inv[t] = f.mul(inv_acc, prefix[t]);
                 inv_acc = f.mul(inv_acc, x);
             }
             let coef: Vec<u64> = (0..=d)
-                .map(|j| f.from_u64(((n + 1) * j as u64) % f.p))
+                .map(|j| f.enter(((n + 1) * j as u64) % f.p))
                 .collect();
             let mut a = vec![0u64; len];
             a[0] = f.pow(p[0], n);
@@ -329,7 +329,7 @@ impl Ctx<'_> {
                 let mut s = 0u64;
                 for j in 1..=d.min(t) {
                     // ((n + 1) j - t) p_j a_{t-j}
-                    let c = f.sub(coef[j], f.from_u64(t as u64));
+                    let c = f.sub(coef[j], f.enter(t as u64));
                     s = f.add(s, f.mul(f.mul(c, p[j]), a[t - j]));
                 }
                 a[t] = f.mul(s, inv[t]);

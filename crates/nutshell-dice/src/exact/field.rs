@@ -59,19 +59,19 @@ impl Prime {
 
     /// Enters Montgomery form.
     #[inline]
-    pub fn from_u64(&self, x: u64) -> u64 {
+    pub fn enter(&self, x: u64) -> u64 {
         self.mul(x % self.p, self.r2)
     }
 
     /// Leaves Montgomery form.
     #[inline]
-    pub fn to_u64(&self, x: u64) -> u64 {
+    pub fn leave(&self, x: u64) -> u64 {
         self.mul(x, 1)
     }
 
     /// One, in Montgomery form.
     pub fn one(&self) -> u64 {
-        self.from_u64(1)
+        self.enter(1)
     }
 
     /// `a^e`, both in Montgomery form.
@@ -94,13 +94,13 @@ impl Prime {
     }
 
     /// A big integer reduced modulo p, in Montgomery form.
-    pub fn from_big(&self, x: &BigUint) -> u64 {
+    pub fn enter_big(&self, x: &BigUint) -> u64 {
         let digits = x.to_u64_digits();
         // Horner over 64-bit digits, most significant first: acc = acc * 2^64 + d.
         // In Montgomery form, 2^64 = R is represented by R * R mod p = r2.
         let mut acc = 0u64;
         for &d in digits.iter().rev() {
-            acc = self.add(self.mul(acc, self.r2), self.from_u64(d));
+            acc = self.add(self.mul(acc, self.r2), self.enter(d));
         }
         acc
     }
@@ -112,7 +112,7 @@ fn is_prime(n: u64) -> bool {
         return false;
     }
     for small in [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
-        if n % small == 0 {
+        if n.is_multiple_of(small) {
             return n == small;
         }
     }
@@ -130,7 +130,7 @@ fn is_prime(n: u64) -> bool {
     };
     let mut d = n - 1;
     let mut s = 0;
-    while d % 2 == 0 {
+    while d.is_multiple_of(2) {
         d /= 2;
         s += 1;
     }
@@ -192,7 +192,7 @@ impl Crt {
             let f = &lanes[i];
             let mut prefix = f.one();
             for lane in &lanes[..i] {
-                let pj = f.from_u64(lane.p);
+                let pj = f.enter(lane.p);
                 modp[i].push(pj);
                 prefix = f.mul(prefix, pj);
             }
@@ -220,7 +220,7 @@ impl Crt {
                 let vj = if v[j] >= f.p { v[j] - f.p } else { v[j] };
                 t = f.add(f.mul(t, self.modp[i][j]), vj);
             }
-            let d = f.sub(f.to_u64(residues[i]), t);
+            let d = f.sub(f.leave(residues[i]), t);
             v[i] = f.mul(d, self.inv_prefix[i]);
         }
         let mut x = BigUint::from(0u32);
@@ -258,12 +258,12 @@ mod tests {
         ];
         for (a, b) in cases {
             let expected = ((u128::from(a) * u128::from(b)) % u128::from(f.p)) as u64;
-            assert_eq!(f.to_u64(f.mul(f.from_u64(a), f.from_u64(b))), expected);
+            assert_eq!(f.leave(f.mul(f.enter(a), f.enter(b))), expected);
             let sum = ((u128::from(a) + u128::from(b)) % u128::from(f.p)) as u64;
-            assert_eq!(f.to_u64(f.add(f.from_u64(a), f.from_u64(b))), sum);
+            assert_eq!(f.leave(f.add(f.enter(a), f.enter(b))), sum);
         }
-        let x = f.from_u64(12345);
-        assert_eq!(f.to_u64(f.mul(x, f.inv(x))), 1);
+        let x = f.enter(12345);
+        assert_eq!(f.leave(f.mul(x, f.inv(x))), 1);
     }
 
     #[test]
@@ -271,9 +271,9 @@ mod tests {
         let lanes = primes(5);
         let crt = Crt::new(&lanes);
         let x = BigUint::from(6u32).pow(100); // 259 bits, below 5 * 61 = 305
-        let residues: Vec<u64> = lanes.iter().map(|f| f.from_big(&x)).collect();
+        let residues: Vec<u64> = lanes.iter().map(|f| f.enter_big(&x)).collect();
         assert_eq!(crt.rebuild(&residues), x);
-        let zero: Vec<u64> = lanes.iter().map(|f| f.from_u64(0)).collect();
+        let zero: Vec<u64> = lanes.iter().map(|f| f.enter(0)).collect();
         assert_eq!(crt.rebuild(&zero), BigUint::from(0u32));
     }
 }

@@ -53,6 +53,9 @@ impl Ctx<'_> {
             return Ok(out);
         }
         let keep = keep.min(total);
+        if keep == 1 {
+            return self.keep_one_highest(pool, denom, g);
+        }
         // Contributions of each outcome, and the range of kept sums.
         let mut outcomes: Vec<i64> = pool
             .iter()
@@ -91,11 +94,11 @@ impl Ctx<'_> {
         for (l, f) in self.lanes.iter().enumerate() {
             fact[l][0] = f.one();
             for i in 1..=n_max {
-                fact[l][i] = f.mul(fact[l][i - 1], f.from_u64(i as u64));
+                fact[l][i] = f.mul(fact[l][i - 1], f.enter(i as u64));
             }
             inv_fact[l][n_max] = f.inv(fact[l][n_max]);
             for i in (0..n_max).rev() {
-                inv_fact[l][i] = f.mul(inv_fact[l][i + 1], f.from_u64(i as u64 + 1));
+                inv_fact[l][i] = f.mul(inv_fact[l][i + 1], f.enter(i as u64 + 1));
             }
         }
         let lanes = self.lanes.clone();
@@ -168,6 +171,9 @@ impl Ctx<'_> {
                 self.charge(work)?;
                 for idx in active {
                     let sums = std::mem::take(&mut layer[idx]);
+                    let Some((lo, hi)) = occupied(&sums, k) else {
+                        continue;
+                    };
                     let r = unassigned(idx, t);
                     let need = (keep - assigned(idx)) as usize;
                     // Stay below `keep`: c < need.
@@ -176,26 +182,16 @@ impl Ctx<'_> {
                         if next[target].is_empty() {
                             next[target] = vec![0u64; width * k];
                         }
-                        let shift = c as i64 * go;
-                        for (l, f) in self.lanes.iter().enumerate() {
-                            let coef = f.mul(binom(l, r, c), pw[t][l][c]);
-                            if coef == 0 {
-                                continue;
-                            }
-                            for s in 0..width {
-                                let x = sums[s * k + l];
-                                if x == 0 {
-                                    continue;
-                                }
-                                let s2 = (s as i64 + shift) as usize;
-                                let cell = &mut next[target][s2 * k + l];
-                                *cell = f.add(*cell, f.mul(x, coef));
-                            }
-                        }
+                        let coefs: Vec<u64> = (0..k)
+                            .map(|l| self.lanes[l].mul(binom(l, r, c), pw[t][l][c]))
+                            .collect();
+                        let shift = (c as i64 * go) as isize;
+                        axpy_shifted(&self.lanes, &mut next[target], &sums, lo, hi, shift, &coefs);
                     }
                     // Reach `keep`: c >= need; every die left must show less.
                     if r >= need {
-                        let shift = need as i64 * go;
+                        let shift = (need as i64 * go) as isize;
+                        let mut coefs = vec![0u64; k];
                         for (l, f) in self.lanes.iter().enumerate() {
                             let mut finish = 0u64;
                             for c in need..=r {
@@ -217,25 +213,57 @@ impl Ctx<'_> {
                                 };
                                 finish = f.mul(finish, factor);
                             }
-                            if finish == 0 {
-                                continue;
-                            }
-                            for s in 0..width {
-                                let x = sums[s * k + l];
-                                if x == 0 {
-                                    continue;
-                                }
-                                let s2 = (s as i64 + shift) as usize;
-                                let cell = &mut result.w[s2 * k + l];
-                                *cell = f.add(*cell, f.mul(x, finish));
-                            }
+                            coefs[l] = finish;
                         }
+                        axpy_shifted(&self.lanes, &mut result.w, &sums, lo, hi, shift, &coefs);
                     }
                 }
                 layer = next;
             }
         }
         Ok(result)
+    }
+
+    /// Keep the single highest die: P(max = o) = prod F_t(o)^n_t - prod F_t(<o)^n_t,
+    /// with F_t the mass of a type at or below an outcome.
+    fn keep_one_highest(
+        &mut self,
+        pool: &[PoolType],
+        denom: BigUint,
+        g: &dyn Fn(i64) -> i64,
+    ) -> Result<Dist, ExactError> {
+        let k = self.k;
+        let lo = pool.iter().map(|t| t.dist.min).min().unwrap_or(0);
+        let hi = pool.iter().map(|t| t.dist.max()).max().unwrap_or(0);
+        let span = (hi - lo + 1) as u64;
+        self.charge(span * pool.len() as u64 * 64)?;
+        // The value of max(dice) first, then mapped by g.
+        let mut max_dist = self.zeros(lo, hi, denom)?;
+        for (l, f) in self.lanes.iter().enumerate() {
+            let mut below: Vec<u64> = vec![0; pool.len()]; // running mass below o, per type
+            let mut previous = {
+                // prod of mass below `lo`: zero unless a type has no outcomes, then one.
+                let mut p = f.one();
+                for t in pool {
+                    p = f.mul(p, f.pow(0, t.count));
+                }
+                p
+            };
+            for i in 0..max_dist.len {
+                let o = lo + i as i64;
+                let mut at_or_below = f.one();
+                for (ti, t) in pool.iter().enumerate() {
+                    let d = &t.dist;
+                    if o >= d.min && o <= d.max() {
+                        below[ti] = f.add(below[ti], d.w[(o - d.min) as usize * k + l]);
+                    }
+                    at_or_below = f.mul(at_or_below, f.pow(below[ti], t.count));
+                }
+                max_dist.w[i * k + l] = f.sub(at_or_below, previous);
+                previous = at_or_below;
+            }
+        }
+        self.map(&max_dist, |v| Some(g(v)))
     }
 
     /// Keep the lowest: the highest of the negated dice.
@@ -253,5 +281,39 @@ impl Ctx<'_> {
             });
         }
         self.keep_highest(&negated, keep, &|v| g(-v))
+    }
+}
+
+/// The first and last sums with a non-zero weight in a state's row.
+fn occupied(row: &[u64], k: usize) -> Option<(usize, usize)> {
+    let width = row.len() / k;
+    let nonzero = |s: &usize| row[s * k..(s + 1) * k].iter().any(|&x| x != 0);
+    let lo = (0..width).find(nonzero)?;
+    let hi = (0..width).rev().find(nonzero)?;
+    Some((lo, hi))
+}
+
+/// `dst[s + shift] += src[s] * coefs` for every sum `s` in `lo..=hi`, lane by lane.
+fn axpy_shifted(
+    lanes: &[super::field::Prime],
+    dst: &mut [u64],
+    src: &[u64],
+    lo: usize,
+    hi: usize,
+    shift: isize,
+    coefs: &[u64],
+) {
+    let k = lanes.len();
+    if coefs.iter().all(|&c| c == 0) {
+        return;
+    }
+    for s in lo..=hi {
+        let from = &src[s * k..(s + 1) * k];
+        let to_index = (s as isize + shift) as usize * k;
+        let to = &mut dst[to_index..to_index + k];
+        for l in 0..k {
+            let f = &lanes[l];
+            to[l] = f.add(to[l], f.mul(from[l], coefs[l]));
+        }
     }
 }

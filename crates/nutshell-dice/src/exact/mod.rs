@@ -18,6 +18,8 @@
 //! A computation that would pass [`Limits::max_work`] or
 //! [`Limits::max_outcomes`] is refused before it runs too long.
 
+#![allow(clippy::needless_range_loop)] // weights are lane-interleaved: indices are the clearer form
+
 mod compute;
 mod dist;
 mod distribution;
