@@ -1,0 +1,128 @@
+//! What a check or contest gives: the outcome tier, the numbers, the dice and
+//! the steps that explain it.
+
+use serde::Serialize;
+
+/// Outcome tiers. Each ruleset uses some of them: `fantasy` and `tiered-d20`
+/// and `favor-3d6` the four of critical failure to critical success; `mls`
+/// says `fumble` for its lowest tier; `exploding-d6` has `botch`, `failure` and
+/// `success`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// exploding-d6: a botch.
+    Botch,
+    /// mls: a fumble.
+    Fumble,
+    /// A critical failure.
+    CriticalFailure,
+    /// A failure.
+    Failure,
+    /// A success.
+    Success,
+    /// A critical success.
+    CriticalSuccess,
+}
+
+impl Outcome {
+    /// The id used on the command line and in JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            Outcome::Botch => "botch",
+            Outcome::Fumble => "fumble",
+            Outcome::CriticalFailure => "critical-failure",
+            Outcome::Failure => "failure",
+            Outcome::Success => "success",
+            Outcome::CriticalSuccess => "critical-success",
+        }
+    }
+
+    /// Whether it is a success of some kind.
+    pub fn succeeded(self) -> bool {
+        matches!(self, Outcome::Success | Outcome::CriticalSuccess)
+    }
+}
+
+/// One step of a resolution: what happened and the rule that made it happen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// The rule applied, as `ruleset, Heading` and/or a ruling id.
+    pub rule: String,
+    /// What it did, in words.
+    pub text: String,
+}
+
+impl Step {
+    /// A step citing `rule`.
+    pub fn new(rule: impl Into<String>, text: impl Into<String>) -> Step {
+        Step {
+            rule: rule.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// One die rolled (or taken) for a check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RolledDie {
+    /// The die, such as `d20`.
+    pub die: String,
+    /// The face.
+    pub face: i64,
+    /// What it was rolled for.
+    pub purpose: String,
+}
+
+/// The resolution of one check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckResult {
+    /// The ruleset id.
+    pub ruleset: &'static str,
+    /// The outcome tier.
+    pub outcome: Outcome,
+    /// The total compared with the difficulty (none for a success without a roll).
+    pub total: Option<i64>,
+    /// The natural result of the dice, before modifiers (none when taken or not rolled).
+    pub natural: Option<i64>,
+    /// The difficulty the total was compared with.
+    pub difficulty: Option<i64>,
+    /// Total minus difficulty, where the rules use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i64>,
+    /// Every die, in the order rolled (the order typed-in faces are used).
+    pub dice: Vec<RolledDie>,
+    /// The resolution, step by step.
+    pub transcript: Vec<Step>,
+    /// An effect rolled after the outcome (magnitude or damage), if asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    /// Experience points gained (exploding-d6: a botch gives 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experience: Option<i64>,
+}
+
+/// An effect roll: the expression rolled for this outcome and its result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EffectRoll {
+    /// The expression, in dice notation (after step changes, extra dice,
+    /// doubling, `nominal` or `maximize`).
+    pub expression: String,
+    /// The result.
+    pub total: i64,
+    /// The roll as text.
+    pub text: String,
+}
+
+/// The resolution of a contest between two sides.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContestResult {
+    /// The ruleset id.
+    pub ruleset: &'static str,
+    /// `first` (the active side, or side A), `second`, or `none` (an MLS active
+    /// roll that does not succeed: nothing happens).
+    pub winner: &'static str,
+    /// Each side's check, as resolved for the contest.
+    pub sides: Vec<CheckResult>,
+    /// The contest's own steps (tie-breakers, re-rolls, reductions).
+    pub transcript: Vec<Step>,
+}

@@ -1,0 +1,206 @@
+//! Random tables (exploding-d6, "Tables"): "Number column headers (d6, d66,
+//! d666) indicate that you must roll one, two, or three d6s (one per number
+//! column) to get a random row" (RULING N-2).
+//!
+//! A table is a TOML file:
+//!
+//! ```toml
+//! title = "Wilderness encounters"
+//! dice = "d66"            # d6, d66 or d666
+//!
+//! [[rows]]
+//! roll = "11-16"          # one roll ("23") or a range ("11-16")
+//! result = "A wandering merchant"
+//! ```
+//!
+//! Every possible roll must be covered by exactly one row.
+
+use crate::dice::Dice;
+use crate::error::RulesError;
+use nutshell_dice::DiceSource;
+use serde::{Deserialize, Serialize};
+
+/// A random table, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Its title.
+    pub title: String,
+    /// How many d6 are read as digits: 1, 2 or 3.
+    pub digits: u8,
+    /// The rows: the rolls each covers (inclusive, as digit numbers) and the result.
+    pub rows: Vec<Row>,
+}
+
+/// One row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Row {
+    /// The lowest roll it covers.
+    pub from: i64,
+    /// The highest roll it covers.
+    pub to: i64,
+    /// What the row says.
+    pub result: String,
+}
+
+/// A roll on a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableRoll {
+    /// The table's title.
+    pub title: String,
+    /// The dice, such as `d66`.
+    pub dice: String,
+    /// Each d6, in order (tens first).
+    pub faces: Vec<i64>,
+    /// The roll, read as digits.
+    pub roll: i64,
+    /// The row it lands on.
+    pub row: Row,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    title: Option<String>,
+    dice: toml::Spanned<String>,
+    rows: Vec<RowFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RowFile {
+    roll: toml::Spanned<toml::Value>,
+    result: String,
+}
+
+/// Whether every digit of `n` (with `digits` digits) is 1..6.
+fn is_digit_roll(n: i64, digits: u8) -> bool {
+    let s = n.to_string();
+    s.len() == digits as usize && s.chars().all(|c| ('1'..='6').contains(&c))
+}
+
+/// Every possible roll of `digits` d6 read as digits, ascending.
+pub fn all_rolls(digits: u8) -> Vec<i64> {
+    nutshell_dice::plan::Die::digit_values(digits)
+}
+
+impl Table {
+    /// Reads and checks a table; errors name the line.
+    pub fn parse(text: &str) -> Result<Table, RulesError> {
+        let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+        let file: File = toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| format!("line {}: ", line_of(s.start)))
+                .unwrap_or_default();
+            RulesError::Invalid(format!("{line}{}", e.message()))
+        })?;
+        let digits = match file.dice.get_ref().as_str() {
+            "d6" => 1,
+            "d66" => 2,
+            "d666" => 3,
+            other => {
+                return Err(RulesError::Invalid(format!(
+                    "line {}: dice = \"{other}\": a table is rolled on \"d6\", \"d66\" or \"d666\"",
+                    line_of(file.dice.span().start)
+                )));
+            }
+        };
+        let mut rows = Vec::new();
+        for row in &file.rows {
+            let line = line_of(row.roll.span().start);
+            let bad = |why: String| {
+                RulesError::Invalid(format!("line {line}: roll = {}: {why}", row.roll.get_ref()))
+            };
+            let (from, to) = match row.roll.get_ref() {
+                toml::Value::Integer(n) => (*n, *n),
+                toml::Value::String(s) => {
+                    let parts: Vec<&str> = s.split(['-', '–']).map(str::trim).collect();
+                    let parse = |p: &str| {
+                        p.parse::<i64>()
+                            .map_err(|_| bad(format!("`{p}` is not a roll")))
+                    };
+                    match parts.as_slice() {
+                        [one] => (parse(one)?, parse(one)?),
+                        [a, b] => (parse(a)?, parse(b)?),
+                        _ => return Err(bad("write one roll or a range such as \"11-16\"".into())),
+                    }
+                }
+                _ => return Err(bad("write one roll or a range such as \"11-16\"".into())),
+            };
+            for end in [from, to] {
+                if !is_digit_roll(end, digits) {
+                    return Err(bad(format!(
+                        "{end} is not a roll of {}: every digit is a d6 (1 to 6)",
+                        file.dice.get_ref()
+                    )));
+                }
+            }
+            if from > to {
+                return Err(bad(format!("the range {from}-{to} runs backwards")));
+            }
+            rows.push((
+                line,
+                Row {
+                    from,
+                    to,
+                    result: row.result.clone(),
+                },
+            ));
+        }
+        for roll in all_rolls(digits) {
+            let covering: Vec<usize> = rows
+                .iter()
+                .filter(|(_, r)| (r.from..=r.to).contains(&roll))
+                .map(|(l, _)| *l)
+                .collect();
+            match covering.as_slice() {
+                [] => {
+                    return Err(RulesError::Invalid(format!(
+                        "no row covers the roll {roll}"
+                    )));
+                }
+                [_] => {}
+                lines => {
+                    return Err(RulesError::Invalid(format!(
+                        "the roll {roll} is covered by more than one row (lines {})",
+                        lines
+                            .iter()
+                            .map(|l| l.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(Table {
+            title: file.title.unwrap_or_else(|| "table".to_string()),
+            digits,
+            rows: rows.into_iter().map(|(_, r)| r).collect(),
+        })
+    }
+
+    /// Rolls on the table: one d6 per digit.
+    pub fn roll(&self, source: &mut dyn DiceSource) -> Result<TableRoll, RulesError> {
+        let mut dice = Dice::new(source);
+        let mut roll = 0;
+        let mut faces = Vec::new();
+        for i in 0..self.digits {
+            let f = dice.roll(6, &format!("for digit {} of the table roll", i + 1))?;
+            faces.push(f);
+            roll = roll * 10 + f;
+        }
+        let row = self
+            .rows
+            .iter()
+            .find(|r| (r.from..=r.to).contains(&roll))
+            .cloned()
+            .expect("a checked table covers every roll");
+        Ok(TableRoll {
+            title: self.title.clone(),
+            dice: format!("d{}", "6".repeat(self.digits as usize)),
+            faces,
+            roll,
+            row,
+        })
+    }
+}

@@ -1,0 +1,448 @@
+//! The tiered d20 rules (003): d20 + skill against a DC, four tiers.
+//!
+//! Citations: "Rolling Dice", "Advantage & Disadvantage", "Gaining Edge/Losing
+//! Edge", "Bonuses & Penalties", "Critical Failure/Success", "Rolling a Natural
+//! 1", "Rolling a Natural 20"; RULINGS T-1..T-8.
+
+use crate::dice::Dice;
+use crate::effect::roll_effect;
+use crate::error::RulesError;
+use crate::odds::{self, OutcomeOdds};
+use crate::outcome::{CheckResult, Outcome, Step};
+use num_rational::BigRational;
+use num_traits::Zero;
+use nutshell_dice::DiceSource;
+
+/// The ruleset id.
+pub const ID: &str = "tiered-d20";
+
+const RULE_TIERS: &str = "tiered-d20, Critical Failure/Success (RULING T-1)";
+const RULE_NAT20: &str = "tiered-d20, Rolling a Natural 20 (RULING T-2)";
+const RULE_NAT1: &str = "tiered-d20, Rolling a Natural 1 (RULING T-2)";
+const RULE_ADV: &str = "tiered-d20, Advantage & Disadvantage (RULING T-3)";
+const RULE_EDGE: &str = "tiered-d20, Gaining Edge/Losing Edge (RULING T-4)";
+const RULE_STACK: &str = "tiered-d20, Bonuses & Penalties (RULING T-5)";
+const RULE_ROUND: &str = "tiered-d20, Rolling Dice (RULING T-6)";
+const RULE_MAX: &str = "tiered-d20, Critical Failure/Success (RULING T-7)";
+const RULE_JAM: &str = "tiered-d20, Critical Failure/Success (RULING T-8)";
+
+/// The edge die for a net number of edges (RULING T-4): 1..5 edges are a d4,
+/// d6, d8, d10, d12; more stays d12.
+pub fn edge_die(net: u32) -> Option<u64> {
+    match net {
+        0 => None,
+        n => Some([4, 6, 8, 10, 12][(n.min(5) - 1) as usize]),
+    }
+}
+
+/// Bonuses stack to at most twice the largest; penalties likewise; then they
+/// cancel (RULING T-5). Values are magnitudes: penalties are given positive.
+///
+/// ```
+/// // "three +1 bonuses, two +2 bonuses, and a +3 bonus ... equal to +6"
+/// assert_eq!(nutshell_rules::tiered_d20::stack(&[1, 1, 1, 2, 2, 3], &[]), 6);
+/// ```
+pub fn stack(bonuses: &[i64], penalties: &[i64]) -> i64 {
+    let capped = |values: &[i64]| {
+        let largest = values.iter().copied().max().unwrap_or(0);
+        values.iter().sum::<i64>().min(2 * largest)
+    };
+    capped(bonuses) - capped(penalties)
+}
+
+/// One tiered-d20 check.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Check {
+    /// The skill modifier.
+    pub skill: i64,
+    /// Other modifiers outside the stacking cap (summed), such as `--mod`.
+    pub modifier: i64,
+    /// Bonuses (each counted under the cap).
+    pub bonuses: Vec<i64>,
+    /// Penalties, as positive magnitudes (under the cap).
+    pub penalties: Vec<i64>,
+    /// The DC.
+    pub dc: i64,
+    /// Sources of advantage (several do not stack).
+    pub advantage: u32,
+    /// Sources of disadvantage.
+    pub disadvantage: u32,
+    /// Edges gained on the roll.
+    pub edges: u32,
+    /// Edges lost on the roll.
+    pub lost_edges: u32,
+    /// Net edges on the DC (positive raises the DC by half the die, negative lowers it).
+    pub dc_edges: i32,
+    /// Which check of the round this is (1 for the first): -5 for each before it.
+    pub action: u32,
+    /// A jam: the check to clear it has DC 10 + tier, and this is attempt
+    /// `jam.1` (+5 per attempt after the first).
+    pub jam: Option<(i64, u32)>,
+    /// Damage or healing dice of the action, maximized on a critical success.
+    pub effect: Option<String>,
+}
+
+/// What the dice showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Roll {
+    /// The d20 kept (after advantage or disadvantage).
+    d20: i64,
+    /// The edge die, if any.
+    edge: Option<i64>,
+}
+
+impl Check {
+    fn net_edges(&self) -> i64 {
+        i64::from(self.edges) - i64::from(self.lost_edges)
+    }
+
+    /// Advantage or disadvantage after cancelling: +1, -1 or 0.
+    fn advantage_net(&self) -> i32 {
+        match (self.advantage > 0, self.disadvantage > 0) {
+            (true, false) => 1,
+            (false, true) => -1,
+            _ => 0,
+        }
+    }
+
+    /// The DC after jam rules and edges on the DC.
+    pub fn effective_dc(&self) -> i64 {
+        let base = match self.jam {
+            Some((tier, _)) => 10 + tier,
+            None => self.dc,
+        };
+        let half = edge_die(self.dc_edges.unsigned_abs()).map_or(0, |d| d as i64 / 2);
+        base + half * i64::from(self.dc_edges.signum())
+    }
+
+    /// Modifiers: skill, capped bonuses and penalties, the round's action
+    /// penalty, the jam's attempt bonus and the rest.
+    pub fn total_modifier(&self) -> i64 {
+        let action = -5 * (i64::from(self.action.max(1)) - 1);
+        let jam = self
+            .jam
+            .map_or(0, |(_, attempt)| 5 * (i64::from(attempt.max(1)) - 1));
+        self.skill + stack(&self.bonuses, &self.penalties) + action + jam + self.modifier
+    }
+
+    /// The natural result and the total of a roll (RULING T-4: a gained edge
+    /// die higher than the d20 is the natural result; a lost edge subtracts).
+    fn natural_and_total(&self, roll: Roll) -> (i64, i64) {
+        let m = self.total_modifier();
+        match (roll.edge, self.net_edges()) {
+            (Some(e), net) if net > 0 => (roll.d20.max(e), roll.d20 + e + m),
+            (Some(e), _) => (roll.d20, roll.d20 - e + m),
+            (None, _) => (roll.d20, roll.d20 + m),
+        }
+    }
+
+    /// The tier of a roll: by margin, then one step for a natural 20 or 1.
+    fn tier_of(&self, roll: Roll) -> (Outcome, i64, i64, Vec<Step>) {
+        let (natural, total) = self.natural_and_total(roll);
+        let dc = self.effective_dc();
+        let mut steps = Vec::new();
+        let base = if total >= dc + 10 {
+            Outcome::CriticalSuccess
+        } else if total >= dc {
+            Outcome::Success
+        } else if total <= dc - 10 {
+            Outcome::CriticalFailure
+        } else {
+            Outcome::Failure
+        };
+        steps.push(Step::new(
+            RULE_TIERS,
+            format!(
+                "total {total} against DC {dc} (margin {}): {}",
+                total - dc,
+                base.id()
+            ),
+        ));
+        let order = [
+            Outcome::CriticalFailure,
+            Outcome::Failure,
+            Outcome::Success,
+            Outcome::CriticalSuccess,
+        ];
+        let index = order.iter().position(|o| *o == base).expect("a tier");
+        let tier = if natural == 20 {
+            let up = order[(index + 1).min(3)];
+            steps.push(Step::new(
+                RULE_NAT20,
+                format!("natural 20: one tier better: {}", up.id()),
+            ));
+            up
+        } else if natural == 1 {
+            let down = order[index.saturating_sub(1)];
+            steps.push(Step::new(
+                RULE_NAT1,
+                format!("natural 1: one tier worse: {}", down.id()),
+            ));
+            down
+        } else {
+            base
+        };
+        (tier, natural, total, steps)
+    }
+
+    /// Rolls the check.
+    pub fn roll(&self, source: &mut dyn DiceSource) -> Result<CheckResult, RulesError> {
+        let mut dice = Dice::new(source);
+        let mut transcript = Vec::new();
+        self.describe_modifiers(&mut transcript);
+        let first = dice.roll(20, "for the check")?;
+        let d20 = match self.advantage_net() {
+            0 => {
+                if self.advantage > 0 && self.disadvantage > 0 {
+                    transcript.push(Step::new(
+                        RULE_ADV,
+                        "advantage and disadvantage cancel: one d20",
+                    ));
+                }
+                first
+            }
+            net => {
+                let second = dice.roll(
+                    20,
+                    if net > 0 {
+                        "for advantage"
+                    } else {
+                        "for disadvantage"
+                    },
+                )?;
+                let kept = if net > 0 {
+                    first.max(second)
+                } else {
+                    first.min(second)
+                };
+                transcript.push(Step::new(
+                    RULE_ADV,
+                    format!(
+                        "{}: d20s {first} and {second}, keep {kept}{}",
+                        if net > 0 { "advantage" } else { "disadvantage" },
+                        if self.advantage > 1 || self.disadvantage > 1 {
+                            " (several do not stack)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+                kept
+            }
+        };
+        let net = self.net_edges();
+        let edge = match edge_die(net.unsigned_abs() as u32) {
+            None => None,
+            Some(sides) => {
+                let e = dice.roll(
+                    sides,
+                    if net > 0 {
+                        "for the edge gained"
+                    } else {
+                        "for the edge lost"
+                    },
+                )?;
+                if net > 0 {
+                    let note = if e > d20 {
+                        format!(
+                            "{net} edge(s) gained: d{sides} shows {e}, more than the d20's {d20}: natural {e}, the d20 is the bonus"
+                        )
+                    } else {
+                        format!(
+                            "{net} edge(s) gained: d{sides} shows {e}, added to the d20's {d20}"
+                        )
+                    };
+                    transcript.push(Step::new(RULE_EDGE, note));
+                } else {
+                    transcript.push(Step::new(RULE_EDGE, format!("{} edge(s) lost: d{sides} shows {e}, subtracted; the d20 stays the natural result", -net)));
+                }
+                Some(e)
+            }
+        };
+        let (outcome, natural, total, mut steps) = self.tier_of(Roll { d20, edge });
+        transcript.append(&mut steps);
+        if outcome == Outcome::CriticalFailure {
+            transcript.push(Step::new(RULE_JAM, "critical failure: the turn ends, and a weapon or tool jams (a DC 10 + Tier check clears it)"));
+        }
+        let effect = match self.effect_expression(outcome) {
+            Some(expr) => {
+                if outcome == Outcome::CriticalSuccess {
+                    transcript.push(Step::new(
+                        RULE_MAX,
+                        "critical success: damage or healing dice are maximized",
+                    ));
+                }
+                let roll = roll_effect(&mut dice, &expr)?;
+                transcript.push(Step::new(
+                    "tiered-d20, Rolling Dice",
+                    format!("effect: {}", roll.text),
+                ));
+                Some(roll)
+            }
+            None => None,
+        };
+        Ok(CheckResult {
+            ruleset: ID,
+            outcome,
+            total: Some(total),
+            natural: Some(natural),
+            difficulty: Some(self.effective_dc()),
+            margin: Some(total - self.effective_dc()),
+            dice: dice.rolled,
+            transcript,
+            effect,
+            experience: None,
+        })
+    }
+
+    fn describe_modifiers(&self, transcript: &mut Vec<Step>) {
+        if !self.bonuses.is_empty() || !self.penalties.is_empty() {
+            transcript.push(Step::new(
+                RULE_STACK,
+                format!(
+                    "bonuses {:?} and penalties {:?} stack to at most twice the largest each: {:+}",
+                    self.bonuses,
+                    self.penalties,
+                    stack(&self.bonuses, &self.penalties)
+                ),
+            ));
+        }
+        if self.action > 1 {
+            transcript.push(Step::new(
+                RULE_ROUND,
+                format!(
+                    "check {} of the round: {}",
+                    self.action,
+                    -5 * (i64::from(self.action) - 1)
+                ),
+            ));
+        }
+        if let Some((tier, attempt)) = self.jam {
+            transcript.push(Step::new(
+                RULE_JAM,
+                format!(
+                    "clearing a jam: DC 10 + Tier {tier}, attempt {attempt}: +{}",
+                    5 * (i64::from(attempt.max(1)) - 1)
+                ),
+            ));
+        }
+        if self.dc_edges != 0 {
+            transcript.push(Step::new(
+                RULE_EDGE,
+                format!(
+                    "edges on the DC: {} half the die",
+                    if self.dc_edges > 0 { "add" } else { "subtract" }
+                ),
+            ));
+        }
+    }
+
+    /// The effect expression for an outcome: the dice on a success, maximized
+    /// on a critical success (RULING T-7), none on a failure.
+    pub fn effect_expression(&self, outcome: Outcome) -> Option<String> {
+        let effect = self.effect.as_ref()?;
+        match outcome {
+            Outcome::CriticalSuccess => Some(format!("maximize({effect})")),
+            Outcome::Success => Some(effect.clone()),
+            _ => None,
+        }
+    }
+
+    /// The exact probability of each tier (and the effect's distribution on
+    /// successes).
+    pub fn odds(&self) -> Result<OutcomeOdds, RulesError> {
+        let order = [
+            Outcome::CriticalFailure,
+            Outcome::Failure,
+            Outcome::Success,
+            Outcome::CriticalSuccess,
+        ];
+        let d20 = match self.advantage_net() {
+            1 => odds::faces_of("2d20kh1")?,
+            -1 => odds::faces_of("2d20kl1")?,
+            _ => odds::die(20)?,
+        };
+        let net = self.net_edges();
+        let edge = match edge_die(net.unsigned_abs() as u32) {
+            Some(sides) => odds::die(sides)?
+                .into_iter()
+                .map(|(e, p)| (Some(e), p))
+                .collect(),
+            None => vec![(None, odds::ratio(1, 1))],
+        };
+        let mut events = Vec::new();
+        for (d, p) in &d20 {
+            for (e, q) in &edge {
+                let (tier, ..) = self.tier_of(Roll { d20: *d, edge: *e });
+                events.push((tier, p * q));
+            }
+        }
+        let mut result = OutcomeOdds::new(ID, odds::tally(&order, events));
+        for outcome in [Outcome::Success, Outcome::CriticalSuccess] {
+            let possible = result
+                .probability(outcome.id())
+                .is_some_and(|p| !p.is_zero());
+            if possible && let Some(expr) = self.effect_expression(outcome) {
+                result.add_effect(outcome, &expr)?;
+            }
+        }
+        Ok(result)
+    }
+}
+
+/// Several checks in one round (RULING T-6): the k-th takes -5 x (k - 1), and a
+/// critical failure ends the turn before the remaining checks.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Turn {
+    /// The checks, in order (their `action` is set by position).
+    pub checks: Vec<Check>,
+}
+
+impl Turn {
+    /// Rolls the checks in order, stopping at the first critical failure.
+    pub fn roll(&self, source: &mut dyn DiceSource) -> Result<Vec<CheckResult>, RulesError> {
+        let mut results = Vec::new();
+        for (k, check) in self.checks.iter().enumerate() {
+            let check = Check {
+                action: k as u32 + 1,
+                ..check.clone()
+            };
+            let mut result = check.roll(source)?;
+            let ended = result.outcome == Outcome::CriticalFailure;
+            if ended && k + 1 < self.checks.len() {
+                result.transcript.push(Step::new(
+                    RULE_ROUND,
+                    format!(
+                        "the turn ends: {} remaining check(s) are not taken",
+                        self.checks.len() - k - 1
+                    ),
+                ));
+            }
+            results.push(result);
+            if ended {
+                break;
+            }
+        }
+        Ok(results)
+    }
+
+    /// The exact probability of reaching each check (the first is always reached).
+    pub fn reach_odds(&self) -> Result<Vec<BigRational>, RulesError> {
+        let mut reach = Vec::new();
+        let mut p = odds::ratio(1, 1);
+        for (k, check) in self.checks.iter().enumerate() {
+            reach.push(p.clone());
+            let check = Check {
+                action: k as u32 + 1,
+                ..check.clone()
+            };
+            let crit_fail = check
+                .odds()?
+                .probability(Outcome::CriticalFailure.id())
+                .cloned()
+                .unwrap_or_default();
+            p *= odds::ratio(1, 1) - crit_fail;
+        }
+        Ok(reach)
+    }
+}

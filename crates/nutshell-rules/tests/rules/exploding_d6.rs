@@ -1,0 +1,159 @@
+use super::*;
+use nutshell_rules::Outcome;
+use nutshell_rules::exploding_d6::{Check, Contest};
+
+fn check(score: i64, difficulty: i64) -> Check {
+    Check {
+        score,
+        difficulty,
+        ..Default::default()
+    }
+}
+
+/// "[d6 roll + Score ± Modifiers] = Result ... The Result of your roll must equal
+/// or exceed to the Difficulty number to be successful." (RULING X-1)
+#[test]
+fn result_against_difficulty() {
+    let r = Check {
+        modifier: -1,
+        ..check(3, 6)
+    }
+    .roll(&mut faces(&[4]))
+    .unwrap();
+    assert_eq!(
+        (r.outcome, r.total, r.margin),
+        (Outcome::Success, Some(6), Some(0))
+    );
+    let r = check(3, 7).roll(&mut faces(&[3])).unwrap();
+    assert_eq!((r.outcome, r.margin), (Outcome::Failure, Some(-1)));
+    cites(&r, "Success (S)");
+}
+
+/// "If a 6 is rolled, re-roll it again and again as long as 6's continue. Add
+/// all of these d6 rolls together" (Explode (6); RULING X-2)
+#[test]
+fn sixes_explode() {
+    let r = check(0, 20).roll(&mut faces(&[6, 6, 3])).unwrap();
+    assert_eq!((r.natural, r.total), (Some(15), Some(15)));
+    cites(&r, "Explode (6)");
+}
+
+/// "If you roll 1 on a die, re-roll to check for a Botch. If a 1 is rolled again,
+/// you Botch ... For any other number, your d6 roll is just a 1. Bonus rolls
+/// from Exploding dice do not Botch. ... Whenever a Character Botches, they get
+/// +1 Experience Point" (Botch (1); RULING X-3)
+#[test]
+fn botches() {
+    let r = check(10, 5).roll(&mut faces(&[1, 1])).unwrap();
+    assert_eq!((r.outcome, r.experience), (Outcome::Botch, Some(1)));
+    let r = check(4, 5).roll(&mut faces(&[1, 5])).unwrap();
+    assert_eq!(
+        (r.outcome, r.natural, r.total),
+        (Outcome::Success, Some(1), Some(5)),
+        "the check die is not added"
+    );
+    let r = check(0, 0).roll(&mut faces(&[6, 1])).unwrap();
+    assert_eq!(
+        (r.outcome, r.natural, r.dice.len()),
+        (Outcome::Success, Some(7), 2),
+        "an exploded 1 does not botch"
+    );
+}
+
+/// "If your [(Score + Modifiers) >= #] before the d6 roll, and you can take your
+/// time, you Succeed automatically." (Rote Actions; RULING X-4)
+#[test]
+fn rote_actions() {
+    let r = Check {
+        rote: true,
+        ..check(5, 5)
+    }
+    .roll(&mut faces(&[]))
+    .unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Success, 0));
+    cites(&r, "Rote Actions");
+    let r = Check {
+        rote: true,
+        ..check(4, 5)
+    }
+    .roll(&mut faces(&[2]))
+    .unwrap();
+    assert_eq!(
+        (r.outcome, r.dice.len()),
+        (Outcome::Success, 1),
+        "no rote success: rolled"
+    );
+    let odds = Check {
+        rote: true,
+        ..check(5, 5)
+    }
+    .odds()
+    .unwrap();
+    assert_eq!(odds.probability("success"), Some(&ratio(1, 1)));
+}
+
+/// "they all roll at once but only the best roll is used, unless someone
+/// Botches ... in which case the Botch is used." (Cooperation; RULING X-5)
+#[test]
+fn cooperation() {
+    let coop = Check {
+        helpers: vec![1, 2],
+        ..check(3, 9)
+    };
+    let r = coop.roll(&mut faces(&[2, 5, 4])).unwrap();
+    // Results 5, 6, 6: best 6 < 9.
+    assert_eq!((r.outcome, r.total), (Outcome::Failure, Some(6)));
+    let r = coop.roll(&mut faces(&[6, 2, 3, 5])).unwrap();
+    assert_eq!((r.outcome, r.total), (Outcome::Success, Some(11)));
+    let r = coop.roll(&mut faces(&[6, 3, 1, 1, 5])).unwrap();
+    assert_eq!(r.outcome, Outcome::Botch, "a helper's botch is the group's");
+    cites(&r, "Cooperation");
+}
+
+/// "Re-roll ties on opposed rolls." (RULING X-6)
+#[test]
+fn opposed_rolls_reroll_ties() {
+    let c = Contest {
+        first: check(2, 0),
+        second: check(3, 0),
+    };
+    let r = c.roll(&mut faces(&[4, 3, 5, 2])).unwrap();
+    // 6 vs 6: tie, re-roll; 7 vs 5: A wins.
+    assert_eq!(r.winner, "first");
+    assert!(r.transcript.iter().any(|s| s.text.contains("tie")));
+    let r = c.roll(&mut faces(&[1, 1, 2])).unwrap();
+    assert_eq!(r.winner, "second", "a botch loses");
+}
+
+#[test]
+fn exact_odds() {
+    // Score 0 vs # 4: d6 roll >= 4: faces 4, 5 (2/6) and 6 (always >= 4): 1/2.
+    let odds = check(0, 4).odds().unwrap();
+    assert_eq!(odds.probability("success"), Some(&ratio(1, 2)));
+    assert_eq!(odds.probability("botch"), Some(&ratio(1, 36)));
+    assert_eq!(odds.probability("failure"), Some(&ratio(17, 36)));
+    // # 8 with score 0: a 6, then anything but a 1 (a 6 explodes on past 8):
+    // 1/6 * 5/6, exact without a tail.
+    let odds = check(0, 8).odds().unwrap();
+    assert_eq!(odds.probability("success"), Some(&ratio(5, 36)));
+    assert_eq!(odds.tail, "0");
+    // Cooperation: a botch by anyone.
+    let odds = Check {
+        helpers: vec![0],
+        ..check(0, 4)
+    }
+    .odds()
+    .unwrap();
+    assert_eq!(
+        odds.probability("botch"),
+        Some(&(ratio(1, 1) - ratio(35 * 35, 36 * 36)))
+    );
+    // Opposed: equal sides win half the time.
+    let odds = Contest {
+        first: check(2, 0),
+        second: check(2, 0),
+    }
+    .odds()
+    .unwrap();
+    assert_eq!(odds.probability("first"), Some(&ratio(1, 2)));
+}

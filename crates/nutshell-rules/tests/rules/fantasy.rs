@@ -1,0 +1,406 @@
+use super::*;
+use nutshell_rules::Outcome;
+use nutshell_rules::fantasy::{Check, Effect, Reroll, Take, dc};
+
+fn check(modifier: i64, dc: i64) -> Check {
+    Check {
+        modifier,
+        dc,
+        ..Default::default()
+    }
+}
+
+/// "If the result is equal to or higher than the Difficulty Class, the task
+/// succeeds. If not, it fails." (The Core Mechanic; RULING F-1)
+#[test]
+fn core_mechanic() {
+    let r = check(3, 15).roll(&mut faces(&[12])).unwrap();
+    assert_eq!(
+        (r.outcome, r.total, r.natural),
+        (Outcome::Success, Some(15), Some(12))
+    );
+    let r = check(3, 15).roll(&mut faces(&[11])).unwrap();
+    assert_eq!(r.outcome, Outcome::Failure);
+    cites(&r, "The Core Mechanic");
+}
+
+/// Difficulty Classes: the descriptor table (RULING F-1).
+#[test]
+fn dc_descriptors() {
+    let table = [
+        ("Laughable", 0),
+        ("Trivial", 5),
+        ("Routine", 10),
+        ("Average", 15),
+        ("Difficult", 20),
+        ("Hard", 25),
+        ("Extreme", 30),
+        ("Godlike", 35),
+        ("Impossible", 40),
+    ];
+    for (name, value) in table {
+        assert_eq!(dc(name), Some(value), "{name}");
+        assert_eq!(dc(&name.to_lowercase()), Some(value));
+    }
+    assert_eq!(dc("22"), Some(22));
+    assert_eq!(dc("tough"), None);
+}
+
+/// "a result of a natural 20 on the die roll indicates an automatic success,
+/// and a result of a natural 1 is an automatic failure" (Automatic Success or
+/// Failure; RULING F-2).
+#[test]
+fn automatic_success_and_failure() {
+    let r = check(0, 25).roll(&mut faces(&[20])).unwrap();
+    assert_eq!(r.outcome, Outcome::Success);
+    cites(&r, "Automatic Success or Failure");
+    let r = check(5, 5).roll(&mut faces(&[1])).unwrap();
+    assert_eq!(
+        r.outcome,
+        Outcome::Failure,
+        "6 would succeed, but a natural 1 fails"
+    );
+}
+
+/// "this rule may not apply ... if even a roll of 25 would not be enough to
+/// succeed, or a roll of -5 would still be enough" (RULING F-2).
+#[test]
+fn the_extreme_case_exception() {
+    // modifier + 25 < DC: no automatic success.
+    let r = check(0, 26).roll(&mut faces(&[20])).unwrap();
+    assert_eq!(r.outcome, Outcome::Failure);
+    let r = check(1, 26).roll(&mut faces(&[20])).unwrap();
+    assert_eq!(
+        r.outcome,
+        Outcome::Success,
+        "1 + 25 = 26 is enough: the rule applies"
+    );
+    // modifier - 5 >= DC: no automatic failure.
+    let r = check(15, 10).roll(&mut faces(&[1])).unwrap();
+    assert_eq!(r.outcome, Outcome::Success);
+    let r = check(14, 10).roll(&mut faces(&[1])).unwrap();
+    assert_eq!(r.outcome, Outcome::Failure);
+}
+
+/// "If the confirmation roll is a success, then a critical success has been
+/// scored. If the confirmation check fails, then only a normal success has been
+/// scored." (Critical Success or Failure; RULING F-3)
+#[test]
+fn critical_success_with_confirmation() {
+    let c = Check {
+        crit_success: true,
+        ..check(5, 15)
+    };
+    let r = c.roll(&mut faces(&[20, 10])).unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.dice.len(), 2);
+    assert_eq!(r.dice[1].purpose, "to confirm");
+    let r = c.roll(&mut faces(&[20, 9])).unwrap();
+    assert_eq!(r.outcome, Outcome::Success);
+    // No confirmation where critical success is not allowed.
+    let r = check(5, 15).roll(&mut faces(&[20])).unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Success, 1));
+    // A natural 20 that fails (extreme case) is no threat.
+    let c = Check {
+        crit_success: true,
+        ..check(0, 30)
+    };
+    let r = c.roll(&mut faces(&[20])).unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Failure, 1));
+}
+
+/// "If the confirmation roll fails, then a critical failure has resulted. If the
+/// confirmation roll succeeds, then disaster has averted" (RULING F-3); and
+/// criticals are allowed separately ("some rolls may allow critical success but
+/// not failure, or vice versa").
+#[test]
+fn critical_failure_with_confirmation() {
+    let c = Check {
+        crit_failure: true,
+        ..check(5, 15)
+    };
+    let r = c.roll(&mut faces(&[1, 3])).unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalFailure);
+    let r = c.roll(&mut faces(&[1, 10])).unwrap();
+    assert_eq!(r.outcome, Outcome::Failure);
+    // Critical failure allowed, critical success not: a natural 20 is a plain success.
+    let r = c.roll(&mut faces(&[20])).unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Success, 1));
+}
+
+/// "The rules for automatic success and failure, or critical success or
+/// failure, do not apply to confirmation rolls."
+#[test]
+fn confirmation_rolls_have_no_automatic_results() {
+    let c = Check {
+        crit_success: true,
+        ..check(0, 15)
+    };
+    // The confirmation's natural 20 is just 20 (a success); its natural 1 with a
+    // big modifier is not an automatic failure.
+    assert_eq!(
+        c.roll(&mut faces(&[20, 20])).unwrap().outcome,
+        Outcome::CriticalSuccess
+    );
+    let c = Check {
+        crit_success: true,
+        ..check(14, 15)
+    };
+    assert_eq!(
+        c.roll(&mut faces(&[20, 1])).unwrap().outcome,
+        Outcome::CriticalSuccess
+    );
+}
+
+/// Take-10, take-20, take-0 (RULING F-4).
+#[test]
+fn taking_results() {
+    let take = |t, m, d| Check {
+        take: Some(t),
+        ..check(m, d)
+    };
+    let r = take(Take::Ten, 5, 15).roll(&mut faces(&[])).unwrap();
+    assert_eq!(
+        (r.outcome, r.total, r.natural),
+        (Outcome::Success, Some(15), None)
+    );
+    let r = take(Take::Twenty, 2, 23).roll(&mut faces(&[])).unwrap();
+    assert_eq!(
+        r.outcome,
+        Outcome::Failure,
+        "take-20 is not a natural 20: no automatic success"
+    );
+    let r = take(Take::Zero, 12, 12).roll(&mut faces(&[])).unwrap();
+    assert_eq!(r.outcome, Outcome::Success);
+    // Take-0 is allowed at any time, even when stressful.
+    let r = Check {
+        stressful: true,
+        ..take(Take::Zero, 12, 10)
+    }
+    .roll(&mut faces(&[]))
+    .unwrap();
+    assert_eq!(r.outcome, Outcome::Success);
+}
+
+/// "In stressful situations, such as combat, you will generally not be able to
+/// take-10"; take-20 "cannot take-20 in stressful situations" and "only ...
+/// where a retry would normally be permitted".
+#[test]
+fn taking_is_refused_where_the_rules_forbid_it() {
+    let stressful = |t| Check {
+        take: Some(t),
+        stressful: true,
+        ..check(0, 10)
+    };
+    let err = stressful(Take::Ten)
+        .roll(&mut faces(&[]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("take-10 is not allowed in a stressful situation")
+            && err.contains("fantasy, Take-10"),
+        "{err}"
+    );
+    let err = stressful(Take::Twenty)
+        .roll(&mut faces(&[]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("cannot take-20 in stressful situations"),
+        "{err}"
+    );
+    let no_retry = Check {
+        take: Some(Take::Twenty),
+        no_retry: true,
+        ..check(0, 10)
+    };
+    let err = no_retry.roll(&mut faces(&[])).unwrap_err().to_string();
+    assert!(
+        err.contains("where a retry would normally be permitted"),
+        "{err}"
+    );
+    assert!(no_retry.odds().is_err());
+}
+
+/// "the character must not only beat the Difficulty Class, but the value shown
+/// on the die must also be an even number" (Natural Even; RULING F-5); taking
+/// cannot pass it (RULING F-4).
+#[test]
+fn natural_even() {
+    let c = Check {
+        natural_even: true,
+        ..check(5, 15)
+    };
+    assert_eq!(c.roll(&mut faces(&[12])).unwrap().outcome, Outcome::Success);
+    let r = c.roll(&mut faces(&[13])).unwrap();
+    assert_eq!(r.outcome, Outcome::Failure);
+    cites(&r, "Natural Even");
+    assert_eq!(
+        c.roll(&mut faces(&[8])).unwrap().outcome,
+        Outcome::Failure,
+        "even but too low"
+    );
+    let taken = Check {
+        take: Some(Take::Ten),
+        ..c
+    };
+    assert_eq!(
+        taken.roll(&mut faces(&[])).unwrap().outcome,
+        Outcome::Failure
+    );
+}
+
+fn with_effect(pool: &str, steps: i64, extra: u64, nominal: bool) -> Check {
+    Check {
+        crit_success: true,
+        effect: Some(Effect {
+            pool: pool.into(),
+            steps,
+            extra,
+            nominal,
+        }),
+        ..check(0, 10)
+    }
+}
+
+/// "if a Fighter attacks with his sword for 1d8+4 damage, on a glancing blow he
+/// will do 5 damage ... if a Wizard throws a fireball for 5d6+12 damage, on a
+/// nominal success he does 17 points of damage." (Nominal Success; RULING F-7)
+#[test]
+fn nominal_success_examples() {
+    let r = with_effect("1d8+4", 0, 0, true)
+        .roll(&mut faces(&[15]))
+        .unwrap();
+    assert_eq!(r.effect.unwrap().total, 5);
+    let r = with_effect("5d6+12", 0, 0, true)
+        .roll(&mut faces(&[15]))
+        .unwrap();
+    assert_eq!(r.effect.unwrap().total, 17);
+    // "Note that even a critical success can be reduced to nominal success."
+    let r = with_effect("1d8+4", 0, 0, true)
+        .roll(&mut faces(&[20, 15]))
+        .unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.effect.unwrap().expression, "nominal(2d8 + 8)");
+}
+
+/// Magnitude checks: on a success the pool is rolled; "a critical success will
+/// have double the effect ... roll double the dice and add double the
+/// modifiers", extra dice first (RULING F-8: `1d8+4` with 2 extra dice becomes
+/// `6d8+8`).
+#[test]
+fn magnitude_on_success_and_critical() {
+    let r = with_effect("1d6+2", 0, 0, false)
+        .roll(&mut faces(&[15, 4]))
+        .unwrap();
+    assert_eq!(r.effect.as_ref().unwrap().total, 6);
+    assert_eq!(r.dice.len(), 2);
+    let r = with_effect("1d8+4", 0, 2, false)
+        .roll(&mut faces(&[20, 12, 1, 2, 3, 4, 5, 6]))
+        .unwrap();
+    let effect = r.effect.unwrap();
+    assert_eq!(effect.expression, "6d8 + 8");
+    assert_eq!(effect.total, 21 + 8);
+    // No effect on a failure.
+    let r = with_effect("1d6", 0, 0, false)
+        .roll(&mut faces(&[2]))
+        .unwrap();
+    assert!(r.effect.is_none());
+}
+
+/// Step changes apply to the magnitude dice (RULING F-9): "the Weapon
+/// Specialisation feat applies a 1 step increase".
+#[test]
+fn step_changes_on_magnitude() {
+    let r = with_effect("1d6+1", 1, 0, false)
+        .roll(&mut faces(&[15, 8]))
+        .unwrap();
+    assert_eq!(r.effect.unwrap().expression, "1d8 + 1");
+    cites(
+        &with_effect("1d12", 1, 0, false)
+            .roll(&mut faces(&[15, 12]))
+            .unwrap(),
+        "RULING F-9",
+    );
+}
+
+/// Rerolls (RULING F-11): the new result must be kept; a forced reroll can be
+/// cancelled; no roll is rerolled twice; taken results cannot be rerolled.
+#[test]
+fn rerolls() {
+    let own = Check {
+        reroll: Reroll::Own,
+        ..check(0, 15)
+    };
+    let r = own.roll(&mut faces(&[3, 16])).unwrap();
+    assert_eq!((r.outcome, r.natural), (Outcome::Success, Some(16)));
+    let r = own.roll(&mut faces(&[3, 2])).unwrap();
+    assert_eq!(
+        (r.outcome, r.natural),
+        (Outcome::Failure, Some(2)),
+        "the new result must be kept, even if worse"
+    );
+    let r = own.roll(&mut faces(&[17])).unwrap();
+    assert_eq!(r.dice.len(), 1, "a success is not rerolled");
+    let forced = Check {
+        reroll: Reroll::Forced,
+        ..check(0, 15)
+    };
+    let r = forced.roll(&mut faces(&[17, 4])).unwrap();
+    assert_eq!((r.outcome, r.natural), (Outcome::Failure, Some(4)));
+    let cancelled = Check {
+        reroll: Reroll::ForcedCancelled,
+        ..check(0, 15)
+    };
+    let r = cancelled.roll(&mut faces(&[17])).unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Success, 1));
+    let twice = Check {
+        reroll: Reroll::OwnAndForced,
+        ..check(0, 15)
+    };
+    let err = twice.roll(&mut faces(&[17, 4, 5])).unwrap_err().to_string();
+    assert!(
+        err.contains("No roll can be rerolled more than once"),
+        "{err}"
+    );
+    let taken = Check {
+        reroll: Reroll::Own,
+        take: Some(Take::Ten),
+        ..check(0, 15)
+    };
+    let err = taken.roll(&mut faces(&[])).unwrap_err().to_string();
+    assert!(
+        err.contains("you can only reroll, or force a reroll, when dice are actually rolled"),
+        "{err}"
+    );
+}
+
+#[test]
+fn exact_odds() {
+    let odds = check(5, 15).odds().unwrap();
+    // Natural 10..20 succeed: 11/20.
+    assert_eq!(odds.probability("success"), Some(&ratio(11, 20)));
+    assert_eq!(odds.probability("failure"), Some(&ratio(9, 20)));
+    // Criticals: threat 1/20, confirmed with 11/20.
+    let c = Check {
+        crit_success: true,
+        crit_failure: true,
+        ..check(5, 15)
+    };
+    let odds = c.odds().unwrap();
+    assert_eq!(odds.probability("critical-success"), Some(&ratio(11, 400)));
+    assert_eq!(odds.probability("critical-failure"), Some(&ratio(9, 400)));
+    // A reroll spent on failure: 11/20 + 9/20 * 11/20.
+    let own = Check {
+        reroll: Reroll::Own,
+        ..check(5, 15)
+    };
+    assert_eq!(
+        own.odds().unwrap().probability("success"),
+        Some(&ratio(319, 400))
+    );
+    // Effects: nominal is one value.
+    let odds = with_effect("5d6+12", 0, 0, true).odds().unwrap();
+    assert_eq!(odds.effects[0].distribution.len(), 1);
+    assert_eq!(odds.effects[0].distribution[0].value, 17);
+}

@@ -1,0 +1,299 @@
+use super::*;
+use nutshell_rules::Outcome;
+use nutshell_rules::tiered_d20::{Check, Turn, edge_die, stack};
+
+fn check(skill: i64, dc: i64) -> Check {
+    Check {
+        skill,
+        dc,
+        ..Default::default()
+    }
+}
+
+/// Tiers by margin (RULING T-1): "If you beat the DC by 10 or more ... critical
+/// success. If you fail the DC by 10 or more, you get a critical failure."
+#[test]
+fn four_tiers_by_margin() {
+    // (DC, natural, tier) with skill 0: margins 10, 9, 0, -1, -9, -10.
+    let cases = [
+        (5, 15, Outcome::CriticalSuccess),
+        (5, 14, Outcome::Success),
+        (12, 12, Outcome::Success),
+        (12, 11, Outcome::Failure),
+        (12, 3, Outcome::Failure),
+        (12, 2, Outcome::CriticalFailure),
+    ];
+    for (dc, n, expected) in cases {
+        assert_eq!(
+            check(0, dc).roll(&mut faces(&[n])).unwrap().outcome,
+            expected,
+            "natural {n} against {dc}"
+        );
+    }
+    assert_eq!(
+        check(0, 15).roll(&mut faces(&[5])).unwrap().outcome,
+        Outcome::CriticalFailure
+    );
+    assert_eq!(
+        check(10, 15).roll(&mut faces(&[15])).unwrap().outcome,
+        Outcome::CriticalSuccess
+    );
+}
+
+/// "A natural 20 on the d20 treats your result as 1 tier better ... A natural 1
+/// ... as 1 tier worse" (Rolling a Natural 20 / 1; RULING T-2).
+#[test]
+fn natural_20_and_1_shift_tiers() {
+    let r = check(0, 30).roll(&mut faces(&[20])).unwrap();
+    assert_eq!(
+        r.outcome,
+        Outcome::Failure,
+        "critical failure (margin -10) one better"
+    );
+    assert!(r.transcript.iter().any(
+        |s| s.rule == "tiered-d20, Rolling a Natural 20 (RULING T-2)"
+            && s.text.contains("one tier better")
+    ));
+    assert_eq!(
+        check(0, 15).roll(&mut faces(&[20])).unwrap().outcome,
+        Outcome::CriticalSuccess
+    );
+    assert_eq!(
+        check(0, 5).roll(&mut faces(&[20])).unwrap().outcome,
+        Outcome::CriticalSuccess,
+        "at most critical success"
+    );
+    assert_eq!(
+        check(20, 10).roll(&mut faces(&[1])).unwrap().outcome,
+        Outcome::Success
+    );
+    assert_eq!(
+        check(0, 20).roll(&mut faces(&[1])).unwrap().outcome,
+        Outcome::CriticalFailure,
+        "at least critical failure"
+    );
+}
+
+/// Advantage and disadvantage (RULING T-3): roll a second d20, keep the higher
+/// or lower; several do not stack; advantage and disadvantage cancel.
+#[test]
+fn advantage_and_disadvantage() {
+    let adv = Check {
+        advantage: 1,
+        ..check(0, 10)
+    };
+    assert_eq!(adv.roll(&mut faces(&[3, 12])).unwrap().natural, Some(12));
+    let dis = Check {
+        disadvantage: 2,
+        ..check(0, 10)
+    };
+    assert_eq!(dis.roll(&mut faces(&[3, 12])).unwrap().natural, Some(3));
+    let both = Check {
+        advantage: 2,
+        disadvantage: 1,
+        ..check(0, 10)
+    };
+    let r = both.roll(&mut faces(&[3])).unwrap();
+    assert_eq!((r.natural, r.dice.len()), (Some(3), 1));
+    assert_eq!(
+        adv.odds().unwrap(),
+        Check {
+            advantage: 3,
+            ..check(0, 10)
+        }
+        .odds()
+        .unwrap(),
+        "several do not stack"
+    );
+}
+
+/// "if you had three edges (1d8) and rolled a 7 on the d8 and 4 on the d20, then
+/// you would treat your roll as a natural 7 with a +4 bonus ... (for a total of
+/// 11)" (Gaining Edge/Losing Edge; RULING T-4)
+#[test]
+fn edges_the_worked_example() {
+    let c = Check {
+        edges: 3,
+        ..check(0, 10)
+    };
+    let r = c.roll(&mut faces(&[4, 7])).unwrap();
+    assert_eq!((r.natural, r.total), (Some(7), Some(11)));
+    assert_eq!(r.dice[1].die, "d8");
+}
+
+#[test]
+fn edge_dice_and_cancelling() {
+    assert_eq!(
+        [1, 2, 3, 4, 5, 6, 9].map(edge_die),
+        [
+            Some(4),
+            Some(6),
+            Some(8),
+            Some(10),
+            Some(12),
+            Some(12),
+            Some(12)
+        ]
+    );
+    // Gaining and losing cancel: 2 gained, 2 lost: no edge die.
+    let r = Check {
+        edges: 2,
+        lost_edges: 2,
+        ..check(0, 10)
+    }
+    .roll(&mut faces(&[12]))
+    .unwrap();
+    assert_eq!(r.dice.len(), 1);
+    // A lost edge subtracts; the d20 stays the natural result.
+    let r = Check {
+        lost_edges: 1,
+        ..check(0, 10)
+    }
+    .roll(&mut faces(&[12, 3]))
+    .unwrap();
+    assert_eq!((r.natural, r.total), (Some(12), Some(9)));
+    // An edge die cannot be a natural 20, and a d20 of 1 under a higher edge die is not a natural 1.
+    let r = Check {
+        edges: 1,
+        ..check(0, 10)
+    }
+    .roll(&mut faces(&[1, 3]))
+    .unwrap();
+    assert_eq!(r.natural, Some(3));
+    assert_eq!(
+        r.outcome,
+        Outcome::Failure,
+        "total 4 against 10: failure, no natural-1 shift"
+    );
+}
+
+/// "If you gain/lose edge on a DC rather than a roll, you merely add/subtract
+/// half the die to your DC (d4=+2, d6=+3, d8=+4, d10=+5, d12=+6)."
+#[test]
+fn edges_on_the_dc() {
+    for (edges, dc) in [
+        (1, 12),
+        (2, 13),
+        (3, 14),
+        (4, 15),
+        (5, 16),
+        (-1, 8),
+        (-5, 4),
+    ] {
+        assert_eq!(
+            Check {
+                dc_edges: edges,
+                ..check(0, 10)
+            }
+            .effective_dc(),
+            dc,
+            "{edges}"
+        );
+    }
+}
+
+/// "if you had three +1 bonuses, two +2 bonuses, and a +3 bonus to a single
+/// action, this would not add up to +10 ... the greatest they can stack to
+/// equal to +6" (Bonuses & Penalties; RULING T-5)
+#[test]
+fn bonus_stacking_cap() {
+    assert_eq!(stack(&[1, 1, 1, 2, 2, 3], &[]), 6);
+    assert_eq!(stack(&[], &[2, 2, 2]), -4);
+    assert_eq!(stack(&[3], &[1, 1]), 1, "they cancel after each is capped");
+    let c = Check {
+        bonuses: vec![1, 1, 1, 2, 2, 3],
+        ..check(0, 10)
+    };
+    assert_eq!(c.roll(&mut faces(&[5])).unwrap().total, Some(11));
+}
+
+/// "4 checks with the second check taking a -5 penalty, third taking a -10
+/// penalty, and fourth taking a -15 penalty. If you critically fail any of these
+/// checks, your turn ends" (Rolling Dice; RULING T-6).
+#[test]
+fn several_checks_in_a_round() {
+    let turn = Turn {
+        checks: vec![check(5, 10); 4],
+    };
+    let results = turn.roll(&mut faces(&[10, 15, 15, 19])).unwrap();
+    let totals: Vec<_> = results.iter().map(|r| r.total.unwrap()).collect();
+    assert_eq!(totals, [15, 15, 10, 9]);
+    // A critical failure on the second check ends the turn.
+    let results = turn.roll(&mut faces(&[10, 1])).unwrap();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[1].outcome, Outcome::CriticalFailure);
+    assert!(
+        results[1]
+            .transcript
+            .iter()
+            .any(|s| s.text.contains("the turn ends"))
+    );
+    let reach = turn.reach_odds().unwrap();
+    assert_eq!(reach[0], ratio(1, 1));
+    assert!(reach[3] < reach[2]);
+}
+
+/// "A critical success automatically maximizes your damage/healing dice"
+/// (RULING T-7).
+#[test]
+fn critical_success_maximizes_effect_dice() {
+    let c = Check {
+        effect: Some("2d6+1".into()),
+        ..check(10, 10)
+    };
+    let r = c.roll(&mut faces(&[15])).unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.effect.unwrap().total, 13);
+    let r = c.roll(&mut faces(&[5, 3, 4])).unwrap();
+    assert_eq!(r.effect.unwrap().total, 8);
+    let odds = c.odds().unwrap();
+    let crit = odds
+        .effects
+        .iter()
+        .find(|e| e.outcome == "critical-success")
+        .unwrap();
+    assert_eq!(crit.distribution.len(), 1);
+}
+
+/// "requiring a DC10+Tier check to get it working again. Multiple attempts to
+/// get the same item working again get a +5 cumulative bonus per attempt after
+/// the first." (RULING T-8)
+#[test]
+fn jams() {
+    let first = Check {
+        jam: Some((2, 1)),
+        ..check(0, 0)
+    };
+    assert_eq!(first.effective_dc(), 12);
+    assert_eq!(
+        first.roll(&mut faces(&[11])).unwrap().outcome,
+        Outcome::Failure
+    );
+    let third = Check {
+        jam: Some((2, 3)),
+        ..check(0, 0)
+    };
+    assert_eq!(third.roll(&mut faces(&[11])).unwrap().total, Some(21));
+}
+
+#[test]
+fn exact_odds() {
+    // Skill 0, DC 11: naturals 11..19 success (9), 20 critical (1 + shift), 2..10 failure...
+    let odds = check(0, 11).odds().unwrap();
+    assert_eq!(odds.probability("critical-success"), Some(&ratio(1, 20)));
+    assert_eq!(odds.probability("success"), Some(&ratio(9, 20)));
+    assert_eq!(
+        odds.probability("critical-failure"),
+        Some(&ratio(1, 20)),
+        "only the natural 1"
+    );
+    // With three edges the d8 can lift the natural: exact over 160 pairs.
+    let odds = Check {
+        edges: 3,
+        ..check(0, 10)
+    }
+    .odds()
+    .unwrap();
+    let sum: BigRational = odds.outcomes.iter().map(|o| o.exact.clone()).sum();
+    assert_eq!(sum, ratio(1, 1));
+}
