@@ -25,6 +25,24 @@ Examples:
 
 How to read the output: docs/odds.md.";
 
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  nutshell check fantasy --mod 5 --dc hard --crit-success --faces 20,12
+  nutshell check fantasy --mod 3 --dc 15 --effect 1d8+3 --odds
+  nutshell check mls --skill 12 --mod=-2 --seed 7
+  nutshell check exploding-d6 --score 3 --dc 6 --helper 2 --odds
+  nutshell check tiered-d20 --skill 4 --dc 14 --edge 3 --advantage --json
+  nutshell check tiered-d20 --skill 5 --dc 10 --then 3:12 --then 2:8
+  nutshell check favor-3d6 --mod 2 --dc 12 --favor 1 --odds
+
+The rules of each game, as implemented: docs/rulesets/<ruleset>.md.";
+
+const CONTEST_EXAMPLES: &str = "\
+Examples:
+  nutshell contest mls --skill 12 --vs-skill 10
+  nutshell contest exploding-d6 --score 3 --vs-score 2 --odds
+  nutshell contest favor-3d6 --mod 2 --pc --vs-mod 2 --vs-defender --json";
+
 /// Dice for tabletop role-playing games: notation, rolls with full transcripts,
 /// and the rules that read them.
 #[derive(Debug, Parser)]
@@ -44,6 +62,14 @@ pub enum Command {
     /// The exact odds of every outcome of an expression
     #[command(after_help = ODDS_EXAMPLES)]
     Odds(crate::odds_cmd::OddsArgs),
+    /// Resolve a check of one of the five rulesets (or its exact odds with --odds)
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(Box<crate::rules_cmd::CheckArgs>),
+    /// Resolve a contest between two sides (mls, exploding-d6, favor-3d6)
+    #[command(after_help = CONTEST_EXAMPLES)]
+    Contest(Box<crate::rules_cmd::ContestArgs>),
+    /// Roll on a d6, d66 or d666 table from a TOML file
+    Table(crate::rules_cmd::TableArgs),
     /// Print a shell completion script
     Completions {
         /// The shell
@@ -56,6 +82,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Roll(args) => crate::roll_cmd::run(&args, &limits),
         Command::Odds(args) => crate::odds_cmd::run(&args, &limits),
+        Command::Check(args) => crate::rules_cmd::check(&args),
+        Command::Contest(args) => crate::rules_cmd::contest(&args),
+        Command::Table(args) => crate::rules_cmd::table(&args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

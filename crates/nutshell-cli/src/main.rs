@@ -7,6 +7,7 @@ mod fraction;
 mod limits_args;
 mod odds_cmd;
 mod roll_cmd;
+mod rules_cmd;
 mod source_args;
 mod style;
 

@@ -395,3 +395,198 @@ fn odds_simulated_gives_intervals_that_cover_the_truth() {
         .unwrap();
     assert_eq!(output.stdout, again.stdout);
 }
+
+// ---- nutshell check / contest / table ----
+
+fn json_of(args: &[&str]) -> Value {
+    let output = nutshell().args(args).arg("--json").output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn check_json_has_the_outcome_and_transcript() {
+    let json = json_of(&[
+        "check",
+        "tiered-d20",
+        "--skill",
+        "0",
+        "--dc",
+        "10",
+        "--edge",
+        "3",
+        "--faces",
+        "4,7",
+    ]);
+    assert_eq!(json["ruleset"], "tiered-d20");
+    assert_eq!(json["outcome"], "success");
+    assert_eq!(json["natural"], 7);
+    assert_eq!(json["total"], 11);
+    assert!(
+        json["transcript"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["rule"].as_str().unwrap().contains("Gaining Edge"))
+    );
+    let json = json_of(&["check", "mls", "--skill", "3", "--faces", "1,1,1"]);
+    assert_eq!(json["outcome"], "fumble");
+    let json = json_of(&[
+        "check",
+        "exploding-d6",
+        "--score",
+        "9",
+        "--dc",
+        "3",
+        "--faces",
+        "1,1",
+    ]);
+    assert_eq!(json["outcome"], "botch");
+    assert_eq!(json["experience"], 1);
+}
+
+#[test]
+fn check_odds_json_lists_outcome_probabilities() {
+    let json = json_of(&["check", "fantasy", "--mod", "5", "--dc", "15", "--odds"]);
+    let outcomes = json["outcomes"].as_array().unwrap();
+    let success = outcomes.iter().find(|o| o["outcome"] == "success").unwrap();
+    assert_eq!(success["probability"], "11/20");
+    let json = json_of(&["check", "favor-3d6", "--dc", "10", "--odds"]);
+    let crit = json["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["outcome"] == "critical-success")
+        .unwrap()
+        .clone();
+    assert_eq!(crit["probability"], "1/216");
+}
+
+#[test]
+fn fantasy_descriptors_and_negative_modifiers() {
+    let json = json_of(&[
+        "check", "fantasy", "--mod=-2", "--mod", "3", "--dc", "Routine", "--faces", "9",
+    ]);
+    assert_eq!(json["total"], 10);
+    assert_eq!(json["difficulty"], 10);
+    assert_eq!(json["outcome"], "success");
+}
+
+#[test]
+fn forbidden_requests_quote_the_rule() {
+    nutshell()
+        .args([
+            "check",
+            "fantasy",
+            "--take",
+            "20",
+            "--stressful",
+            "--dc",
+            "10",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot take-20 in stressful situations",
+        ));
+    nutshell()
+        .args([
+            "check",
+            "fantasy",
+            "--dc",
+            "10",
+            "--reroll",
+            "--forced-reroll",
+            "--faces",
+            "3,4,5",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "No roll can be rerolled more than once",
+        ));
+    nutshell()
+        .args(["check", "mls", "--favor", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--favor is not an option of mls"));
+    nutshell()
+        .args(["check", "fantasy", "--dc", "tough"])
+        .assert()
+        .code(2);
+    nutshell()
+        .args(["check", "exploding-d6", "--score", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs the Difficulty #"));
+    nutshell()
+        .args(["contest", "fantasy"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no contests"));
+}
+
+#[test]
+fn contests() {
+    let json = json_of(&[
+        "contest",
+        "favor-3d6",
+        "--mod",
+        "2",
+        "--pc",
+        "--vs-mod",
+        "2",
+        "--faces",
+        "3,3,3,3,3,3",
+    ]);
+    assert_eq!(json["winner"], "first");
+    let json = json_of(&[
+        "contest",
+        "mls",
+        "--skill",
+        "5",
+        "--vs-skill",
+        "5",
+        "--odds",
+    ]);
+    assert_eq!(json["outcomes"].as_array().unwrap().len(), 2);
+    let json = json_of(&[
+        "contest",
+        "exploding-d6",
+        "--score",
+        "2",
+        "--vs-score",
+        "2",
+        "--odds",
+    ]);
+    let first = json["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["outcome"] == "first")
+        .unwrap()
+        .clone();
+    assert_eq!(first["probability"], "1/2");
+}
+
+#[test]
+fn tables_roll_a_row() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/tables/wilderness.toml"
+    );
+    nutshell()
+        .args(["table", file, "--faces", "6,6"])
+        .assert()
+        .success()
+        .stdout("Wilderness encounters (d66: [6, 6] = 66): A dragon, asleep\n");
+    nutshell()
+        .args(["table", "/nonexistent.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
+}

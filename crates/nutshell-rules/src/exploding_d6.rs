@@ -216,10 +216,7 @@ impl Check {
     /// The d6 roll's distribution: P(botch), and the exploding d6 value given
     /// no botch (as a sub-distribution; its missing mass is the tail). Values
     /// at or above `cap` are merged into `cap`, which needs no tail.
-    fn d6_odds(
-        &self,
-        cap: Option<i64>,
-    ) -> Result<(BigRational, Vec<(i64, BigRational)>, BigRational), RulesError> {
+    fn d6_odds(&self, cap: Option<i64>) -> Result<D6Odds, RulesError> {
         let limits = Limits {
             max_repeats_per_die: self.explosions(),
             ..Limits::default()
@@ -285,6 +282,9 @@ impl Check {
         ))
     }
 }
+
+/// P(botch), the d6 roll's values with their probabilities (no botch), and the tail.
+type D6Odds = (BigRational, Vec<(i64, BigRational)>, BigRational);
 
 /// Two characters' opposed rolls: the higher Result wins; a tie is re-rolled
 /// by both until broken (RULING X-6). A botch is the lowest possible result:

@@ -293,7 +293,7 @@ impl Check {
             };
             transcript.push(Step::new(
                 RULE_CORE,
-                format!("{}", if success { "success" } else { "failure" }),
+                (if success { "success" } else { "failure" }).to_string(),
             ));
             let effect = self.effect_roll(&mut dice, outcome, &mut transcript)?;
             return Ok(CheckResult {
