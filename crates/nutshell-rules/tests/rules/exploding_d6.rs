@@ -157,3 +157,16 @@ fn exact_odds() {
     .unwrap();
     assert_eq!(odds.probability("first"), Some(&ratio(1, 2)));
 }
+
+/// Project ruling P-7: with helpers there is no rote success; everyone rolls.
+#[test]
+fn p7_no_rote_with_helpers() {
+    let r = Check {
+        rote: true,
+        helpers: vec![0],
+        ..check(9, 5)
+    }
+    .roll(&mut faces(&[2, 3]))
+    .unwrap();
+    assert_eq!(r.dice.len(), 2);
+}

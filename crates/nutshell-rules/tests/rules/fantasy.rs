@@ -404,3 +404,23 @@ fn exact_odds() {
     assert_eq!(odds.effects[0].distribution.len(), 1);
     assert_eq!(odds.effects[0].distribution[0].value, 17);
 }
+
+/// Project ruling P-1: a natural-even check's confirmation roll needs an even
+/// die too ("exactly the same roll again").
+#[test]
+fn p1_confirmation_of_a_natural_even_check() {
+    let c = Check {
+        crit_success: true,
+        natural_even: true,
+        ..check(10, 15)
+    };
+    assert_eq!(
+        c.roll(&mut faces(&[20, 7])).unwrap().outcome,
+        Outcome::Success,
+        "17 >= 15 but odd: not confirmed"
+    );
+    assert_eq!(
+        c.roll(&mut faces(&[20, 8])).unwrap().outcome,
+        Outcome::CriticalSuccess
+    );
+}

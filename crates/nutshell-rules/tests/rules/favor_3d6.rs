@@ -205,3 +205,26 @@ fn exact_odds() {
         Some(&ratio(21, 1296))
     );
 }
+
+/// Project ruling P-11: a side with no dice counts 0 in a contest.
+#[test]
+fn p11_no_dice_counts_zero_in_a_contest() {
+    let none = Side {
+        test: Test {
+            disfavor: 3,
+            modifier: 5,
+            ..test(0, 0)
+        },
+        ..Default::default()
+    };
+    let c = Contest {
+        first: none,
+        second: side(-10),
+    };
+    let r = c.roll(&mut faces(&[1, 2, 3])).unwrap();
+    assert_eq!(r.sides[0].total, Some(0));
+    assert_eq!(
+        r.winner, "first",
+        "the other side totals 6 - 10 = -4, below 0"
+    );
+}
