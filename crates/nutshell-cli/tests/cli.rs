@@ -260,6 +260,16 @@ fn colour_is_off_when_piped() {
 
 // ---- nutshell odds ----
 
+fn json_of(args: &[&str]) -> Value {
+    let output = nutshell().args(args).arg("--json").output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 fn odds_json(args: &[&str]) -> Value {
     let output = nutshell()
         .arg("odds")
@@ -397,16 +407,6 @@ fn odds_simulated_gives_intervals_that_cover_the_truth() {
 }
 
 // ---- nutshell check / contest / table ----
-
-fn json_of(args: &[&str]) -> Value {
-    let output = nutshell().args(args).arg("--json").output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
 
 #[test]
 fn check_json_has_the_outcome_and_transcript() {

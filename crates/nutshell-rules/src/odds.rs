@@ -117,6 +117,21 @@ impl OutcomeOdds {
             .map(|o| &o.exact)
     }
 
+    /// Adds the effect distribution of every successful outcome that can happen,
+    /// with `expression_for` giving each outcome's effect expression (if any).
+    pub fn add_effects(
+        &mut self,
+        expression_for: impl Fn(Outcome) -> Result<Option<String>, RulesError>,
+    ) -> Result<(), RulesError> {
+        for outcome in [Outcome::Success, Outcome::CriticalSuccess] {
+            let possible = self.probability(outcome.id()).is_some_and(|p| !p.is_zero());
+            if possible && let Some(expression) = expression_for(outcome)? {
+                self.add_effect(outcome, &expression)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Adds the distribution of `expression` as the effect of `outcome`.
     pub fn add_effect(&mut self, outcome: Outcome, expression: &str) -> Result<(), RulesError> {
         let dist = distribution(expression)?;

@@ -10,7 +10,6 @@ use crate::error::RulesError;
 use crate::odds::{self, OutcomeOdds};
 use crate::outcome::{CheckResult, Outcome, Step};
 use num_rational::BigRational;
-use num_traits::Zero;
 use nutshell_dice::DiceSource;
 
 /// The ruleset id.
@@ -378,14 +377,7 @@ impl Check {
             }
         }
         let mut result = OutcomeOdds::new(ID, odds::tally(&order, events));
-        for outcome in [Outcome::Success, Outcome::CriticalSuccess] {
-            let possible = result
-                .probability(outcome.id())
-                .is_some_and(|p| !p.is_zero());
-            if possible && let Some(expr) = self.effect_expression(outcome) {
-                result.add_effect(outcome, &expr)?;
-            }
-        }
+        result.add_effects(|o| Ok(self.effect_expression(o)))?;
         Ok(result)
     }
 }
