@@ -34,6 +34,9 @@ impl Failure {
     }
 
     pub fn print(&self) {
+        if self.message.is_empty() {
+            return;
+        }
         let mut err = anstream::stderr();
         let styled = crate::style::error_prefix(&self.message);
         let _ = writeln!(err, "{styled}");
@@ -42,6 +45,13 @@ impl Failure {
 
 impl From<std::io::Error> for Failure {
     fn from(error: std::io::Error) -> Failure {
+        // A reader that stops early (`nutshell odds 1000d6 | head`) is not an error.
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            return Failure {
+                message: String::new(),
+                code: OK,
+            };
+        }
         Failure::other(format!("error: {error}"))
     }
 }
