@@ -43,6 +43,16 @@ Examples:
   nutshell contest exploding-d6 --score 3 --vs-score 2 --odds
   nutshell contest favor-3d6 --mod 2 --pc --vs-mod 2 --vs-defender --json";
 
+const MLS_EXAMPLES: &str = "\
+Examples:
+  nutshell mls fight examples/mls/duel/knight.toml examples/mls/duel/brigand.toml --seed 7
+  nutshell mls simulate examples/mls/skirmish/party.toml examples/mls/skirmish/goblins.toml --trials 100000
+  nutshell mls fight examples/mls/archers/left.toml examples/mls/archers/right.toml --distance 30
+  nutshell mls attacks --skill 7 --json
+  nutshell mls damage --dam 10 --critical --armor 4 --coverage partial --odds
+
+Referee's guide: docs/mls/combat.md.";
+
 /// Dice for tabletop role-playing games: notation, rolls with full transcripts,
 /// and the rules that read them.
 #[derive(Debug, Parser)]
@@ -70,6 +80,9 @@ pub enum Command {
     Contest(Box<crate::rules_cmd::ContestArgs>),
     /// Roll on a d6, d66 or d666 table from a TOML file
     Table(crate::rules_cmd::TableArgs),
+    /// The MLS tactical layer: fights, fight simulations, attack rounds, damage
+    #[command(subcommand, after_help = MLS_EXAMPLES)]
+    Mls(crate::mls_cmd::MlsCommand),
     /// Print a shell completion script
     Completions {
         /// The shell
@@ -85,6 +98,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Check(args) => crate::rules_cmd::check(&args),
         Command::Contest(args) => crate::rules_cmd::contest(&args),
         Command::Table(args) => crate::rules_cmd::table(&args),
+        Command::Mls(command) => crate::mls_cmd::run(&command, &limits),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

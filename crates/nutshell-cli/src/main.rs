@@ -5,6 +5,7 @@ mod cli;
 mod exit;
 mod fraction;
 mod limits_args;
+mod mls_cmd;
 mod odds_cmd;
 mod roll_cmd;
 mod rules_cmd;

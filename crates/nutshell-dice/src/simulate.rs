@@ -31,6 +31,26 @@ pub struct Interval {
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// The proportion `count / trials` with its 95% Wilson score interval.
+///
+/// ```
+/// let i = nutshell_dice::simulate::wilson(50, 100);
+/// assert_eq!(i.estimate, 0.5);
+/// assert!(i.low > 0.40 && i.low < 0.41 && i.high > 0.59 && i.high < 0.60);
+/// ```
+pub fn wilson(count: u64, trials: u64) -> Interval {
+    let n = trials.max(1) as f64;
+    let p = count as f64 / n;
+    let z2 = Z95 * Z95;
+    let center = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    Interval {
+        estimate: p,
+        low: (center - half).max(0.0),
+        high: (center + half).min(1.0),
+    }
+}
+
 impl Estimate {
     /// Adds another worker's counts.
     pub fn merge(&mut self, other: Estimate) {
@@ -42,16 +62,7 @@ impl Estimate {
 
     /// The estimated probability of `count` rolls out of all, with a 95% interval.
     pub fn proportion(&self, count: u64) -> Interval {
-        let n = self.rolls.max(1) as f64;
-        let p = count as f64 / n;
-        let z2 = Z95 * Z95;
-        let center = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-        let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-        Interval {
-            estimate: p,
-            low: (center - half).max(0.0),
-            high: (center + half).min(1.0),
-        }
+        wilson(count, self.rolls)
     }
 
     /// The estimated probability of exactly `value`.

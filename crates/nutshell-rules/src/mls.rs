@@ -139,71 +139,185 @@ pub struct Contest {
     pub opponent: Check,
 }
 
+/// One side of an opposed roll: its natural 3d6 result and its total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rolled {
+    /// The natural 3d6 result (3..=18).
+    pub natural: i64,
+    /// The total: natural + skill + modifiers.
+    pub total: i64,
+}
+
+/// What decided an opposed roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decider {
+    /// The active side rolled a natural 18 and the opponent did not.
+    ActiveNatural18,
+    /// The opponent rolled a natural 18 and the active side did not.
+    OpponentNatural18,
+    /// The active side rolled a natural 3 and the opponent did not.
+    ActiveNatural3,
+    /// The opponent rolled a natural 3 and the active side did not.
+    OpponentNatural3,
+    /// The totals decided (both naturals equal at 18 or 3 count as totals too).
+    Totals {
+        /// Both rolled the same natural 18 or 3, so the totals decide.
+        both_natural: Option<i64>,
+        /// Both were critical successes: `Some(true)` when the active side's
+        /// (higher) roll was reduced to a normal success, `Some(false)` the opponent's.
+        reduced_active: Option<bool>,
+    },
+}
+
+/// The result of an opposed roll, without words: who won, each side's
+/// outcome as adjusted by the other, and what decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opposed {
+    /// The active side succeeds: its roll is a success and beats the opponent.
+    pub wins: bool,
+    /// The active side's outcome, as adjusted.
+    pub active: Outcome,
+    /// The opponent's outcome, as adjusted.
+    pub opponent: Outcome,
+    /// What decided it.
+    pub decider: Decider,
+}
+
+/// Resolves an opposed roll (RULINGS M-2, M-3): the active side wins iff its
+/// roll is a success and higher than the opponent's; a natural 18 beats
+/// anything but another natural 18, a natural 3 loses to anything but another
+/// natural 3; when both are critical successes the higher is reduced to a
+/// normal success. It allocates nothing, so combat calls it in its hot loop.
+///
+/// ```
+/// use nutshell_rules::mls::{opposed, Rolled};
+/// use nutshell_rules::Outcome;
+/// // 21 against 20: both critical, the higher is reduced to a success, and wins.
+/// let r = opposed(Rolled { natural: 12, total: 21 }, Rolled { natural: 11, total: 20 });
+/// assert!(r.wins);
+/// assert_eq!(r.active, Outcome::Success);
+/// assert_eq!(r.opponent, Outcome::CriticalSuccess);
+/// ```
+pub fn opposed(active: Rolled, opponent: Rolled) -> Opposed {
+    let (a_nat, o_nat) = (active.natural, opponent.natural);
+    let a = outcome(a_nat, active.total);
+    let o = outcome(o_nat, opponent.total);
+    // Naturals decide unless both sides rolled the same one.
+    if a_nat == 18 && o_nat != 18 {
+        return Opposed {
+            wins: true,
+            active: Outcome::CriticalSuccess,
+            opponent: o,
+            decider: Decider::ActiveNatural18,
+        };
+    }
+    if o_nat == 18 && a_nat != 18 {
+        return Opposed {
+            wins: false,
+            active: a,
+            opponent: Outcome::CriticalSuccess,
+            decider: Decider::OpponentNatural18,
+        };
+    }
+    if a_nat == 3 && o_nat != 3 {
+        return Opposed {
+            wins: false,
+            active: Outcome::Fumble,
+            opponent: o,
+            decider: Decider::ActiveNatural3,
+        };
+    }
+    if o_nat == 3 && a_nat != 3 {
+        return Opposed {
+            wins: true,
+            active: if a.succeeded() { a } else { Outcome::Success },
+            opponent: Outcome::Fumble,
+            decider: Decider::OpponentNatural3,
+        };
+    }
+    let both_natural = (a_nat == o_nat && (a_nat == 18 || a_nat == 3)).then_some(a_nat);
+    let (mut a, mut o) = if both_natural.is_some() {
+        (tier(active.total), tier(opponent.total))
+    } else {
+        (a, o)
+    };
+    let mut reduced_active = None;
+    if a == Outcome::CriticalSuccess && o == Outcome::CriticalSuccess {
+        if active.total > opponent.total {
+            a = Outcome::Success;
+            reduced_active = Some(true);
+        } else {
+            o = Outcome::Success;
+            reduced_active = Some(false);
+        }
+    }
+    Opposed {
+        wins: a.succeeded() && active.total > opponent.total,
+        active: a,
+        opponent: o,
+        decider: Decider::Totals {
+            both_natural,
+            reduced_active,
+        },
+    }
+}
+
 /// Who wins an opposed roll given both naturals, with the adjusted outcomes
 /// and the steps.
 fn judge(contest: &Contest, a_nat: i64, o_nat: i64) -> (bool, Outcome, Outcome, Vec<Step>) {
     let a_total = contest.active.total(a_nat);
     let o_total = contest.opponent.total(o_nat);
-    let mut a = outcome(a_nat, a_total);
-    let mut o = outcome(o_nat, o_total);
+    let r = opposed(
+        Rolled {
+            natural: a_nat,
+            total: a_total,
+        },
+        Rolled {
+            natural: o_nat,
+            total: o_total,
+        },
+    );
     let mut steps = Vec::new();
-    // Naturals decide unless both sides rolled the same one.
-    if a_nat == 18 && o_nat != 18 {
-        steps.push(Step::new(RULE_18, "the active side rolled a natural 18: a critical against a failure, whatever the opponent rolled"));
-        return (true, Outcome::CriticalSuccess, o, steps);
-    }
-    if o_nat == 18 && a_nat != 18 {
-        steps.push(Step::new(
+    match r.decider {
+        Decider::ActiveNatural18 => steps.push(Step::new(RULE_18, "the active side rolled a natural 18: a critical against a failure, whatever the opponent rolled")),
+        Decider::OpponentNatural18 => steps.push(Step::new(
             RULE_18,
             "the opponent rolled a natural 18: the active side's roll counts as a failure",
-        ));
-        return (false, a, Outcome::CriticalSuccess, steps);
-    }
-    if a_nat == 3 && o_nat != 3 {
-        steps.push(Step::new(RULE_3, "the active side rolled a natural 3: a fumble against a success, whatever the opponent rolled"));
-        return (false, Outcome::Fumble, o, steps);
-    }
-    if o_nat == 3 && a_nat != 3 {
-        steps.push(Step::new(
+        )),
+        Decider::ActiveNatural3 => steps.push(Step::new(RULE_3, "the active side rolled a natural 3: a fumble against a success, whatever the opponent rolled")),
+        Decider::OpponentNatural3 => steps.push(Step::new(
             RULE_3,
             "the opponent rolled a natural 3: a fumble against a success; the active side wins",
-        ));
-        return (
-            true,
-            if a.succeeded() { a } else { Outcome::Success },
-            Outcome::Fumble,
-            steps,
-        );
-    }
-    if (a_nat == 18 && o_nat == 18) || (a_nat == 3 && o_nat == 3) {
-        steps.push(Step::new(
-            RULE_OPPOSED,
-            format!("both rolled a natural {a_nat}: the totals decide as normal"),
-        ));
-        a = tier(a_total);
-        o = tier(o_total);
-    }
-    if a == Outcome::CriticalSuccess && o == Outcome::CriticalSuccess {
-        if a_total > o_total {
-            a = Outcome::Success;
-            steps.push(Step::new(RULE_OPPOSED, "both are critical successes: the higher roll (the active side's) is reduced to a normal success"));
-        } else {
-            o = Outcome::Success;
-            steps.push(Step::new(RULE_OPPOSED, "both are critical successes: the higher roll (the opponent's) is reduced to a normal success"));
+        )),
+        Decider::Totals {
+            both_natural,
+            reduced_active,
+        } => {
+            if let Some(n) = both_natural {
+                steps.push(Step::new(
+                    RULE_OPPOSED,
+                    format!("both rolled a natural {n}: the totals decide as normal"),
+                ));
+            }
+            match reduced_active {
+                Some(true) => steps.push(Step::new(RULE_OPPOSED, "both are critical successes: the higher roll (the active side's) is reduced to a normal success")),
+                Some(false) => steps.push(Step::new(RULE_OPPOSED, "both are critical successes: the higher roll (the opponent's) is reduced to a normal success")),
+                None => {}
+            }
+            let a = r.active;
+            steps.push(Step::new(
+                RULE_OPPOSED,
+                if r.wins {
+                    format!("the active roll is a {} and {a_total} is higher than {o_total}: the action succeeds", a.id())
+                } else if !a.succeeded() {
+                    format!("the active roll is a {}: the action fails", a.id())
+                } else {
+                    format!("{a_total} is not higher than {o_total}: the action fails")
+                },
+            ));
         }
     }
-    let wins = a.succeeded() && a_total > o_total;
-    steps.push(Step::new(
-        RULE_OPPOSED,
-        if wins {
-            format!("the active roll is a {} and {a_total} is higher than {o_total}: the action succeeds", a.id())
-        } else if !a.succeeded() {
-            format!("the active roll is a {}: the action fails", a.id())
-        } else {
-            format!("{a_total} is not higher than {o_total}: the action fails")
-        },
-    ));
-    (wins, a, o, steps)
+    (r.wins, r.active, r.opponent, steps)
 }
 
 impl Contest {

@@ -1,0 +1,478 @@
+//! `nutshell mls`: the MLS tactical layer: fights, simulations, the attack
+//! schedule and damage odds.
+
+use crate::exit::Failure;
+use crate::source_args::SourceArgs;
+use clap::{Args, Subcommand, ValueEnum};
+use comfy_table::{CellAlignment, Table, presets};
+use nutshell_dice::Limits;
+use nutshell_dice::simulate::wilson;
+use nutshell_mls::body::{Coverage, HitKind};
+use nutshell_mls::damage::{Damage, Hit, Protection};
+use nutshell_mls::dice::Dice;
+use nutshell_mls::schedule::Schedule;
+use nutshell_mls::sheet::Side;
+use nutshell_mls::simulate::Tally;
+use nutshell_mls::{Fight, FightOptions};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Fights per simulation chunk (progress is reported per chunk).
+const CHUNK: u64 = 1_000;
+
+#[derive(Debug, Subcommand)]
+pub enum MlsCommand {
+    /// Resolve one fight between two sides and print its log, turn by turn and round by round
+    Fight(FightArgs),
+    /// Run many fights on every core: who wins, how often, with 95% intervals
+    Simulate(SimulateArgs),
+    /// The combat rounds a skill attacks in
+    Attacks(AttacksArgs),
+    /// Roll the damage of a hit, or its exact distribution with --odds
+    Damage(DamageArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Scenario")]
+pub struct ScenarioArgs {
+    /// The first side: a TOML file with one combatant or a side of [[combatant]]s
+    #[arg(value_name = "A.toml")]
+    pub a: PathBuf,
+    /// The second side
+    #[arg(value_name = "B.toml")]
+    pub b: PathBuf,
+    /// Squares between the sides at the start (1: already engaged in close combat)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..=10_000))]
+    pub distance: i64,
+    /// The surprised side, which acts second
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub surprised: Option<SideId>,
+    /// A fight still undecided after this many turns is a draw
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_turns: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SideId {
+    /// The first file
+    A,
+    /// The second file
+    B,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct FightArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Print a JSON object: the log, the ending and every combatant's state
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// How many fights
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub trials: u64,
+    /// Seed of the run (default 1, so results are reproducible)
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Print a JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AttacksArgs {
+    /// The combat (or magic) skill used offensively
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub skill: i64,
+    /// Delay the first attack by N rounds (+N to hit; later attacks move too)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+    pub delay: u32,
+    /// Rush the first attack one round early (-2)
+    #[arg(long)]
+    pub rush: bool,
+    /// Print a JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CoverageArg {
+    Partial,
+    Full,
+    Encased,
+    Total,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DamageArgs {
+    /// The Dam rating of the hit (Strength already added for a total attack)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(i64).range(0..=10_000))]
+    pub dam: i64,
+    /// A critical: Dam is doubled
+    #[arg(long)]
+    pub critical: bool,
+    /// A natural 18 (a critical that also ignores shields, Partial and Full armour)
+    #[arg(long = "natural-18")]
+    pub natural_18: bool,
+    /// The attacker is a minor NPC: damage is the Dam, no roll
+    #[arg(long)]
+    pub minor: bool,
+    /// The armour value on the location hit
+    #[arg(long, alias = "armour", value_name = "V", value_parser = clap::value_parser!(i64).range(0..=10_000), requires = "coverage")]
+    pub armor: Option<i64>,
+    /// The armour's coverage
+    #[arg(long, value_enum, requires = "armor")]
+    pub coverage: Option<CoverageArg>,
+    /// A shield's armour value (the defender's roll succeeded but lost)
+    #[arg(long, value_name = "V", value_parser = clap::value_parser!(i64).range(0..=10_000))]
+    pub shield: Option<i64>,
+    /// The exact distribution of the damage done, instead of a roll
+    #[arg(long)]
+    pub odds: bool,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Print JSON (with --odds: the same object as `nutshell odds --json`)
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(command: &MlsCommand, limits: &Limits) -> Result<(), Failure> {
+    match command {
+        MlsCommand::Fight(args) => fight(args),
+        MlsCommand::Simulate(args) => simulate(args),
+        MlsCommand::Attacks(args) => attacks(args),
+        MlsCommand::Damage(args) => damage(args, limits),
+    }
+}
+
+fn bad(e: nutshell_mls::FightError) -> Failure {
+    Failure::bad_input(format!("error: {e}"))
+}
+
+fn load(scenario: &ScenarioArgs, log: bool) -> Result<([Side; 2], FightOptions), Failure> {
+    let sides = [
+        Side::load(&scenario.a).map_err(bad)?,
+        Side::load(&scenario.b).map_err(bad)?,
+    ];
+    let options = FightOptions {
+        max_turns: scenario.max_turns,
+        log,
+        distance: scenario.distance,
+        surprised: scenario.surprised.map(|s| s as usize),
+    };
+    Ok((sides, options))
+}
+
+fn fight(args: &FightArgs) -> Result<(), Failure> {
+    let (sides, options) = load(&args.scenario, true)?;
+    let mut fight = Fight::new(sides, options).map_err(bad)?;
+    let mut source = args.source.source()?;
+    let ending = fight.run(source.dice()).map_err(bad)?;
+    let mut out = anstream::stdout().lock();
+    let names = fight.side_names();
+    if args.json {
+        let object = json!({
+            "sides": names,
+            "first": names[fight.first_side()],
+            "log": fight.log(),
+            "ending": {
+                "winner": ending.winner.map(|w| names[w].clone()),
+                "turns": ending.turns,
+                "reason": ending.reason,
+            },
+            "combatants": fighters_json(&fight),
+        });
+        writeln!(out, "{object}")?;
+    } else {
+        let (mut turn, mut round) = (0, usize::MAX);
+        for line in fight.log() {
+            if line.turn != turn {
+                turn = line.turn;
+                round = 0;
+                writeln!(out)?;
+            }
+            if line.round != round {
+                round = line.round;
+                if round > 0 {
+                    writeln!(out, "  Round {round}")?;
+                }
+            }
+            let indent = if line.round > 0 { "    " } else { "  " };
+            let indent = if line.turn == 0 || line.text.starts_with("Turn ") {
+                ""
+            } else {
+                indent
+            };
+            match line.rule {
+                Some(rule) => writeln!(out, "{indent}{}  [{rule}]", line.text)?,
+                None => writeln!(out, "{indent}{}", line.text)?,
+            }
+        }
+        writeln!(out)?;
+        writeln!(out, "{}", state_table(&fight))?;
+    }
+    if let Some(w) = source.leftover_warning() {
+        let _ = writeln!(anstream::stderr(), "{w}");
+    }
+    Ok(())
+}
+
+fn fighters_json(fight: &Fight) -> Vec<Value> {
+    fight
+        .fighters()
+        .iter()
+        .map(|f| {
+            json!({
+                "name": f.sheet.name,
+                "side": fight.side_names()[f.side],
+                "chp": f.chp,
+                "thp": f.sheet.thp,
+                "state": f.state.name(),
+                "fate_points": f.fate_points,
+            })
+        })
+        .collect()
+}
+
+fn state_table(fight: &Fight) -> Table {
+    let mut table = Table::new();
+    table.load_preset(presets::NOTHING);
+    table.set_header(vec![
+        "combatant",
+        "side",
+        "CHP",
+        "THP",
+        "state",
+        "Fate Points",
+    ]);
+    for f in fight.fighters() {
+        table.add_row(vec![
+            f.sheet.name.clone(),
+            fight.side_names()[f.side].clone(),
+            f.chp.to_string(),
+            f.sheet.thp.to_string(),
+            f.state.name().to_string(),
+            f.fate_points.to_string(),
+        ]);
+    }
+    table
+}
+
+fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
+    use rayon::prelude::*;
+    let (sides, options) = load(&args.scenario, false)?;
+    let template = Fight::new(sides.clone(), options.clone()).map_err(bad)?;
+    let trials = args.trials;
+    let progress = indicatif::ProgressBar::new(trials);
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} fights, {eta} left")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if trials < 20 * CHUNK {
+        progress.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let started = std::time::Instant::now();
+    let parts: Result<Vec<Tally>, nutshell_mls::FightError> = (0..trials.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let range = chunk * CHUNK..(chunk * CHUNK + CHUNK).min(trials);
+            let n = range.end - range.start;
+            let tally = Tally::run(&sides, &options, args.seed, range, &|| {});
+            progress.inc(n);
+            tally
+        })
+        .collect();
+    progress.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let tally = parts
+        .map_err(bad)?
+        .into_iter()
+        .fold(Tally::default(), Tally::merge);
+    let names = template.side_names();
+    let n = tally.fights;
+    let mean_turns = tally.turns as f64 / n.max(1) as f64;
+    let mut out = anstream::stdout().lock();
+    let est = |c: u64| {
+        let i = wilson(c, n);
+        json!({"probability": i.estimate, "low": i.low, "high": i.high})
+    };
+    if args.json {
+        let object = json!({
+            "trials": n,
+            "seed": args.seed,
+            "sides": names,
+            "wins": [est(tally.wins[0]), est(tally.wins[1])],
+            "draw": est(tally.draws),
+            "mean_turns": mean_turns,
+            "combatants": template.fighters().iter().enumerate().map(|(i, f)| json!({
+                "name": f.sheet.name,
+                "side": names[f.side],
+                "unconscious": est(tally.unconscious[i]),
+                "dead": est(tally.dead[i]),
+                "escaped": est(tally.escaped[i]),
+            })).collect::<Vec<Value>>(),
+            "fights_per_second": n as f64 / seconds.max(1e-9),
+        });
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
+    let pct = |c: u64| {
+        let i = wilson(c, n);
+        format!(
+            "{:6.2}%  (95%: {:.2}% .. {:.2}%)",
+            i.estimate * 100.0,
+            i.low * 100.0,
+            i.high * 100.0
+        )
+    };
+    writeln!(
+        out,
+        "{} fights, seed {} ({:.0} fights/s on {} threads)",
+        n,
+        args.seed,
+        n as f64 / seconds.max(1e-9),
+        rayon::current_num_threads()
+    )?;
+    writeln!(out, "{} win  {}", names[0], pct(tally.wins[0]))?;
+    writeln!(out, "{} win  {}", names[1], pct(tally.wins[1]))?;
+    writeln!(out, "draw  {}", pct(tally.draws))?;
+    writeln!(out, "mean turns {mean_turns:.2}")?;
+    let mut table = Table::new();
+    table.load_preset(presets::NOTHING);
+    table.set_header(vec![
+        "combatant",
+        "side",
+        "unconscious at the end",
+        "dead at the end",
+    ]);
+    for (i, f) in template.fighters().iter().enumerate() {
+        table.add_row(vec![
+            f.sheet.name.clone(),
+            names[f.side].clone(),
+            pct(tally.unconscious[i]),
+            pct(tally.dead[i]),
+        ]);
+    }
+    for column in 2..4 {
+        if let Some(c) = table.column_mut(column) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
+}
+
+fn attacks(args: &AttacksArgs) -> Result<(), Failure> {
+    let mut schedule = Schedule::for_skill(args.skill).delayed(args.delay as usize);
+    if args.rush {
+        schedule = schedule.rushed();
+    }
+    let rounds = schedule.rounds();
+    let mut out = anstream::stdout().lock();
+    if args.json {
+        let attacks: Vec<Value> = schedule
+            .attacks()
+            .iter()
+            .map(|a| json!({"round": a.round, "modifier": a.modifier}))
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            json!({"skill": args.skill, "rounds": rounds, "attacks": attacks})
+        )?;
+        return Ok(());
+    }
+    let base = nutshell_mls::schedule::attacks(args.skill);
+    writeln!(
+        out,
+        "skill {}: {base} attack(s) a turn (half the skill, at most 5); rounds {}",
+        args.skill,
+        if rounds.is_empty() {
+            "none".to_string()
+        } else {
+            schedule
+                .attacks()
+                .iter()
+                .map(|a| match a.modifier {
+                    0 => a.round.to_string(),
+                    m => format!("{} ({m:+})", a.round),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    )?;
+    Ok(())
+}
+
+fn damage(args: &DamageArgs, limits: &Limits) -> Result<(), Failure> {
+    let coverage = args.coverage.map(|c| match c {
+        CoverageArg::Partial => Coverage::Partial,
+        CoverageArg::Full => Coverage::Full,
+        CoverageArg::Encased => Coverage::Encased,
+        CoverageArg::Total => Coverage::Total,
+    });
+    let kind = HitKind {
+        critical: args.critical || args.natural_18,
+        natural_18: args.natural_18,
+    };
+    let hit = Hit {
+        damage: Damage {
+            dam: args.dam,
+            critical: kind.critical,
+            minor: args.minor,
+        },
+        kind,
+        protection: Protection {
+            armour: args.armor.zip(coverage),
+            shield: args.shield,
+        },
+    };
+    if args.odds {
+        let odds = crate::odds_cmd::OddsArgs {
+            expression: hit.expression(),
+            at_least: None,
+            at_most: None,
+            simulate: None,
+            seed: 1,
+            all: true,
+            json: args.json,
+        };
+        return crate::odds_cmd::run(&odds, limits);
+    }
+    let mut source = args.source.source()?;
+    let mut dice = Dice::new(source.dice());
+    let (before, done, faces) = hit.roll(&mut dice).map_err(bad)?;
+    let absorbed = hit.absorbed();
+    let mut out = anstream::stdout().lock();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "expression": hit.expression(),
+                "faces": faces,
+                "before_protection": before,
+                "absorbed": absorbed,
+                "damage": done,
+            })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} = {faces:?} -> {before}; protection {absorbed}; damage {done}",
+            hit.damage.expression()
+        )?;
+    }
+    if let Some(w) = source.leftover_warning() {
+        let _ = writeln!(anstream::stderr(), "{w}");
+    }
+    Ok(())
+}

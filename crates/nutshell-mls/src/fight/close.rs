@@ -1,0 +1,572 @@
+//! Close combat in one round (mls, *Close Combat*, *Normal Attacks*,
+//! *Defensive Rounds*, *Shields*, *Total Attack*, *Total Defence*,
+//! *Foregoing Attacks*, *Breaking Off*, *Total Attacks*).
+//!
+//! Who attacks whom: every combatant with an attack this round picks an
+//! adjacent enemy, then "A character must attack an enemy who is attacking him
+//! that round" moves targets until it holds. The attacks then fall into
+//! situations (connected groups of attackers and their targets), each resolved
+//! on its own: everyone rolls once, in file order, and an attacker hits when
+//! his roll succeeds and beats every opponent he faces.
+
+use super::{Attacking, Fight, PendingHit, Roll};
+use crate::body::{HitKind, Location, landing};
+use crate::dice::Dice;
+use crate::error::FightError;
+use crate::log::rule;
+use crate::sheet::Mode;
+use nutshell_rules::Outcome;
+use nutshell_rules::mls::{self, Decider};
+
+impl Fight {
+    pub(super) fn close_combat(
+        &mut self,
+        dice: &mut Dice<'_>,
+        round: usize,
+    ) -> Result<(), FightError> {
+        let n = self.fighters.len();
+        let mut attacker = vec![false; n];
+        #[allow(clippy::needless_range_loop)] // `self` is borrowed mutably in the loop
+        for i in 0..n {
+            let f = &self.fighters[i];
+            if !(f.standing() && f.schedule.has(round)) || f.attacking == Attacking::Ranged {
+                continue;
+            }
+            let candidates: Vec<usize> = self
+                .adjacent_enemies(i)
+                .into_iter()
+                .filter(|&j| self.attackable(j, round))
+                .collect();
+            if candidates.is_empty() {
+                continue;
+            }
+            if f.attacking == Attacking::Unopposed {
+                self.unopposed_attack(dice, i, &candidates, round)?;
+                continue;
+            }
+            attacker[i] = true;
+            let keep = f.target.filter(|t| candidates.contains(t));
+            self.fighters[i].target = keep.or_else(|| self.pick(i, &candidates));
+        }
+        // "If a character is being attacked this round he MUST attack a
+        // character that is attacking him."
+        for _ in 0..=n {
+            let mut changed = false;
+            for i in (0..n).filter(|&i| attacker[i]) {
+                let at_me = self.attackers_of(i, &attacker);
+                if !at_me.is_empty()
+                    && !at_me.contains(&self.fighters[i].target.unwrap_or(usize::MAX))
+                {
+                    self.fighters[i].target = self.pick(i, &at_me);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for members in self.situations(&attacker) {
+            self.situation(dice, round, members, &attacker)?;
+        }
+        Ok(())
+    }
+
+    fn attackers_of(&self, i: usize, attacker: &[bool]) -> Vec<usize> {
+        (0..self.fighters.len())
+            .filter(|&z| attacker[z] && self.fighters[z].target == Some(i))
+            .collect()
+    }
+
+    /// Groups of combatants linked by this round's attacks, each in file order.
+    fn situations(&self, attacker: &[bool]) -> Vec<Vec<usize>> {
+        let n = self.fighters.len();
+        let mut group: Vec<usize> = (0..n).collect();
+        fn root(group: &mut [usize], mut i: usize) -> usize {
+            while group[i] != i {
+                group[i] = group[group[i]];
+                i = group[i];
+            }
+            i
+        }
+        let mut involved = vec![false; n];
+        for z in (0..n).filter(|&z| attacker[z]) {
+            if let Some(t) = self.fighters[z].target {
+                involved[z] = true;
+                involved[t] = true;
+                let (a, b) = (root(&mut group, z), root(&mut group, t));
+                group[a.max(b)] = a.min(b);
+            }
+        }
+        let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
+        for i in (0..n).filter(|&i| involved[i]) {
+            let r = root(&mut group, i);
+            match out.iter_mut().find(|(g, _)| *g == r) {
+                Some((_, members)) => members.push(i),
+                None => out.push((r, vec![i])),
+            }
+        }
+        out.into_iter().map(|(_, members)| members).collect()
+    }
+
+    fn situation(
+        &mut self,
+        dice: &mut Dice<'_>,
+        round: usize,
+        members: Vec<usize>,
+        attacker: &[bool],
+    ) -> Result<(), FightError> {
+        let mode = |f: &Self, i: usize| f.fighters[i].sheet.tactic.mode;
+        // "Against another Total Defence no rolls are made by either character."
+        if let [a, b] = members[..]
+            && attacker[a]
+            && attacker[b]
+            && mode(self, a) == Mode::TotalDefence
+            && mode(self, b) == Mode::TotalDefence
+        {
+            self.note(Some(rule::TOTAL_DEFENCE), |s| {
+                format!(
+                    "{} and {} both make a Total Defence: no rolls",
+                    s.name(a),
+                    s.name(b)
+                )
+            });
+            return Ok(());
+        }
+        let total_attacker = members
+            .iter()
+            .copied()
+            .find(|&i| attacker[i] && mode(self, i) == Mode::TotalAttack);
+        let rest = match total_attacker {
+            Some(t) => {
+                let consumed = self.total_attack(dice, round, t, &members, attacker)?;
+                members
+                    .into_iter()
+                    .filter(|i| !consumed.contains(i))
+                    .collect()
+            }
+            None => members,
+        };
+        if !rest.is_empty() {
+            self.normal_attacks(dice, round, &rest, attacker)?;
+        }
+        Ok(())
+    }
+
+    /// The modifier of `i`'s attack this round: delay or rush, aiming, Total Defence.
+    fn attack_modifier(&self, i: usize, round: usize) -> i64 {
+        let f = &self.fighters[i];
+        let aim = f
+            .sheet
+            .tactic
+            .aim
+            .and_then(Location::aim)
+            .map_or(0, |(p, _)| p);
+        let defence = if f.sheet.tactic.mode == Mode::TotalDefence {
+            2
+        } else {
+            0
+        };
+        f.schedule.modifier(round).unwrap_or(0) + aim + defence
+    }
+
+    fn melee_dam(&self, i: usize) -> i64 {
+        self.fighters[i].sheet.melee().map_or(0, |w| w.dam)
+    }
+
+    fn aimed_location(&self, i: usize, total: i64) -> Location {
+        self.fighters[i]
+            .sheet
+            .tactic
+            .aim
+            .map_or(Location::Chest, |aim| landing(aim, total))
+    }
+
+    /// "So long as no character is making a Total Attack all roll at the same
+    /// time, the one suffering a penalty of -1 for every extra opponent. If the
+    /// one rolls higher than all opponents he hits his selected opponent. If he
+    /// rolls higher than some he blocks their attacks and is hit by the others.
+    /// A roll must always be a success to hit."
+    fn normal_attacks(
+        &mut self,
+        dice: &mut Dice<'_>,
+        round: usize,
+        members: &[usize],
+        attacker: &[bool],
+    ) -> Result<(), FightError> {
+        let in_here = |i: usize| members.contains(&i);
+        let at = |f: &Self, i: usize| -> Vec<usize> {
+            f.attackers_of(i, attacker)
+                .into_iter()
+                .filter(|&z| in_here(z))
+                .collect()
+        };
+        let mut rolls = Vec::with_capacity(members.len());
+        for &x in members {
+            let extra = at(self, x).len().saturating_sub(1) as i64;
+            if extra > 0 {
+                self.note(Some(rule::CLOSE), |s| {
+                    format!("{} faces {} attackers: -{extra}", s.name(x), extra + 1)
+                });
+            }
+            let skill = self.fighters[x].melee_skill();
+            let (modifier, what) = if attacker[x] {
+                let t = self.fighters[x].target.unwrap_or(x);
+                (
+                    self.attack_modifier(x, round),
+                    format!("attack on {}", self.name(t)),
+                )
+            } else {
+                (0, "defence".to_string())
+            };
+            rolls.push((x, self.roll(dice, x, skill, modifier - extra, &what)?));
+        }
+        let roll_of = |i: usize| rolls.iter().find(|(j, _)| *j == i).map(|(_, r)| *r);
+        for &z in members.iter().filter(|&&z| attacker[z]) {
+            let Some(x) = self.fighters[z].target.filter(|&x| in_here(x)) else {
+                self.note(Some(rule::TOTAL_ATTACK), |s| {
+                    format!(
+                        "{}'s opponent was taken up by a total attack: no attack",
+                        s.name(z)
+                    )
+                });
+                continue;
+            };
+            let (Some(rz), Some(rx)) = (roll_of(z), roll_of(x)) else {
+                continue;
+            };
+            let r = mls::opposed(rz.rolled(), rx.rolled());
+            let others: Vec<usize> = at(self, z).into_iter().filter(|&o| o != x).collect();
+            let beaten_all = others
+                .iter()
+                .all(|&o| roll_of(o).is_some_and(|ro| mls::opposed(rz.rolled(), ro.rolled()).wins));
+            if !r.wins {
+                let why = if !r.active.succeeded() {
+                    format!("{} misses {} (not a success)", self.name(z), self.name(x))
+                } else if attacker[x] {
+                    format!("{} does not beat {}: blocked", self.name(z), self.name(x))
+                } else {
+                    format!("{} blocks {}'s attack", self.name(x), self.name(z))
+                };
+                let cite = if attacker[x] {
+                    rule::NORMAL
+                } else {
+                    rule::DEFENSIVE
+                };
+                self.note(Some(cite), |_| why);
+                continue;
+            }
+            if !beaten_all {
+                self.note(Some(rule::NORMAL), |s| {
+                    format!(
+                        "{} beats {} but not every opponent: no hit",
+                        s.name(z),
+                        s.name(x)
+                    )
+                });
+                continue;
+            }
+            self.land_blow(z, x, rz, r);
+        }
+        Ok(())
+    }
+
+    /// `z` won against `x`: damage, or what its mode makes of the win.
+    fn land_blow(&mut self, z: usize, x: usize, rz: Roll, r: mls::Opposed) {
+        match self.fighters[z].sheet.tactic.mode {
+            Mode::TotalDefence => {
+                self.note(Some(rule::TOTAL_DEFENCE), |s| {
+                    format!("{} wins a Total Defence: no damage", s.name(z))
+                });
+                return;
+            }
+            Mode::Forego => {
+                self.note(Some(rule::FOREGO), |s| {
+                    format!("{} wins but foregoes the attack: no harm", s.name(z))
+                });
+                return;
+            }
+            _ => {}
+        }
+        if self.fighters[z].wants_to_break_off() {
+            // "if successful does no damage. However he is considered to have disengaged"
+            let away = (self.fighters[z].position - self.fighters[x].position).signum();
+            let away = if away == 0 {
+                if self.fighters[z].side == 0 { -1 } else { 1 }
+            } else {
+                away
+            };
+            self.fighters[z].position += away;
+            self.fighters[z].broke_off = true;
+            self.fighters[z].schedule = crate::schedule::Schedule::none();
+            self.note(Some(rule::BREAK_OFF), |s| {
+                format!(
+                    "{} breaks off: no damage, backs away from {}",
+                    s.name(z),
+                    s.name(x)
+                )
+            });
+            return;
+        }
+        let dam = self.melee_dam(z);
+        self.score(z, x, dam, rz, r, true);
+    }
+
+    /// Queues a hit from an opposed win `r` of `z` (roll `rz`) over `x`.
+    pub(super) fn score(
+        &mut self,
+        z: usize,
+        x: usize,
+        dam: i64,
+        rz: Roll,
+        r: mls::Opposed,
+        opposed: bool,
+    ) {
+        let natural_18 = r.decider == Decider::ActiveNatural18;
+        let kind = HitKind {
+            critical: r.active == Outcome::CriticalSuccess,
+            natural_18,
+        };
+        // "a successful but losing roll means that the shield has blocked the attack"
+        let shield = opposed
+            && r.opponent.succeeded()
+            && self.fighters[x].sheet.shield.is_some()
+            && !natural_18;
+        self.note(None, |s| format!("{} hits {}", s.name(z), s.name(x)));
+        if let Decider::Totals {
+            reduced_active: Some(true),
+            ..
+        } = r.decider
+        {
+            self.note(Some(rule::OPPOSED), |s| {
+                format!("both rolls are critical successes: {}'s higher roll is reduced to a normal success", s.name(z))
+            });
+        }
+        if natural_18 {
+            self.note(Some(rule::NATURAL_18), |s| {
+                format!("{}'s natural 18: a critical whatever {} rolled; shields, Partial and Full armour are ignored", s.name(z), s.name(x))
+            });
+        } else if r.decider == Decider::OpponentNatural3 {
+            self.note(Some(rule::NATURAL_3), |s| {
+                format!(
+                    "{}'s natural 3 counts as a fumble against a success",
+                    s.name(x)
+                )
+            });
+        }
+        if shield {
+            self.note(Some(rule::SHIELDS), |s| {
+                format!(
+                    "{}'s roll succeeds but loses: the shield blocks part of the blow",
+                    s.name(x)
+                )
+            });
+        }
+        let location = self.aimed_location(z, rz.total);
+        self.queue_hit(PendingHit {
+            attacker: z,
+            target: x,
+            dam,
+            kind,
+            location,
+            shield,
+        });
+    }
+
+    /// "IF, and only if, he finishes his move adjacent to ... the fleeing
+    /// character he may make a single unopposed attack in the fifth round."
+    fn unopposed_attack(
+        &mut self,
+        dice: &mut Dice<'_>,
+        i: usize,
+        candidates: &[usize],
+        round: usize,
+    ) -> Result<(), FightError> {
+        let Some(t) = self.fighters[i].target.filter(|t| candidates.contains(t)) else {
+            return Ok(());
+        };
+        let skill = self.fighters[i].melee_skill();
+        let what = format!("unopposed attack on {}", self.name(t));
+        let modifier = self.attack_modifier(i, round);
+        let roll = self.roll(dice, i, skill, modifier, &what)?;
+        self.unopposed_hit(i, t, self.melee_dam(i), roll);
+        Ok(())
+    }
+
+    /// An unopposed attack hits on any success.
+    pub(super) fn unopposed_hit(&mut self, z: usize, x: usize, dam: i64, roll: Roll) {
+        let outcome = roll.outcome();
+        if outcome.succeeded() {
+            let r = mls::Opposed {
+                wins: true,
+                active: outcome,
+                opponent: Outcome::Failure,
+                decider: if roll.natural == 18 {
+                    Decider::ActiveNatural18
+                } else {
+                    Decider::Totals {
+                        both_natural: None,
+                        reduced_active: None,
+                    }
+                },
+            };
+            self.score(z, x, dam, roll, r, false);
+        } else {
+            self.note(None, |s| format!("{} misses {}", s.name(z), s.name(x)));
+        }
+    }
+
+    /// A Total Attack by `t` (mls, *Total Attack*, *Total Attacks*): one
+    /// opponent at a time; each win adds his Strength to Dam and goes on to the
+    /// next opponent able to attack (those unable only once all those are hit);
+    /// the first failure ends it, the enemy who beats him adds his Strength,
+    /// and every opponent able to attack who has not rolled makes an unopposed
+    /// attack. Returns everyone who rolled.
+    fn total_attack(
+        &mut self,
+        dice: &mut Dice<'_>,
+        round: usize,
+        t: usize,
+        members: &[usize],
+        attacker: &[bool],
+    ) -> Result<Vec<usize>, FightError> {
+        let side = self.fighters[t].side;
+        let able: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|&j| self.fighters[j].side != side && attacker[j] && self.adjacent(t, j))
+            .collect();
+        let unable: Vec<usize> = self
+            .adjacent_enemies(t)
+            .into_iter()
+            .filter(|&j| !attacker[j] && self.attackable(j, round))
+            .filter(|&j| members.contains(&j) || !self.fighters.iter().any(|f| f.target == Some(j)))
+            .collect();
+        let mut consumed = vec![t];
+        let mut current = self.fighters[t].target;
+        let strength = |f: &Self, i: usize| f.fighters[i].sheet.traits.strength;
+        let is_total = |f: &Self, i: usize| {
+            attacker[i] && f.fighters[i].sheet.tactic.mode == Mode::TotalAttack
+        };
+        while let Some(c) = current {
+            consumed.push(c);
+            let skill_t = self.fighters[t].melee_skill();
+            let rt = self.roll(
+                dice,
+                t,
+                skill_t,
+                self.attack_modifier(t, round),
+                &format!("total attack on {}", self.name(c)),
+            )?;
+            let skill_c = self.fighters[c].melee_skill();
+            let (mod_c, what) = if attacker[c] {
+                (self.attack_modifier(c, round), "attack".to_string())
+            } else {
+                (0, "defence".to_string())
+            };
+            let rc = self.roll(dice, c, skill_c, mod_c, &what)?;
+            let r = mls::opposed(rt.rolled(), rc.rolled());
+            if r.wins {
+                let both = if is_total(self, c) {
+                    strength(self, c)
+                } else {
+                    0
+                };
+                let own = strength(self, t);
+                let dam = self.melee_dam(t) + own + both;
+                self.note(Some(rule::TOTAL_ATTACK), |s| {
+                    format!(
+                        "{}'s total attack succeeds: Dam + Strength {own}{} = {dam}",
+                        s.name(t),
+                        if both > 0 {
+                            format!(" + {}'s Strength {both}", s.name(c))
+                        } else {
+                            String::new()
+                        }
+                    )
+                });
+                self.score(t, c, dam, rt, r, true);
+                let left = |list: &[usize]| {
+                    list.iter()
+                        .copied()
+                        .filter(|j| !consumed.contains(j))
+                        .collect::<Vec<_>>()
+                };
+                let able_left = left(&able);
+                // Every able opponent so far was hit (a failure ends the chain),
+                // so the unable may follow once the able are all done.
+                current = if !able_left.is_empty() {
+                    self.pick(t, &able_left)
+                } else {
+                    self.pick(t, &left(&unable))
+                };
+                if let Some(n) = current {
+                    self.note(Some(rule::TOTAL_ATTACK), |s| {
+                        format!("{} goes on to attack {}", s.name(t), s.name(n))
+                    });
+                }
+                continue;
+            }
+            let back = mls::opposed(rc.rolled(), rt.rolled());
+            let c_mode = self.fighters[c].sheet.tactic.mode;
+            let c_strikes = attacker[c] && c_mode != Mode::Forego;
+            if back.wins && c_strikes {
+                let both = if is_total(self, c) {
+                    strength(self, c)
+                } else {
+                    0
+                };
+                let dam = self.melee_dam(c) + strength(self, t) + both;
+                let cite = if c_mode == Mode::TotalDefence {
+                    rule::TOTAL_DEFENCE
+                } else {
+                    rule::TOTAL_ATTACK
+                };
+                self.note(Some(cite), |s| {
+                    format!(
+                        "{}'s total attack fails and {} hits: Dam + {}'s Strength = {dam}",
+                        s.name(t),
+                        s.name(c),
+                        s.name(t)
+                    )
+                });
+                if back.active == Outcome::CriticalSuccess {
+                    let (pc, pt) = (self.fighters[c].position, self.fighters[t].position);
+                    self.fighters[c].position = pt;
+                    self.fighters[t].position = pc;
+                    self.note(Some(rule::FOLLOW_UP), |s| {
+                        format!("{} scored a critical against a total attack and follows up, trading squares with {}", s.name(c), s.name(t))
+                    });
+                }
+                self.score(c, t, dam, rc, back, true);
+            } else {
+                self.note(Some(rule::TOTAL_ATTACK), |s| {
+                    format!("{}'s total attack on {} fails", s.name(t), s.name(c))
+                });
+            }
+            // "any opponents able to attack who have not yet rolled make unopposed
+            // attacks against him, but without the Strength addition"
+            for a in able
+                .iter()
+                .copied()
+                .filter(|j| !consumed.contains(j))
+                .collect::<Vec<_>>()
+            {
+                consumed.push(a);
+                let skill = self.fighters[a].melee_skill();
+                let ra = self.roll(
+                    dice,
+                    a,
+                    skill,
+                    self.attack_modifier(a, round),
+                    &format!("unopposed attack on {}", self.name(t)),
+                )?;
+                if self.fighters[a].sheet.tactic.mode == Mode::Forego {
+                    continue;
+                }
+                self.unopposed_hit(a, t, self.melee_dam(a), ra);
+            }
+            break;
+        }
+        Ok(consumed)
+    }
+}

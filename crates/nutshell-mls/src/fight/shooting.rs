@@ -1,0 +1,164 @@
+//! Shots and offensive spells in one round (mls, *Shooting*, *Offensive
+//! Spells*, *Range*, *Aiming a Shot*, *Reloading*, *Preparing Spells*, *Who May
+//! Shoot*, *Move and Shoot*).
+//!
+//! Shots in a round are simultaneous: "A successful shot does not stop a
+//! successful shot by the enemy." Each shot is rolled in file order of the
+//! shooters; a target that dodges rolls right after the shot it dodges.
+
+use super::{Action, Attacking, Fight};
+use crate::body::Location;
+use crate::dice::Dice;
+use crate::error::FightError;
+use crate::log::rule;
+use nutshell_rules::mls;
+
+/// The penalty for shooting `distance` squares with a weapon of `range`
+/// (RULING M-9): -1 per full range increment beyond the range.
+///
+/// ```
+/// use nutshell_mls::fight::range_penalty;
+/// assert_eq!(range_penalty(10, 10), 0);
+/// assert_eq!(range_penalty(19, 10), 0);
+/// assert_eq!(range_penalty(20, 10), -1);
+/// assert_eq!(range_penalty(35, 10), -2);
+/// ```
+pub fn range_penalty(distance: i64, range: i64) -> i64 {
+    if range <= 0 || distance <= range {
+        0
+    } else {
+        -((distance - range) / range)
+    }
+}
+
+impl Fight {
+    pub(super) fn shoot(&mut self, dice: &mut Dice<'_>, round: usize) -> Result<(), FightError> {
+        let n = self.fighters.len();
+        let mut shots: Vec<(usize, usize)> = Vec::new();
+        for i in 0..n {
+            let f = &self.fighters[i];
+            if !(f.standing() && f.schedule.has(round) && f.attacking == Attacking::Ranged) {
+                continue;
+            }
+            let Some(weapon) = f.sheet.ranged().cloned() else {
+                continue;
+            };
+            if !self.adjacent_enemies(i).is_empty() {
+                self.note(Some(rule::WHO_MAY_SHOOT), |s| {
+                    format!("{} cannot shoot with an enemy adjacent", s.name(i))
+                });
+                continue;
+            }
+            if f.reload_left > 0 {
+                self.fighters[i].reload_left -= 1;
+                self.note(Some(rule::RELOADING), |s| {
+                    format!(
+                        "{} spends the attack reloading the {}",
+                        s.name(i),
+                        weapon.name
+                    )
+                });
+                continue;
+            }
+            if f.prepared < weapon.prepare {
+                self.fighters[i].prepared += 1;
+                self.note(Some(rule::PREPARING), |s| {
+                    format!(
+                        "{} spends the attack preparing {} ({}/{})",
+                        s.name(i),
+                        weapon.name,
+                        s.fighters[i].prepared,
+                        weapon.prepare
+                    )
+                });
+                continue;
+            }
+            let candidates: Vec<usize> = self
+                .standing_enemies(i)
+                .into_iter()
+                .filter(|&j| self.attackable(j, round))
+                // a mover who shoots "may be shot at only once per opponent"
+                .filter(|&j| {
+                    !(self.fighters[j].action == Some(Action::MoveAndShoot)
+                        && self.fighters[j].shot_by.contains(&i))
+                })
+                .collect();
+            let keep = f.target.filter(|t| candidates.contains(t));
+            let Some(t) = keep.or_else(|| self.pick(i, &candidates)) else {
+                continue;
+            };
+            self.fighters[i].target = Some(t);
+            self.fighters[i].reload_left = weapon.reload;
+            self.fighters[i].prepared = 0;
+            shots.push((i, t));
+        }
+        for &(s, t) in &shots {
+            self.resolve_shot(dice, round, s, t, &shots)?;
+        }
+        Ok(())
+    }
+
+    fn resolve_shot(
+        &mut self,
+        dice: &mut Dice<'_>,
+        round: usize,
+        s: usize,
+        t: usize,
+        shots: &[(usize, usize)],
+    ) -> Result<(), FightError> {
+        let f = &self.fighters[s];
+        let Some(weapon) = f.sheet.ranged().cloned() else {
+            return Ok(());
+        };
+        let skill = f.sheet.skill(&weapon.skill);
+        let distance = self.separation(s, t);
+        let range = range_penalty(distance, weapon.range.unwrap_or(1));
+        let aim = f
+            .sheet
+            .tactic
+            .aim
+            .and_then(Location::aim)
+            .map_or(0, |(p, _)| p);
+        let modifier = f.schedule.modifier(round).unwrap_or(0) + range + aim;
+        if range != 0 {
+            self.note(Some(rule::RANGE), |_| {
+                format!(
+                    "{} squares with a range of {}: {range}",
+                    distance,
+                    weapon.range.unwrap_or(1)
+                )
+            });
+        }
+        let what = format!("shot ({}) at {}", weapon.name, self.name(t));
+        let rs = self.roll(dice, s, skill, modifier, &what)?;
+        self.fighters[t].shot_by.push(s);
+        let mutual = shots.contains(&(t, s));
+        let target = &self.fighters[t];
+        let dodges = !mutual && target.sheet.tactic.dodge && !target.schedule.has(round);
+        if dodges {
+            // "A knowing enemy may choose to Dodge provided he is not attacking."
+            let dodge = target.sheet.dodge();
+            let rd = self.roll(dice, t, dodge, 0, "dodge")?;
+            let r = mls::opposed(rs.rolled(), rd.rolled());
+            if r.wins {
+                self.score(s, t, weapon.dam, rs, r, true);
+            } else {
+                self.note(Some(rule::SHOOTING), |f| {
+                    format!("{}'s shot misses {}", f.name(s), f.name(t))
+                });
+            }
+        } else {
+            if mutual {
+                self.note(Some(rule::SHOOTING), |f| {
+                    format!(
+                        "{} and {} shoot at each other: each hits on a success",
+                        f.name(s),
+                        f.name(t)
+                    )
+                });
+            }
+            self.unopposed_hit(s, t, weapon.dam, rs);
+        }
+        Ok(())
+    }
+}

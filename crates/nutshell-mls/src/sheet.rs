@@ -1,0 +1,550 @@
+//! Combatants as TOML files: traits and skills, weapons, armour by location,
+//! shield, hit points, Fate Points, minor or major, and a tactic. The schema is
+//! documented in `docs/mls/combat.md`.
+//!
+//! A file holds one combatant (its fields at the top level) or a side
+//! (`side = "..."` and one `[[combatant]]` table per member).
+//!
+//! ```
+//! use nutshell_mls::sheet::Side;
+//! let side = Side::parse("duelist.toml", r#"
+//! name = "Aldric"
+//! thp = 14
+//! skills = { sword = 12 }
+//! weapons = [{ name = "sword", skill = "sword", dam = 8 }]
+//! "#)?;
+//! assert_eq!(side.name, "Aldric");
+//! assert_eq!(side.combatants[0].weapons[0].dam, 8);
+//! # Ok::<(), nutshell_mls::FightError>(())
+//! ```
+
+use crate::body::{Coverage, Location};
+use crate::error::FightError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The eight primary traits: "Strength, Body, Size, Dexterity, Agility, Mind,
+/// Aura, Awareness; all average 2 for humans." A trait left out is 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Traits {
+    /// Added to Dam by a successful total attack.
+    #[serde(default = "average")]
+    pub strength: i64,
+    /// Body.
+    #[serde(default = "average")]
+    pub body: i64,
+    /// Size.
+    #[serde(default = "average")]
+    pub size: i64,
+    /// Dexterity.
+    #[serde(default = "average")]
+    pub dexterity: i64,
+    /// Movement: Agl+1 squares a turn.
+    #[serde(default = "average")]
+    pub agility: i64,
+    /// Mind.
+    #[serde(default = "average")]
+    pub mind: i64,
+    /// Aura.
+    #[serde(default = "average")]
+    pub aura: i64,
+    /// Awareness.
+    #[serde(default = "average")]
+    pub awareness: i64,
+}
+
+fn average() -> i64 {
+    2
+}
+
+impl Default for Traits {
+    fn default() -> Traits {
+        Traits {
+            strength: 2,
+            body: 2,
+            size: 2,
+            dexterity: 2,
+            agility: 2,
+            mind: 2,
+            aura: 2,
+            awareness: 2,
+        }
+    }
+}
+
+/// What kind of attack a weapon makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WeaponKind {
+    /// Close combat, against an adjacent enemy.
+    #[default]
+    Melee,
+    /// A missile weapon (bow, sling, thrown): a shot (mls, *Shooting*).
+    Missile,
+    /// An offensive spell, "treated as missile weapons, but use the appropriate
+    /// Sphere or Deity skill for their score" (mls, *Offensive Spells*).
+    Spell,
+}
+
+/// A weapon, or an offensive spell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    /// Its name, for the log.
+    pub name: String,
+    /// The skill it is used with: a key of `skills`.
+    pub skill: String,
+    /// Its Dam rating.
+    pub dam: i64,
+    /// Melee, missile or spell.
+    #[serde(default)]
+    pub kind: WeaponKind,
+    /// The range in squares (missiles and spells): shooting beyond it costs -1
+    /// per full increment (RULING M-9).
+    #[serde(default)]
+    pub range: Option<i64>,
+    /// Attacks spent reloading after each shot (mls, *Reloading*).
+    #[serde(default)]
+    pub reload: u32,
+    /// Attacks spent preparing before each cast (mls, *Preparing Spells*).
+    #[serde(default)]
+    pub prepare: u32,
+    /// A spear may attack the diagonal squares in front (mls, *Who May
+    /// Attack*); kept for the square grid.
+    #[serde(default)]
+    pub spear: bool,
+}
+
+impl Weapon {
+    /// Whether it shoots (a missile or a spell).
+    pub fn is_ranged(&self) -> bool {
+        self.kind != WeaponKind::Melee
+    }
+}
+
+/// A piece of armour: its value, its coverage and the locations it covers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Armour {
+    /// Its name, for the log.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The armour value, subtracted from damage.
+    pub value: i64,
+    /// Partial, full, encased or total.
+    pub coverage: Coverage,
+    /// The locations it covers; every location when left out.
+    #[serde(default)]
+    pub locations: Option<Vec<Location>>,
+}
+
+impl Armour {
+    /// Whether it covers `location`.
+    pub fn covers(&self, location: Location) -> bool {
+        self.locations
+            .as_ref()
+            .is_none_or(|ls| ls.contains(&location))
+    }
+}
+
+/// A shield or parrying weapon (mls, *Shields*).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shield {
+    /// Its name, for the log.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Its armour value, subtracted from a blocked hit.
+    pub value: i64,
+}
+
+/// How a combatant makes its attacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Normal attacks.
+    #[default]
+    Normal,
+    /// Every attack a Total Attack (mls, *Total Attack*).
+    TotalAttack,
+    /// Every attack a Total Defence (mls, *Total Defence*).
+    TotalDefence,
+    /// Every attack foregone: rolls when attacked, does no harm (mls,
+    /// *Foregoing Attacks*).
+    Forego,
+}
+
+/// Whom a combatant picks when it may choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetChoice {
+    /// The first enemy in file order.
+    #[default]
+    First,
+    /// The enemy with the fewest CHP.
+    Weakest,
+    /// The enemy with the most CHP.
+    Strongest,
+    /// The nearest enemy (then file order).
+    Nearest,
+}
+
+/// A set action a combatant may be told to prefer (mls, *Set Actions*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preferred {
+    /// Move, then shoot once (mls, *Move and Shoot*).
+    MoveAndShoot,
+    /// Stand and wait (Respond): attack whoever comes adjacent.
+    Respond,
+}
+
+/// The combatant's tactic: what the fight engine chooses for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tactic {
+    /// Normal, total attack, total defence, or forego.
+    #[serde(default)]
+    pub mode: Mode,
+    /// A location every attack is aimed at (RULING M-8); the chest when left out.
+    #[serde(default)]
+    pub aim: Option<Location>,
+    /// How to pick a target.
+    #[serde(default)]
+    pub target: TargetChoice,
+    /// Delay the first attack of each turn by this many rounds (+1 each).
+    #[serde(default)]
+    pub delay: u32,
+    /// Rush the first attack of each turn one round early (-2).
+    #[serde(default)]
+    pub rush: bool,
+    /// Break off and flee when CHP falls below this.
+    #[serde(default)]
+    pub break_off_below: Option<i64>,
+    /// Dodge shots when not attacking (true unless set false).
+    #[serde(default = "yes")]
+    pub dodge: bool,
+    /// A set action to prefer over the engine's choice, where the rules allow it.
+    #[serde(default)]
+    pub action: Option<Preferred>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for Tactic {
+    fn default() -> Tactic {
+        Tactic {
+            mode: Mode::Normal,
+            aim: None,
+            target: TargetChoice::First,
+            delay: 0,
+            rush: false,
+            break_off_below: None,
+            dodge: true,
+            action: None,
+        }
+    }
+}
+
+/// One combatant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Combatant {
+    /// Its name, unique in the fight.
+    pub name: String,
+    /// A minor NPC (mls, *Minors*; RULING M-5, M-7).
+    #[serde(default)]
+    pub minor: bool,
+    /// Primary traits.
+    #[serde(default)]
+    pub traits: Traits,
+    /// Skills by name (the weapons' `skill` keys, `dodge`).
+    #[serde(default)]
+    pub skills: BTreeMap<String, i64>,
+    /// Total Hit Points.
+    pub thp: i64,
+    /// Current Hit Points at the start (THP when left out).
+    #[serde(default)]
+    pub chp: Option<i64>,
+    /// The Shock trait for shock rolls (Body when left out).
+    #[serde(default)]
+    pub shock: Option<i64>,
+    /// Fate Points.
+    #[serde(default)]
+    pub fate_points: u32,
+    /// Weapons and offensive spells; the first melee one is used in close
+    /// combat, the first ranged one for shooting.
+    #[serde(default)]
+    pub weapons: Vec<Weapon>,
+    /// Armour pieces; on a location, the best piece covering it counts.
+    #[serde(default, alias = "armor")]
+    pub armour: Vec<Armour>,
+    /// A shield or parrying weapon.
+    #[serde(default)]
+    pub shield: Option<Shield>,
+    /// The tactic.
+    #[serde(default)]
+    pub tactic: Tactic,
+    /// Where it stands on the line between the sides, in squares (see
+    /// `docs/mls/combat.md`); the side's default when left out.
+    #[serde(default)]
+    pub position: Option<i64>,
+}
+
+impl Combatant {
+    /// The skill's level (0 when it has none).
+    pub fn skill(&self, name: &str) -> i64 {
+        self.skills.get(name).copied().unwrap_or(0)
+    }
+
+    /// The first melee weapon.
+    pub fn melee(&self) -> Option<&Weapon> {
+        self.weapons.iter().find(|w| !w.is_ranged())
+    }
+
+    /// The first missile weapon or spell.
+    pub fn ranged(&self) -> Option<&Weapon> {
+        self.weapons.iter().find(|w| w.is_ranged())
+    }
+
+    /// The Shock trait: `shock`, or Body.
+    pub fn shock_trait(&self) -> i64 {
+        self.shock.unwrap_or(self.traits.body)
+    }
+
+    /// The dodge score: the `dodge` skill, or Agility.
+    pub fn dodge(&self) -> i64 {
+        self.skills
+            .get("dodge")
+            .copied()
+            .unwrap_or(self.traits.agility)
+    }
+
+    /// Squares moved by a Move, Charge or Move and Shoot: "up to their Agl+1".
+    pub fn movement(&self) -> i64 {
+        (self.traits.agility + 1).max(0)
+    }
+
+    /// The armour on `location`: "the location hit can never give more
+    /// protection than the armor covering it"; the best piece covering it.
+    pub fn armour_on(&self, location: Location) -> Option<&Armour> {
+        self.armour
+            .iter()
+            .filter(|a| a.covers(location))
+            .max_by_key(|a| a.value)
+    }
+}
+
+/// A side: a name and its combatants.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    /// The side's name.
+    pub name: String,
+    /// Player characters: they act first unless surprised (mls, *Party Turns
+    /// and Turn Order*).
+    pub pcs: bool,
+    /// Its combatants.
+    pub combatants: Vec<Combatant>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideFile {
+    side: Option<String>,
+    #[serde(default)]
+    pcs: bool,
+    #[serde(default)]
+    combatant: Vec<Combatant>,
+}
+
+/// Line of a byte offset in `text`, counting from 1.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The most combatants one side may have.
+pub const MAX_COMBATANTS: usize = 1000;
+
+impl Side {
+    /// Reads a side (or one combatant) from TOML text; `file` names it in errors,
+    /// which give the field and the line.
+    pub fn parse(file: &str, text: &str) -> Result<Side, FightError> {
+        let bad = |e: toml::de::Error| {
+            let line = e
+                .span()
+                .map(|s| format!("line {}: ", line_of(text, s.start)))
+                .unwrap_or_default();
+            FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
+        };
+        let table: toml::Table = toml::from_str(text).map_err(bad)?;
+        let side = if table.contains_key("combatant") || table.contains_key("side") {
+            let f: SideFile = toml::from_str(text).map_err(bad)?;
+            let name = f.side.unwrap_or_else(|| file.to_string());
+            Side {
+                name,
+                pcs: f.pcs,
+                combatants: f.combatant,
+            }
+        } else {
+            let c: Combatant = toml::from_str(text).map_err(bad)?;
+            Side {
+                name: c.name.clone(),
+                pcs: false,
+                combatants: vec![c],
+            }
+        };
+        side.check(file, text)?;
+        Ok(side)
+    }
+
+    /// Reads a side from a file.
+    pub fn load(path: &std::path::Path) -> Result<Side, FightError> {
+        let shown = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| FightError::File(format!("{shown}: {e}")))?;
+        Side::parse(&shown, &text)
+    }
+
+    /// The checks serde cannot make: every value in range, every weapon's
+    /// skill known. Errors name the combatant, the field and its line.
+    fn check(&self, file: &str, text: &str) -> Result<(), FightError> {
+        if self.combatants.is_empty() {
+            return Err(FightError::File(format!(
+                "{file}: no combatants: give one combatant's fields, or [[combatant]] tables"
+            )));
+        }
+        if self.combatants.len() > MAX_COMBATANTS {
+            return Err(FightError::File(format!(
+                "{file}: {} combatants: at most {MAX_COMBATANTS} on a side",
+                self.combatants.len()
+            )));
+        }
+        // The line where a combatant's table starts, found by its name.
+        let name_line = |name: &str| {
+            let needle = format!("\"{name}\"");
+            text.find(&needle)
+                .map(|o| format!("line {}: ", line_of(text, o)))
+                .unwrap_or_default()
+        };
+        for c in &self.combatants {
+            let at = name_line(&c.name);
+            let bad = |field: &str, why: String| {
+                FightError::File(format!(
+                    "{file}: {at}combatant \"{}\": {field}: {why}",
+                    c.name
+                ))
+            };
+            if c.name.trim().is_empty() {
+                return Err(FightError::File(format!(
+                    "{file}: a combatant has an empty name"
+                )));
+            }
+            if !(1..=10_000).contains(&c.thp) {
+                return Err(bad(
+                    "thp",
+                    format!("{} is not a number of hit points from 1 to 10000", c.thp),
+                ));
+            }
+            if let Some(chp) = c.chp
+                && !(-c.thp..=c.thp).contains(&chp)
+            {
+                return Err(bad(
+                    "chp",
+                    format!("{chp} must lie between -THP and THP ({})", c.thp),
+                ));
+            }
+            for (k, v) in &c.skills {
+                if !(-100..=100).contains(v) {
+                    return Err(bad(
+                        &format!("skills.{k}"),
+                        format!("{v} is outside -100..100"),
+                    ));
+                }
+            }
+            if c.fate_points > 100 {
+                return Err(bad(
+                    "fate_points",
+                    format!("{} is more than 100", c.fate_points),
+                ));
+            }
+            for (i, w) in c.weapons.iter().enumerate() {
+                let field = format!("weapons[{i}] ({})", w.name);
+                if !c.skills.contains_key(&w.skill) {
+                    return Err(bad(
+                        &format!("{field}.skill"),
+                        format!(
+                            "\"{}\" is not one of its skills ({})",
+                            w.skill,
+                            c.skills.keys().cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                }
+                if !(0..=1000).contains(&w.dam) {
+                    return Err(bad(
+                        &format!("{field}.dam"),
+                        format!("{} is outside 0..1000", w.dam),
+                    ));
+                }
+                match (w.is_ranged(), w.range) {
+                    (true, None) => {
+                        return Err(bad(
+                            &format!("{field}.range"),
+                            "a missile weapon or spell needs a range in squares".into(),
+                        ));
+                    }
+                    (_, Some(r)) if !(1..=10_000).contains(&r) => {
+                        return Err(bad(
+                            &format!("{field}.range"),
+                            format!("{r} is outside 1..10000"),
+                        ));
+                    }
+                    _ => {}
+                }
+                if w.reload > 20 || w.prepare > 20 {
+                    return Err(bad(
+                        &field,
+                        "reload and prepare are at most 20 attacks".into(),
+                    ));
+                }
+            }
+            for (i, a) in c.armour.iter().enumerate() {
+                if !(0..=1000).contains(&a.value) {
+                    return Err(bad(
+                        &format!("armour[{i}].value"),
+                        format!("{} is outside 0..1000", a.value),
+                    ));
+                }
+            }
+            if let Some(s) = &c.shield
+                && !(0..=1000).contains(&s.value)
+            {
+                return Err(bad(
+                    "shield.value",
+                    format!("{} is outside 0..1000", s.value),
+                ));
+            }
+            if c.tactic.delay > 4 {
+                return Err(bad(
+                    "tactic.delay",
+                    format!(
+                        "{} rounds: a turn has five rounds, so at most 4",
+                        c.tactic.delay
+                    ),
+                ));
+            }
+        }
+        let mut names: Vec<&str> = self.combatants.iter().map(|c| c.name.as_str()).collect();
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(FightError::File(format!(
+                "{file}: {}two combatants are named \"{}\": names must be unique",
+                name_line(w[0]),
+                w[0]
+            )));
+        }
+        Ok(())
+    }
+}
