@@ -382,7 +382,10 @@ impl Side {
         let table: toml::Table = toml::from_str(text).map_err(bad)?;
         let side = if table.contains_key("combatant") || table.contains_key("side") {
             let f: SideFile = toml::from_str(text).map_err(bad)?;
-            let name = f.side.unwrap_or_else(|| file.to_string());
+            let name = f.side.unwrap_or_else(|| {
+                let names: Vec<&str> = f.combatant.iter().map(|c| c.name.as_str()).collect();
+                names.join(", ")
+            });
             Side {
                 name,
                 pcs: f.pcs,

@@ -1,0 +1,545 @@
+//! Fights resolved round by round with typed faces: each situation the rule
+//! text describes, from "Tactical Actions" to "Total Attacks".
+
+use super::{combatant, fight, logged, round, side, text, who};
+use nutshell_dice::Scripted;
+use nutshell_mls::health::State;
+use nutshell_mls::{Fight, FightOptions, Progress};
+
+#[test]
+fn one_against_one_the_higher_success_hits() {
+    // mls, Close Combat: "To hit a character must succeed with his roll AND
+    // roll higher than all his opponents." Both attack every round (skill 10).
+    let a = combatant("Ann", 10, 8, 14, "");
+    let b = combatant("Bob", 10, 6, 12, "");
+    let mut f = fight(&a, &b);
+    // Ann 3,3,3 = 19; Bob 2,2,2 = 16; Ann's Dam 8: 2d6 1,2 -> max(3, 8) = 8;
+    // Bob CHP 12 -> 4, below half: shock 5,5,5 = 15 + 2 = 17 succeeds.
+    let p = round(&mut f, &[3, 3, 3, 2, 2, 2, 1, 2, 5, 5, 5]);
+    assert_eq!(p, Progress::Round { turn: 1, round: 1 });
+    assert_eq!(who(&f, "Bob").chp, 4);
+    assert_eq!(who(&f, "Ann").chp, 14);
+    assert_eq!(who(&f, "Bob").state, State::Standing);
+    logged(&f, "Bob does not beat Ann: blocked");
+}
+
+#[test]
+fn a_success_that_is_not_higher_does_not_hit() {
+    // mls, Opposed Rolls: "if equal or less it fails"; both 16: nobody hits.
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 14, ""),
+        &combatant("Bob", 10, 6, 12, ""),
+    );
+    round(&mut f, &[2, 2, 2, 2, 2, 2]);
+    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (14, 12));
+}
+
+fn three_goblins() -> String {
+    (1..=3)
+        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 20, ""))
+        .collect()
+}
+
+#[test]
+fn one_against_three_takes_minus_two_and_must_beat_them_all() {
+    // mls, Close Combat: "Each enemy in excess of the first making an attack
+    // causes penalty of -1 to the single character's roll. To hit a character
+    // must succeed with his roll AND roll higher than all his opponents."
+    let mut f = fight(&combatant("Ann", 8, 8, 20, ""), &three_goblins());
+    // Ann 4,4,4 = 12 + 8 - 2 = 18; Gob1 17, Gob2 16, Gob3 14 (failure).
+    // Ann beats all three and hits Gob1 (her target): 2d6 1,1 -> Dam 8.
+    round(&mut f, &[4, 4, 4, 3, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1]);
+    logged(&f, "Ann faces 3 attackers: -2");
+    logged(&f, "3d6 [4, 4, 4] = 12 + 8 - 2 = 18");
+    assert_eq!(who(&f, "Gob1").chp, 12);
+    assert_eq!(who(&f, "Ann").chp, 20);
+}
+
+#[test]
+fn blocks_and_hits_in_the_same_round() {
+    // mls, Normal Attacks: "If he rolls higher than some he blocks their
+    // attacks and is hit by the others."
+    let gobs: String = (1..=2)
+        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 20, ""))
+        .collect();
+    let mut f = fight(&combatant("Ann", 8, 8, 20, ""), &gobs);
+    // Ann 3,3,3 = 9 + 8 - 1 = 16; Gob1 3,3,4 = 18 hits her; Gob2 2,2,3 = 15 is
+    // blocked; Ann beats Gob2 but not Gob1, so she hits no one.
+    // Gob1's Dam 6: 1d6 + 1d3 = 1,1 -> 6; Ann 20 -> 14.
+    round(&mut f, &[3, 3, 3, 3, 3, 4, 2, 2, 3, 1, 1]);
+    assert_eq!(who(&f, "Ann").chp, 14);
+    assert_eq!(who(&f, "Gob1").chp, 20);
+    assert_eq!(who(&f, "Gob2").chp, 20);
+    logged(&f, "Gob2 does not beat Ann: blocked");
+    logged(&f, "Ann does not beat Gob1: blocked");
+}
+
+#[test]
+fn a_character_attacked_must_attack_one_of_his_attackers() {
+    // mls, Close Combat: "A character must attack an enemy who is attacking him
+    // that round, and can only attack another enemy if none are attacking him."
+    // Ann prefers the weakest, Gob2 (10 CHP), but only Gob1 attacks her: Gob2
+    // has no attack this round (skill 2: 3rd round only).
+    let gobs = format!(
+        "{}{}",
+        combatant("Gob1", 8, 6, 20, ""),
+        combatant("Gob2", 2, 6, 10, "")
+    );
+    let ann = combatant("Ann", 8, 8, 20, "tactic = { target = \"weakest\" }");
+    let mut f = fight(&ann, &gobs);
+    // Ann 3,3,3 = 17 on Gob1; Gob1 2,2,2 = 14; Ann hits Gob1: 2d6 1,1 -> 8.
+    round(&mut f, &[3, 3, 3, 2, 2, 2, 1, 1]);
+    logged(&f, "Ann rolls attack on Gob1");
+    assert_eq!(who(&f, "Gob1").chp, 12);
+    assert_eq!(who(&f, "Gob2").chp, 10);
+}
+
+#[test]
+fn a_defender_without_an_attack_only_blocks() {
+    // mls, Defensive Rounds: "If a character is unable to attack this round he
+    // still rolls against attacks, however a success merely blocks an attack,
+    // it does not cause damage." Bob (skill 4) attacks in rounds 2 and 4 only.
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 20, ""),
+        &combatant("Bob", 4, 8, 20, ""),
+    );
+    // Round 1: Ann 2,2,2 = 16; Bob's defence 6,5,5 = 16 + 4 = 20: blocked, and
+    // Bob does no damage.
+    round(&mut f, &[2, 2, 2, 6, 5, 5]);
+    logged(&f, "Bob rolls defence");
+    logged(&f, "Bob blocks Ann's attack");
+    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (20, 20));
+}
+
+#[test]
+fn both_critical_the_higher_is_a_normal_success_and_normal_dam() {
+    // mls, Opposed Rolls: "If both get a Critical success then the higher roll
+    // is reduced to a normal success"; mls, Damage: "an enemy Critical may
+    // reduce this to a normal success and thus normal Dam".
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 30, ""),
+        &combatant("Bob", 10, 8, 30, ""),
+    );
+    // Ann 4,4,4 = 22, Bob 4,3,3 = 20: Ann hits with Dam 8 (2d6 1,1), not 16.
+    round(&mut f, &[4, 4, 4, 4, 3, 3, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 22);
+    logged(&f, "reduced to a normal success");
+}
+
+#[test]
+fn a_critical_doubles_dam_and_ignores_partial_armour() {
+    // mls, Damage: "A Critical roll doubles the attacker's Dam"; mls, Armor: "A
+    // Critical against Partial armor ignores armor".
+    let bob = combatant(
+        "Bob",
+        4,
+        8,
+        40,
+        "armour = [{ value = 3, coverage = \"partial\" }]",
+    );
+    let mut f = fight(&combatant("Ann", 10, 8, 30, ""), &bob);
+    // Ann 4,4,4 = 22 critical; Bob's defence 1,2,2 = 9. Dam 16: 4d6 1,1,1,1 -> 16.
+    round(&mut f, &[4, 4, 4, 1, 2, 2, 1, 1, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 24);
+}
+
+#[test]
+fn a_natural_18_against_encased_armour_and_a_shield() {
+    // mls, Natural 18s: "the result is treated as a Critical against a Failure
+    // even if the other character rolled a success or a critical. Shields are
+    // ignored, and Partial and Full armor is ignored. Encased armor is reduced
+    // by half the attacker's Dam rating." (RULING M-6; project ruling P-15: the
+    // Dam before doubling.)
+    let bob = combatant(
+        "Bob",
+        10,
+        6,
+        30,
+        "armour = [{ value = 6, coverage = \"encased\" }]\nshield = { value = 3 }",
+    );
+    let mut f = fight(&combatant("Ann", 10, 8, 30, ""), &bob);
+    // Ann 6,6,6 natural 18; Bob 5,5,4 = 24, a critical, beaten all the same.
+    // Dam 8 doubled: 4d6 1,1,1,1 -> 16; encased 6 - 8/2 = 2; shield ignored.
+    round(&mut f, &[6, 6, 6, 5, 5, 4, 1, 1, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 16);
+    logged(&f, "natural 18");
+}
+
+#[test]
+fn both_natural_18s_the_scores_apply_as_normal() {
+    // mls, Natural 18s: "If both roll a natural 18 then the score applies as
+    // normal." Ann 18 + 10 = 28 beats Bob 18 + 8 = 26; both critical, so the
+    // higher is reduced to a normal success: Dam 8, 2d6 1,1 -> 8.
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 30, ""),
+        &combatant("Bob", 8, 8, 30, ""),
+    );
+    round(&mut f, &[6, 6, 6, 6, 6, 6, 1, 1]);
+    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (30, 22));
+}
+
+#[test]
+fn a_natural_3_is_a_fumble_against_a_success() {
+    // mls, Natural 3s: "the score is ignored and the result is treated as a
+    // Fumble against a Success even if the other character rolled a failure or
+    // a fumble." Ann (skill 20) rolls 1,1,1: Bob's 2,2,3 = 7 + 4 = 11, a
+    // failure, still beats her in the defensive round; Bob does no damage.
+    let mut f = fight(
+        &combatant("Ann", 20, 8, 30, ""),
+        &combatant("Bob", 4, 8, 30, ""),
+    );
+    round(&mut f, &[1, 1, 1, 2, 2, 3]);
+    assert_eq!(who(&f, "Bob").chp, 30);
+    logged(&f, "Ann misses Bob");
+}
+
+#[test]
+fn a_shield_blocks_on_a_successful_but_losing_roll() {
+    // mls, Shields: "If using a shield or parrying weapon a successful but
+    // losing roll means that the shield has blocked the attack. The armor value
+    // of the shield is subtracted from the damage done."
+    let bob = combatant("Bob", 8, 6, 30, "shield = { value = 2 }");
+    let mut f = fight(&combatant("Ann", 8, 8, 30, ""), &bob);
+    // Ann 3,3,4 = 18; Bob 3,3,3 = 17, a success that loses: Dam 8 (2d6 1,1)
+    // - 2 = 6.
+    round(&mut f, &[3, 3, 4, 3, 3, 3, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 24);
+    logged(&f, "the shield blocks");
+    // A failing roll gets no shield: Bob 2,2,2 = 14.
+    let mut f = fight(
+        &combatant("Ann", 8, 8, 30, ""),
+        &combatant("Bob", 8, 6, 30, "shield = { value = 2 }"),
+    );
+    round(&mut f, &[3, 3, 4, 2, 2, 2, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 22);
+}
+
+#[test]
+fn armour_by_location_and_an_aimed_blow() {
+    // mls, Aiming an Attack: "Close Combat attacks may also be aimed at specific
+    // locations in exactly the same way" (RULING M-8: Head -3 17+); mls, Armor
+    // Effect: "If an unarmored location is successfully hit then armor is
+    // ignored." Bob's mail covers the chest only.
+    let bob = combatant(
+        "Bob",
+        4,
+        6,
+        30,
+        "armour = [{ value = 3, coverage = \"full\", locations = [\"chest\"] }]",
+    );
+    let ann = combatant("Ann", 10, 8, 30, "tactic = { aim = \"head\" }");
+    let mut f = fight(&ann, &bob);
+    // Ann 3,3,4 = 10 + 10 - 3 = 17 reaches 17+: the head, unarmoured: 8.
+    round(&mut f, &[3, 3, 4, 1, 1, 1, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 22);
+    logged(&f, "on the head");
+    // 16 is a success below 17: a normal hit on the chest, through the mail.
+    let mut f = fight(&ann, &bob);
+    round(&mut f, &[3, 3, 3, 1, 1, 1, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 25);
+    logged(&f, "on the chest");
+}
+
+#[test]
+fn a_total_attack_chain_adds_strength_and_goes_on() {
+    // mls, Total Attack: "If this attack is successful the character increases
+    // his Dam for that attack by his Strength. In addition the total attacker
+    // may now make a second attack against a second opponent ... continuing to
+    // attack until he has hit all enemies".
+    let ann = combatant(
+        "Ann",
+        10,
+        8,
+        40,
+        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
+    );
+    let gobs: String = (1..=2)
+        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 30, ""))
+        .collect();
+    let mut f = fight(&ann, &gobs);
+    // Ann 4,4,3 = 21 vs Gob1 2,2,2 = 14: critical, Dam (8 + 3) x 2 = 22.
+    // Ann 3,3,3 = 19 vs Gob2 3,3,2 = 16: Dam 11.
+    // Gob1 takes 5d6 + 1d3 (all 1s) -> 22: 30 -> 8, below half: shock 6,6,6.
+    // Gob2 takes 2d6 + 1d3 (1s) -> 11: 30 -> 19.
+    round(
+        &mut f,
+        &[
+            4, 4, 3, 2, 2, 2, 3, 3, 3, 3, 3, 2, 1, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1, 1,
+        ],
+    );
+    assert_eq!(who(&f, "Gob1").chp, 8);
+    assert_eq!(who(&f, "Gob2").chp, 19);
+    assert_eq!(who(&f, "Ann").chp, 40);
+    logged(&f, "Ann goes on to attack Gob2");
+    logged(&f, "Dam + Strength 3 = 11");
+}
+
+#[test]
+fn a_failed_total_attack_gives_the_enemy_his_strength_and_unopposed_attacks() {
+    // mls, Total Attack: "If (and when) the attack fails and the enemy hits ...
+    // the enemy adds the total attacker's Strength to his own Dam. In addition
+    // any opponents able to attack who have not yet rolled make unopposed
+    // attacks against him, but without the Strength addition."
+    // mls, Following Up a Total Attack: a critical hit against a total attacker
+    // may follow up.
+    let ann = combatant(
+        "Ann",
+        10,
+        8,
+        40,
+        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
+    );
+    let gobs: String = (1..=2)
+        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 30, ""))
+        .collect();
+    let mut f = fight(&ann, &gobs);
+    // Ann 2,2,2 = 16 vs Gob1 4,4,4 = 20 critical: Dam (6 + 3) x 2 = 18.
+    // Gob2's unopposed attack 3,3,3 = 17 succeeds: Dam 6.
+    // Damage: 4d6 + 1d3 (1s) -> 18: 40 -> 22; 1d6 + 1d3 (1s) -> 6: 22 -> 16,
+    // below half: shock 5,5,5 = 17.
+    round(
+        &mut f,
+        &[2, 2, 2, 4, 4, 4, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 5, 5, 5],
+    );
+    assert_eq!(who(&f, "Ann").chp, 16);
+    logged(&f, "Gob2 rolls unopposed attack on Ann");
+    logged(&f, "follows up");
+}
+
+#[test]
+fn total_defence_against_a_total_attack_hits_with_his_strength() {
+    // mls, Total Defence: "Against a Total Attack the total defender also gains
+    // +2 to his roll, and gets to hit if he succeeds and rolls higher, adding
+    // the total attacker's Strength to his own Dam."
+    let ann = combatant(
+        "Ann",
+        10,
+        8,
+        40,
+        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
+    );
+    let bob = combatant("Bob", 10, 5, 40, "tactic = { mode = \"total-defence\" }");
+    let mut f = fight(&ann, &bob);
+    // Ann 3,3,3 = 19; Bob 2,2,3 = 7 + 10 + 2 = 19: a tie, nobody hits.
+    round(&mut f, &[3, 3, 3, 2, 2, 3]);
+    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (40, 40));
+    logged(&f, "3d6 [2, 2, 3] = 7 + 10 + 2 = 19");
+    // Round 2: Ann 2,2,2 = 16; Bob 2,2,3 = 19: Bob hits, Dam 5 + 3 = 8 (2d6 1,1).
+    round(&mut f, &[2, 2, 2, 2, 2, 3, 1, 1]);
+    assert_eq!(who(&f, "Ann").chp, 32);
+}
+
+#[test]
+fn total_defence_against_a_normal_attack_does_no_damage() {
+    // mls, Total Defence: "Against a normal attack the total defender gains +2
+    // to his roll, but does no damage if he wins."
+    let bob = combatant("Bob", 10, 5, 40, "tactic = { mode = \"total-defence\" }");
+    let mut f = fight(&combatant("Ann", 10, 8, 40, ""), &bob);
+    round(&mut f, &[2, 2, 2, 3, 3, 3]); // Ann 16, Bob 9 + 12 = 21
+    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (40, 40));
+    logged(&f, "Bob wins a Total Defence: no damage");
+}
+
+#[test]
+fn total_defence_against_total_defence_rolls_nothing() {
+    // mls, Total Defence: "Against another Total Defence no rolls are made by
+    // either character."
+    let td = "tactic = { mode = \"total-defence\" }";
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 40, td),
+        &combatant("Bob", 10, 5, 40, td),
+    );
+    round(&mut f, &[]);
+    logged(&f, "both make a Total Defence: no rolls");
+}
+
+#[test]
+fn foregoing_rolls_but_does_no_harm() {
+    // mls, Foregoing Attacks: "he still rolls if he is being attacked that
+    // round, but does no harm if he hits."
+    let bob = combatant("Bob", 10, 5, 40, "tactic = { mode = \"forego\" }");
+    let mut f = fight(&combatant("Ann", 10, 8, 40, ""), &bob);
+    round(&mut f, &[2, 2, 2, 5, 5, 5]);
+    assert_eq!(who(&f, "Ann").chp, 40);
+    logged(&f, "foregoes the attack");
+}
+
+#[test]
+fn a_delayed_attack_gains_plus_one() {
+    // mls, Delaying Attacks: delay by one round and gain +1 (skill 2: the 3rd
+    // round moves to the 4th).
+    let ann = combatant("Ann", 2, 8, 40, "tactic = { delay = 1 }");
+    let mut f = fight(&ann, &combatant("Bob", 0, 5, 40, ""));
+    for _ in 0..3 {
+        round(&mut f, &[]);
+    }
+    // 17 + 2 + 1 = 20, a critical: Dam 16, 4d6 1,1,1,1.
+    round(&mut f, &[6, 6, 5, 1, 1, 2, 1, 1, 1, 1]);
+    logged(&f, "3d6 [6, 6, 5] = 17 + 2 + 1 = 20");
+    assert_eq!(who(&f, "Bob").chp, 24);
+}
+
+#[test]
+fn breaking_off_disengages_and_then_flees() {
+    // mls, Breaking Off: "He makes a normal attack, but if successful does no
+    // damage. However he is considered to have disengaged (backed away)."
+    // mls, Flee!: the next turn he flees with a double move.
+    let bob = combatant(
+        "Bob",
+        10,
+        5,
+        20,
+        "chp = 5\ntactic = { break_off_below = 10 }\ntraits = { agility = 5 }",
+    );
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 40, "traits = { agility = 1 }"),
+        &bob,
+    );
+    round(&mut f, &[2, 2, 2, 4, 4, 4]); // Ann 16, Bob 22: Bob breaks off
+    logged(&f, "Bob breaks off");
+    assert_eq!(who(&f, "Ann").chp, 40);
+    // Rounds 2-5: they are no longer adjacent: no rolls.
+    for _ in 0..4 {
+        round(&mut f, &[]);
+    }
+    // Turn 2, Bob's: he flees 12 squares, out of Ann's reach (Agl 1: pursuit 4).
+    let p = round(&mut f, &[]);
+    assert_eq!(who(&f, "Bob").state, State::Escaped);
+    assert!(
+        matches!(p, Progress::Over(ref e) if e.winner == Some(0)),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn a_charge_attacks_once_in_the_fifth_round() {
+    // mls, Charge: "regardless of skill he may only make on attack, in the
+    // fifth round. Likewise he may only be attacked in the 5th round."
+    let ann = combatant("Ann", 10, 8, 40, "traits = { agility = 3 }");
+    let bob = combatant("Bob", 10, 5, 40, "position = 4");
+    let mut f = fight(&ann, &bob);
+    for _ in 0..4 {
+        round(&mut f, &[]); // adjacent after the move, but nobody may attack the charger yet
+    }
+    logged(&f, "Ann chooses Charge");
+    // Round 5: Ann 16 vs Bob's natural 3; Dam 8: 2d6 1,1 -> 8.
+    round(&mut f, &[2, 2, 2, 1, 1, 1, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 32);
+}
+
+#[test]
+fn shots_are_simultaneous_and_each_hits_on_a_success() {
+    // mls, Shooting: "Two characters shooting at each other in the same round
+    // both roll to hit, and if successful both hit. A successful shot does not
+    // stop a successful shot by the enemy."
+    let bow = |name: &str| {
+        format!(
+            "[[combatant]]\nname = \"{name}\"\nthp = 30\nskills = {{ bow = 10 }}\nweapons = [{{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }}]\n"
+        )
+    };
+    let mut f = Fight::new(
+        [side(&bow("Ann")), side(&bow("Bob"))],
+        FightOptions {
+            distance: 10,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    // Turn 1, Ann's: Bob has no set action yet, so he dodges (Agility 2).
+    // Ann 3,3,3 = 19; Bob's dodge 2,2,2 = 8; Dam 4: 1d6 1 -> 4.
+    round(&mut f, &[3, 3, 3, 2, 2, 2, 1]);
+    assert_eq!(who(&f, "Bob").chp, 26);
+    for _ in 0..4 {
+        round(&mut f, &[1, 1, 2, 1, 1, 2]); // fumbled shots and dodges
+    }
+    // Turn 2, Bob's: both have chosen Shoot, so they shoot at each other.
+    round(&mut f, &[3, 3, 3, 3, 3, 3, 1, 1]);
+    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (26, 22));
+    logged(&f, "shoot at each other");
+}
+
+#[test]
+fn reloading_spends_attacks() {
+    // mls, Reloading: "This requires a number of "attacks" to be spent
+    // reloading instead of shooting." Skill 10, reload 1: rounds 1, 3, 5.
+    let xbow = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { xbow = 10 }\nweapons = [{ name = \"crossbow\", skill = \"xbow\", dam = 4, kind = \"missile\", range = 20, reload = 1 }]\n";
+    let target = combatant("Bob", 0, 4, 99, "tactic = { dodge = false }");
+    let mut f = Fight::new(
+        [side(xbow), side(&target)],
+        FightOptions {
+            distance: 10,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    round(&mut f, &[1, 1, 2]); // round 1: shoots (fumbles)
+    round(&mut f, &[]); // round 2: reloads
+    round(&mut f, &[1, 1, 2]); // round 3: shoots
+    logged(&f, "spends the attack reloading");
+}
+
+#[test]
+fn the_pcs_act_first_unless_surprised() {
+    // mls, Party Turns and Turn Order: "one side performs its actions first,
+    // normally the PC's unless surprised."
+    let npcs = combatant("Orc", 10, 5, 20, "");
+    let pcs = format!(
+        "side = \"Heroes\"\npcs = true\n{}",
+        combatant("Ann", 10, 5, 20, "")
+    );
+    let f = Fight::new([side(&npcs), side(&pcs)], FightOptions::default()).unwrap();
+    assert_eq!(f.first_side(), 1);
+    let f = Fight::new(
+        [side(&npcs), side(&pcs)],
+        FightOptions {
+            surprised: Some(1),
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(f.first_side(), 0);
+}
+
+#[test]
+fn a_fight_can_be_stepped_round_by_round_and_ends_in_a_draw_at_the_limit() {
+    // Nobody can attack (skill 0): five empty rounds a turn until max_turns.
+    let mut f = Fight::new(
+        [
+            side(&combatant("Ann", 0, 5, 20, "")),
+            side(&combatant("Bob", 0, 5, 20, "")),
+        ],
+        FightOptions {
+            max_turns: 2,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    let mut dice = Scripted::new([]);
+    for r in 1..=5 {
+        assert_eq!(
+            f.step(&mut dice).unwrap(),
+            Progress::Round { turn: 1, round: r }
+        );
+    }
+    let mut last = Progress::Round { turn: 0, round: 0 };
+    for _ in 0..5 {
+        last = f.step(&mut dice).unwrap();
+    }
+    match last {
+        Progress::Over(e) => assert_eq!((e.winner, e.turns), (None, 2), "{}", text(&f)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn too_few_faces_names_the_die() {
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 14, ""),
+        &combatant("Bob", 10, 6, 12, ""),
+    );
+    let err = f.step(&mut Scripted::new([3, 3, 3, 2])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "ran out of faces: die 5 (a d6 for Bob's attack on Ann) needs a face, but only 4 were given"
+    );
+}
