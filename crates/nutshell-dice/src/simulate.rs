@@ -44,10 +44,11 @@ pub fn wilson(count: u64, trials: u64) -> Interval {
     let z2 = Z95 * Z95;
     let center = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    // Rounding can put an end a hair past the estimate at p = 0 or 1.
     Interval {
         estimate: p,
-        low: (center - half).max(0.0),
-        high: (center + half).min(1.0),
+        low: (center - half).clamp(0.0, p),
+        high: (center + half).clamp(p, 1.0),
     }
 }
 

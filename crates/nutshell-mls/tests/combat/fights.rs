@@ -543,3 +543,70 @@ fn too_few_faces_names_the_die() {
         "ran out of faces: die 5 (a d6 for Bob's attack on Ann) needs a face, but only 4 were given"
     );
 }
+
+#[test]
+fn move_and_shoot_moves_then_shoots_once_in_the_round_of_the_movement() {
+    // mls, Move and Shoot: "he may attack in any single round from any point
+    // during his movement ... normally the round will be where the movement
+    // point expended - 3rd movement point means 3rd round".
+    let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }]\ntactic = { action = \"move-and-shoot\" }\n";
+    let mut f = Fight::new(
+        [side(ann), side(&combatant("Bob", 0, 4, 30, ""))],
+        FightOptions {
+            distance: 10,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    round(&mut f, &[]);
+    round(&mut f, &[]);
+    // Agl 2 + 1 = 3 squares: the shot comes in round 3; Bob dodges (2,2,2 = 8).
+    round(&mut f, &[3, 3, 3, 2, 2, 2, 1]);
+    round(&mut f, &[]);
+    round(&mut f, &[]);
+    assert_eq!(who(&f, "Ann").position, 3);
+    assert_eq!(who(&f, "Bob").chp, 26);
+    logged(&f, "Ann chooses Move and Shoot");
+}
+
+#[test]
+fn flee_and_pursue() {
+    // mls, Flee!: a double move away; mls, Pursue: "a double move ... directly
+    // after a character who chose Flee! in the opposing side's last Turn ... IF,
+    // and only if, he finishes his move adjacent to ... the fleeing character he
+    // may make a single unopposed attack in the fifth round."
+    let ann = combatant("Ann", 0, 4, 30, "traits = { agility = 5 }");
+    let bob = combatant(
+        "Bob",
+        2,
+        4,
+        20,
+        "chp = 5\ntraits = { agility = 1 }\ntactic = { break_off_below = 10 }",
+    );
+    let mut f = fight(&ann, &bob);
+    // Turn 1: Bob's attack in round 3 (17 against Ann's 4) breaks off; the
+    // rolls come in file order, Ann's first.
+    round(&mut f, &[]);
+    round(&mut f, &[]);
+    round(&mut f, &[1, 1, 2, 5, 5, 5]);
+    round(&mut f, &[]);
+    round(&mut f, &[]);
+    logged(&f, "Bob breaks off");
+    // Turn 2, Bob's: he flees 4 squares, but Ann (pursuit 12) can reach him.
+    for _ in 0..5 {
+        round(&mut f, &[]);
+    }
+    logged(&f, "Bob flees 4 square(s)");
+    assert_eq!(who(&f, "Bob").state, State::Standing);
+    // Turn 3, Ann's: she pursues and ends adjacent. Round 3: Bob fumbles (6)
+    // against her 9. Round 5: her unopposed attack 16 hits: 1d6 1 -> Dam 4;
+    // Bob 5 -> 1, below half: shock 6,6,6.
+    round(&mut f, &[]);
+    round(&mut f, &[]);
+    round(&mut f, &[3, 3, 3, 1, 1, 2]);
+    round(&mut f, &[]);
+    round(&mut f, &[5, 5, 6, 1, 6, 6, 6]);
+    logged(&f, "Ann chooses Pursue");
+    logged(&f, "Ann rolls unopposed attack on Bob");
+    assert_eq!(who(&f, "Bob").chp, 1);
+}

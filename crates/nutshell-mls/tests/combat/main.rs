@@ -5,6 +5,7 @@ mod damage;
 mod fights;
 mod files;
 mod health;
+mod properties;
 mod schedule;
 mod simulate;
 

@@ -1,0 +1,228 @@
+//! `nutshell mls`, end to end: fights, simulations, attack rounds, damage.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn nutshell() -> Command {
+    let mut cmd = Command::cargo_bin("nutshell").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    cmd
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = nutshell().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const DUEL: [&str; 2] = [
+    "examples/mls/duel/knight.toml",
+    "examples/mls/duel/brigand.toml",
+];
+const SKIRMISH: [&str; 2] = [
+    "examples/mls/skirmish/party.toml",
+    "examples/mls/skirmish/goblins.toml",
+];
+
+#[test]
+fn attacks_prints_the_rounds_of_a_skill() {
+    // RULING M-4: skill 7 gives three attacks, in rounds 1, 3 and 5.
+    let v = json(&["mls", "attacks", "--skill", "7", "--json"]);
+    assert_eq!(v["rounds"], serde_json::json!([1, 3, 5]));
+    nutshell()
+        .args(["mls", "attacks", "--skill", "4", "--rush"])
+        .assert()
+        .success()
+        .stdout("skill 4: 2 attack(s) a turn (half the skill, at most 5); rounds 1 (-2), 4\n");
+}
+
+#[test]
+fn damage_odds_are_exact_and_shaped_like_nutshell_odds() {
+    // RULING M-5: Dam 8 rolls 2d6, at least 8: P(8) = P(2d6 <= 8) = 26/36.
+    let v = json(&["mls", "damage", "--dam", "8", "--odds", "--json"]);
+    assert_eq!(v["expression"], "max(2d6, 8)");
+    assert_eq!(
+        v["distribution"][0],
+        serde_json::json!({"value": 8, "probability": "13/18"})
+    );
+    assert_eq!(v["tail"], "0");
+    // A critical against Partial armour ignores it (RULING M-6): max(4d6, 16).
+    let v = json(&[
+        "mls",
+        "damage",
+        "--dam",
+        "8",
+        "--critical",
+        "--armor",
+        "5",
+        "--coverage",
+        "partial",
+        "--odds",
+        "--json",
+    ]);
+    assert_eq!(v["expression"], "max(4d6, 16)");
+    // A natural 18 against Encased armour 6 with Dam 8: 6 - 4 = 2 remains.
+    let v = json(&[
+        "mls",
+        "damage",
+        "--dam",
+        "8",
+        "--natural-18",
+        "--armor",
+        "6",
+        "--coverage",
+        "encased",
+        "--odds",
+        "--json",
+    ]);
+    assert_eq!(v["expression"], "max(max(4d6, 16) - 2, 0)");
+}
+
+#[test]
+fn damage_rolls_from_typed_faces() {
+    nutshell()
+        .args([
+            "mls",
+            "damage",
+            "--dam",
+            "10",
+            "--armor",
+            "3",
+            "--coverage",
+            "full",
+            "--faces",
+            "1,2,1",
+        ])
+        .assert()
+        .success()
+        .stdout("max(2d6 + 1d3, 10) = [1, 2, 1] -> 10; protection 3; damage 7\n");
+}
+
+#[test]
+fn a_fight_is_reproducible_from_a_seed_and_logs_every_roll() {
+    let args = ["mls", "fight", DUEL[0], DUEL[1], "--seed", "7", "--json"];
+    let first = json(&args);
+    assert_eq!(first, json(&args));
+    assert_eq!(
+        first["sides"],
+        serde_json::json!(["Sir Aldric", "Black Wat"])
+    );
+    let log = first["log"].as_array().unwrap();
+    assert!(
+        log.iter()
+            .any(|l| l["text"].as_str().unwrap().contains("rolls"))
+    );
+    assert!(first["ending"]["turns"].as_u64().unwrap() >= 1);
+    let text = nutshell()
+        .args(["mls", "fight", DUEL[0], DUEL[1], "--seed", "7"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("Turn 1: Sir Aldric's turn"), "{text}");
+    assert!(text.contains("  Round 1"), "{text}");
+    assert!(text.contains("combatant"), "{text}");
+}
+
+#[test]
+fn a_fight_from_typed_faces() {
+    // Round 1: Black Wat's total attack 3,3,3 = 20 (critical) beats Sir
+    // Aldric's 1,1,2 = 16: Dam (10 + Strength 4) x 2 = 28, 7d6 all 1s -> 28;
+    // mail 3 and the shield 2 (a successful, losing roll) leave 23: CHP
+    // 14 -> -9, below -50%: certain death, but a Fate Point removes the damage.
+    // Round 2: the same again, and no Fate Point left.
+    let round = "3,3,3,1,1,2,1,1,1,1,1,1,1";
+    let faces = format!("{round},{round}");
+    let v = json(&[
+        "mls", "fight", DUEL[0], DUEL[1], "--faces", &faces, "--json",
+    ]);
+    assert_eq!(v["ending"]["winner"], "Black Wat");
+    assert_eq!(v["combatants"][0]["state"], "dead");
+    assert_eq!(v["combatants"][0]["fate_points"], 0);
+    let log: Vec<&str> = v["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        log.iter()
+            .any(|l| l.contains("spends a Fate Point to remove the damage")),
+        "{log:?}"
+    );
+    // One face short: the error names the die.
+    let out = nutshell()
+        .args(["mls", "fight", DUEL[0], DUEL[1], "--faces", "3,3,3,1,1,2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("ran out of faces: die 7 (a d6 for damage)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bad_file_names_the_field_and_the_line() {
+    let dir = std::env::temp_dir().join(format!("nutshell-mls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "name = \"X\"\nthp = 10\nweapons = [{ name = \"axe\", skill = \"axe\", dmg = 4 }]\n",
+    )
+    .unwrap();
+    let out = nutshell()
+        .args(["mls", "fight", DUEL[0], bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("bad.toml: line 3: unknown field `dmg`"),
+        "{err}"
+    );
+    let out = nutshell()
+        .args(["mls", "fight", DUEL[0], "no-such-file.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn simulate_gives_probabilities_with_intervals() {
+    let v = json(&[
+        "mls",
+        "simulate",
+        SKIRMISH[0],
+        SKIRMISH[1],
+        "--trials",
+        "2000",
+        "--json",
+    ]);
+    assert_eq!(v["trials"], 2000);
+    let p = |x: &Value| x["probability"].as_f64().unwrap();
+    let total = p(&v["wins"][0]) + p(&v["wins"][1]) + p(&v["draw"]);
+    assert!((total - 1.0).abs() < 1e-9);
+    let w = &v["wins"][0];
+    assert!(w["low"].as_f64().unwrap() <= p(w) && p(w) <= w["high"].as_f64().unwrap());
+    assert_eq!(v["combatants"].as_array().unwrap().len(), 10);
+    assert!(v["mean_turns"].as_f64().unwrap() >= 1.0);
+    // The same seed, the same answer.
+    let again = json(&[
+        "mls",
+        "simulate",
+        SKIRMISH[0],
+        SKIRMISH[1],
+        "--trials",
+        "2000",
+        "--json",
+    ]);
+    assert_eq!(v["wins"], again["wins"]);
+}
