@@ -721,11 +721,33 @@ impl Fight {
                 reason: format!("no side won in {} turns", self.max_turns),
             }),
             (true, true) => None,
-            (false, false) => Some(Ending {
-                winner: None,
-                turns: self.turn,
-                reason: "neither side has anyone standing".into(),
-            }),
+            (false, false) => {
+                // Everyone is down: a side whose members are all dead (or fled)
+                // loses to one with survivors, who will come round.
+                let survivors = |s: usize| {
+                    self.fighters
+                        .iter()
+                        .any(|f| f.side == s && matches!(f.state, State::Unconscious(_)))
+                };
+                match (survivors(0), survivors(1)) {
+                    (true, false) | (false, true) => {
+                        let w = if survivors(0) { 0 } else { 1 };
+                        Some(Ending {
+                            winner: Some(w),
+                            turns: self.turn,
+                            reason: format!(
+                                "everyone is down, and only {} have survivors",
+                                self.sides[w]
+                            ),
+                        })
+                    }
+                    _ => Some(Ending {
+                        winner: None,
+                        turns: self.turn,
+                        reason: "neither side has anyone standing".into(),
+                    }),
+                }
+            }
             (winner_a, _) => {
                 let w = if winner_a { 0 } else { 1 };
                 Some(Ending {
@@ -859,7 +881,7 @@ impl Fight {
                 ),
             };
             format!(
-                "damage to {} from {}'s blow on the {}: {how}{crit} = {before}{armour} = {done}",
+                "damage to {} from {}'s hit on the {}: {how}{crit} = {before}{armour} = {done}",
                 s.name(t),
                 s.name(h.attacker),
                 h.location

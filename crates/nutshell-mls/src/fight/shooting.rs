@@ -148,7 +148,7 @@ impl Fight {
                 });
             }
         } else {
-            if mutual {
+            if mutual && s < t {
                 self.note(Some(rule::SHOOTING), |f| {
                     format!(
                         "{} and {} shoot at each other: each hits on a success",
