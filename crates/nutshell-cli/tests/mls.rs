@@ -130,12 +130,12 @@ fn a_fight_is_reproducible_from_a_seed_and_logs_every_roll() {
 
 #[test]
 fn a_fight_from_typed_faces() {
-    // Round 1: Black Wat's total attack 3,3,3 = 20 (critical) beats Sir
-    // Aldric's 1,1,2 = 16: Dam (10 + Strength 4) x 2 = 28, 7d6 all 1s -> 28;
-    // mail 3 and the shield 2 (a successful, losing roll) leave 23: CHP
-    // 14 -> -9, below -50%: certain death, but a Fate Point removes the damage.
-    // Round 2: the same again, and no Fate Point left.
-    let round = "3,3,3,1,1,2,1,1,1,1,1,1,1";
+    // Round 1: Black Wat's total attack 6,6,5 = 17 + 6 = 23 (critical) beats
+    // Sir Aldric's 1,1,2 = 4 + 7 = 11: Dam (10 + Strength 4) x 2 = 28, 7d6 all
+    // 1s -> 28; the mail (3) leaves 25: CHP 12 -> -13, below -50%: certain
+    // death, but a Fate Point removes the damage. Round 2: neither attacks
+    // (skills 7 and 6: rounds 1, 3, 5). Round 3: the same again, no Fate Point.
+    let round = "6,6,5,1,1,2,1,1,1,1,1,1,1";
     let faces = format!("{round},{round}");
     let v = json(&[
         "mls", "fight", DUEL[0], DUEL[1], "--faces", &faces, "--json",
@@ -156,7 +156,7 @@ fn a_fight_from_typed_faces() {
     );
     // One face short: the error names the die.
     let out = nutshell()
-        .args(["mls", "fight", DUEL[0], DUEL[1], "--faces", "3,3,3,1,1,2"])
+        .args(["mls", "fight", DUEL[0], DUEL[1], "--faces", "6,6,5,1,1,2"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

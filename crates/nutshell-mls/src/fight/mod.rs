@@ -471,9 +471,27 @@ impl Fight {
             f.moved = 0;
             f.shot_by.clear();
         }
+        if self.turn == 1 {
+            // The side acting second has its set actions ready from the start
+            // (project ruling P-22): an archer can shoot back in the first turn.
+            for i in 0..self.fighters.len() {
+                if self.fighters[i].side != active && self.fighters[i].standing() {
+                    let action = self.choose_action(i);
+                    self.fighters[i].action = Some(action);
+                    self.note(Some(rule::SET_ACTIONS), |s| {
+                        format!("{} stands ready to {}", s.name(i), action.name())
+                    });
+                }
+            }
+        }
         for i in 0..self.fighters.len() {
             if self.fighters[i].side == active && self.fighters[i].standing() {
-                self.choose_and_move(i);
+                let action = self.choose_action(i);
+                self.fighters[i].action = Some(action);
+                self.note(Some(rule::SET_ACTIONS), |s| {
+                    format!("{} chooses {}", s.name(i), action.name())
+                });
+                self.make_move(i, action);
             }
         }
         for i in 0..self.fighters.len() {
@@ -483,9 +501,8 @@ impl Fight {
         }
     }
 
-    /// Chooses `i`'s set action for this turn (its tactic within the rules)
-    /// and makes its move.
-    fn choose_and_move(&mut self, i: usize) {
+    /// Chooses `i`'s set action for this turn: its tactic, within the rules.
+    fn choose_action(&self, i: usize) -> Action {
         let f = &self.fighters[i];
         let adjacent = self.adjacent_enemies(i);
         let enemies = self.standing_enemies(i);
@@ -518,10 +535,17 @@ impl Fight {
                 None => Action::Respond,
             }
         };
-        self.fighters[i].action = Some(action);
-        self.note(Some(rule::SET_ACTIONS), |s| {
-            format!("{} chooses {}", s.name(i), action.name())
-        });
+        action
+    }
+
+    /// Makes `i`'s move for its set action (mls, *1. Movement*).
+    fn make_move(&mut self, i: usize, action: Action) {
+        let enemies = self.standing_enemies(i);
+        let fleeing: Vec<usize> = enemies
+            .iter()
+            .copied()
+            .filter(|&j| self.fighters[j].action == Some(Action::Flee))
+            .collect();
         let movement = self.fighters[i].sheet.movement();
         match action {
             Action::Charge | Action::Move => {

@@ -427,35 +427,54 @@ fn a_charge_attacks_once_in_the_fifth_round() {
     assert_eq!(who(&f, "Bob").chp, 32);
 }
 
+fn archer(name: &str) -> String {
+    format!(
+        "[[combatant]]\nname = \"{name}\"\nthp = 30\nskills = {{ bow = 10 }}\nweapons = [{{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }}]\n"
+    )
+}
+
 #[test]
 fn shots_are_simultaneous_and_each_hits_on_a_success() {
-    // mls, Shooting: "Two characters shooting at each other in the same round
-    // both roll to hit, and if successful both hit. A successful shot does not
-    // stop a successful shot by the enemy."
-    let bow = |name: &str| {
-        format!(
-            "[[combatant]]\nname = \"{name}\"\nthp = 30\nskills = {{ bow = 10 }}\nweapons = [{{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }}]\n"
-        )
-    };
+    // mls, Shooting: "He may also choose to shoot back if he has chosen a Shoot
+    // action. Two characters shooting at each other in the same round both roll
+    // to hit, and if successful both hit. A successful shot does not stop a
+    // successful shot by the enemy." Bob, on the side acting second, stands
+    // ready to shoot from the start (project ruling P-22).
     let mut f = Fight::new(
-        [side(&bow("Ann")), side(&bow("Bob"))],
+        [side(&archer("Ann")), side(&archer("Bob"))],
         FightOptions {
             distance: 10,
             ..FightOptions::default()
         },
     )
     .unwrap();
-    // Turn 1, Ann's: Bob has no set action yet, so he dodges (Agility 2).
-    // Ann 3,3,3 = 19; Bob's dodge 2,2,2 = 8; Dam 4: 1d6 1 -> 4.
+    // Ann 3,3,3 = 19 and Bob 3,3,3 = 19: both hit, Dam 4 (1d6: 1) each.
+    round(&mut f, &[3, 3, 3, 3, 3, 3, 1, 1]);
+    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (26, 26));
+    logged(&f, "Bob stands ready to Shoot");
+    logged(&f, "shoot at each other");
+}
+
+#[test]
+fn a_knowing_target_that_is_not_attacking_dodges() {
+    // mls, Shooting: "A knowing enemy may choose to Dodge provided he is not
+    // attacking." Bob has only a sword and Ann is 10 squares off: he dodges with
+    // his dodge skill (Agility 2 without one), and Ann must beat his roll.
+    let mut f = Fight::new(
+        [side(&archer("Ann")), side(&combatant("Bob", 10, 5, 30, ""))],
+        FightOptions {
+            distance: 10,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    // Ann 3,3,3 = 19; Bob's dodge 6,6,5 = 17 + 2 = 19: not beaten, a miss.
+    round(&mut f, &[3, 3, 3, 6, 6, 5]);
+    assert_eq!(who(&f, "Bob").chp, 30);
+    logged(&f, "Bob rolls dodge");
+    // Ann 3,3,3 = 19; Bob's dodge 2,2,2 = 8: a hit, 1d6 1 -> 4.
     round(&mut f, &[3, 3, 3, 2, 2, 2, 1]);
     assert_eq!(who(&f, "Bob").chp, 26);
-    for _ in 0..4 {
-        round(&mut f, &[1, 1, 2, 1, 1, 2]); // fumbled shots and dodges
-    }
-    // Turn 2, Bob's: both have chosen Shoot, so they shoot at each other.
-    round(&mut f, &[3, 3, 3, 3, 3, 3, 1, 1]);
-    assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (26, 22));
-    logged(&f, "shoot at each other");
 }
 
 #[test]
