@@ -512,7 +512,7 @@ impl Fight {
             .filter(|&j| self.fighters[j].action == Some(Action::Flee))
             .collect();
         let ranged = f.sheet.ranged().map(|w| w.kind);
-        let action = if f.broke_off {
+        if f.broke_off {
             Action::Flee
         } else if !adjacent.is_empty() {
             Action::Fight
@@ -534,8 +534,7 @@ impl Fight {
                 Some(_) => Action::Move,
                 None => Action::Respond,
             }
-        };
-        action
+        }
     }
 
     /// Makes `i`'s move for its set action (mls, *1. Movement*).
