@@ -58,7 +58,8 @@ fn one_against_three_takes_minus_two_and_must_beat_them_all() {
 #[test]
 fn blocks_and_hits_in_the_same_round() {
     // mls, Normal Attacks: "If he rolls higher than some he blocks their
-    // attacks and is hit by the others."
+    // attacks and is hit by the others." Project ruling P-18: an attacker hits
+    // only when he beats every opponent he faces.
     let gobs: String = (1..=2)
         .map(|i| combatant(&format!("Gob{i}"), 8, 6, 20, ""))
         .collect();
@@ -281,7 +282,8 @@ fn a_failed_total_attack_gives_the_enemy_his_strength_and_unopposed_attacks() {
     // any opponents able to attack who have not yet rolled make unopposed
     // attacks against him, but without the Strength addition."
     // mls, Following Up a Total Attack: a critical hit against a total attacker
-    // may follow up.
+    // may follow up. Project ruling P-20: the unopposed attacks come whether or
+    // not the enemy hit.
     let ann = combatant(
         "Ann",
         10,
@@ -383,7 +385,8 @@ fn a_delayed_attack_gains_plus_one() {
 fn breaking_off_disengages_and_then_flees() {
     // mls, Breaking Off: "He makes a normal attack, but if successful does no
     // damage. However he is considered to have disengaged (backed away)."
-    // mls, Flee!: the next turn he flees with a double move.
+    // mls, Flee!: the next turn he flees with a double move; project ruling
+    // P-19: out of every enemy's pursuit, he escapes.
     let bob = combatant(
         "Bob",
         10,
@@ -459,7 +462,8 @@ fn shots_are_simultaneous_and_each_hits_on_a_success() {
 fn a_knowing_target_that_is_not_attacking_dodges() {
     // mls, Shooting: "A knowing enemy may choose to Dodge provided he is not
     // attacking." Bob has only a sword and Ann is 10 squares off: he dodges with
-    // his dodge skill (Agility 2 without one), and Ann must beat his roll.
+    // his dodge skill (Agility 2 without one), and Ann must beat his roll
+    // (project ruling P-21).
     let mut f = Fight::new(
         [side(&archer("Ann")), side(&combatant("Bob", 10, 5, 30, ""))],
         FightOptions {
@@ -593,7 +597,8 @@ fn flee_and_pursue() {
     // mls, Flee!: a double move away; mls, Pursue: "a double move ... directly
     // after a character who chose Flee! in the opposing side's last Turn ... IF,
     // and only if, he finishes his move adjacent to ... the fleeing character he
-    // may make a single unopposed attack in the fifth round."
+    // may make a single unopposed attack in the fifth round." Project ruling
+    // P-19: within reach of a pursuit, the fleer has not escaped.
     let ann = combatant("Ann", 0, 4, 30, "traits = { agility = 5 }");
     let bob = combatant(
         "Bob",

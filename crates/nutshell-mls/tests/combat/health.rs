@@ -126,8 +126,8 @@ fn a_minor_npc_rolls_shock_at_half_and_dies_at_zero() {
 
 #[test]
 fn the_unconscious_come_round_after_their_turns() {
-    // mls, Unconsciousness: unconscious "for a number of Turns"; a turn is one
-    // side's turn (mls, Party Turns and Turn Order: "two turns are effectively
+    // mls, Unconsciousness: unconscious "for a number of Turns"; project
+    // ruling P-17: a turn is one side's turn (mls, Party Turns and Turn Order: "two turns are effectively
     // acted upon, one for each side"). The Goblin attacks in the 3rd round
     // only; the Kobold's friend keeps the fight going.
     let a = combatant("Goblin", 2, 7, 10, "minor = true");
@@ -146,4 +146,30 @@ fn the_unconscious_come_round_after_their_turns() {
     round(&mut f, &[]);
     assert_eq!(who(&f, "Kobold").state, State::Standing);
     logged(&f, "Kobold comes round");
+}
+
+#[test]
+fn every_hit_below_half_calls_for_another_shock_roll() {
+    // Project ruling P-16: "If damage is taken and CHP falls below 50% THP" is
+    // read for every hit that leaves CHP below half, not only the first.
+    // Two minor attackers (Dam 2 each) hit the Hero (THP 12, CHP 5) in one round.
+    let gobs = format!(
+        "{}{}",
+        combatant("Gob1", 10, 2, 10, "minor = true"),
+        combatant("Gob2", 10, 2, 10, "minor = true")
+    );
+    let hero = combatant("Hero", 10, 4, 12, "chp = 5\nshock = 2");
+    let mut f = fight(&gobs, &hero);
+    // Gob1 and Gob2 3,3,3 = 19; the Hero (-1 for the second attacker)
+    // 2,2,2 = 6 + 10 - 1 = 15: both goblins hit. Shock rolls 5,5,5 = 17 and
+    // 6,5,5 = 18: two rolls, both succeed.
+    round(&mut f, &[3, 3, 3, 3, 3, 3, 2, 2, 2, 5, 5, 5, 6, 5, 5]);
+    let hero = who(&f, "Hero");
+    assert_eq!((hero.chp, hero.state), (1, State::Standing));
+    let shocks = f
+        .log()
+        .iter()
+        .filter(|l| l.text.contains("shock roll"))
+        .count();
+    assert_eq!(shocks, 2);
 }
