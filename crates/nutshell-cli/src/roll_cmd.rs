@@ -11,11 +11,14 @@ const MAX_REPEAT: u64 = 1_000_000;
 
 #[derive(Debug, Clone, Args)]
 pub struct RollArgs {
-    /// Dice expressions, such as 4d6kh3 or '2d20kh1 + 5' (quote expressions with spaces)
-    /// (`-` reads expressions from standard input, one per line; an expression
-    /// starting with `-` goes after `--`: nutshell roll -- -1+1d6)
-    #[arg(required = true, value_name = "EXPR")]
-    pub expressions: Vec<String>,
+    /// A dice expression, such as 4d6kh3 or '2d20kh1 + 5' (quote expressions with spaces);
+    /// it may start with `-` (nutshell roll -1d4+5); `-` reads expressions from
+    /// standard input, one per line
+    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+    pub first: String,
+    /// More expressions (one starting with `-` goes after `--`: nutshell roll 1d6 -- -1d4)
+    #[arg(value_name = "EXPR")]
+    pub rest: Vec<String>,
     #[command(flatten)]
     pub source: SourceArgs,
     /// Roll each expression N times
@@ -32,7 +35,12 @@ pub struct RollArgs {
 
 pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     // Parse everything first: a bad expression rolls nothing.
-    let texts = expression_texts(&args.expressions)?;
+    // One positional takes a leading hyphen: a list of them would swallow
+    // the flags that follow it.
+    let given: Vec<String> = std::iter::once(args.first.clone())
+        .chain(args.rest.iter().cloned())
+        .collect();
+    let texts = expression_texts(&given)?;
     let mut parsed = Vec::with_capacity(texts.len());
     for text in &texts {
         let expr =

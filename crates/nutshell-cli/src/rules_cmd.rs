@@ -41,6 +41,33 @@ impl Ruleset {
     }
 }
 
+/// fantasy: the tools for the magnitude check, choosing its die (P-30).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ToolsArg {
+    /// Poor, improvised tools: d3
+    ImprovisedPoor,
+    /// Improvised tools: d4
+    Improvised,
+    /// The standard tools for the job: d6
+    Standard,
+    /// Superior tools: d8
+    Superior,
+    /// Superior tools and training: d12
+    SuperiorTrained,
+}
+
+impl From<ToolsArg> for fantasy::Tools {
+    fn from(t: ToolsArg) -> fantasy::Tools {
+        match t {
+            ToolsArg::ImprovisedPoor => fantasy::Tools::ImprovisedPoor,
+            ToolsArg::Improvised => fantasy::Tools::Improvised,
+            ToolsArg::Standard => fantasy::Tools::Standard,
+            ToolsArg::Superior => fantasy::Tools::Superior,
+            ToolsArg::SuperiorTrained => fantasy::Tools::SuperiorTrained,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TakeArg {
     #[value(name = "0")]
@@ -118,7 +145,7 @@ pub struct FantasyArgs {
     /// No retry is allowed (no take-20)
     #[arg(long)]
     pub no_retry: bool,
-    /// Spend a reroll if the check fails
+    /// Spend a reroll if the check fails (also tiered-d20: reroll one d20)
     #[arg(long)]
     pub reroll: bool,
     /// Another forces a reroll
@@ -128,8 +155,14 @@ pub struct FantasyArgs {
     #[arg(long, requires = "forced_reroll")]
     pub cancel_reroll: bool,
     /// The magnitude (or damage) pool rolled on a success, such as 1d8+4 (also tiered-d20)
-    #[arg(long, value_name = "POOL")]
+    #[arg(long, value_name = "POOL", conflicts_with_all = ["magnitude", "tools"])]
     pub effect: Option<String>,
+    /// Roll the default magnitude check on a success: 1d6 + the check's modifier
+    #[arg(long)]
+    pub magnitude: bool,
+    /// The tools for the magnitude check, choosing its die (implies --magnitude)
+    #[arg(long, value_name = "TOOLS")]
+    pub tools: Option<ToolsArg>,
     /// Step changes to the magnitude dice (negative steps down)
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub step: Option<i64>,
@@ -309,8 +342,9 @@ fn validate(args: &CheckArgs) -> Result<(), Failure> {
         ("--take", f.take.is_some()),
         ("--stressful", f.stressful),
         ("--no-retry", f.no_retry),
-        ("--reroll", f.reroll),
         ("--forced-reroll", f.forced_reroll),
+        ("--magnitude", f.magnitude),
+        ("--tools", f.tools.is_some()),
         ("--step", f.step.is_some()),
         ("--extra", f.extra.is_some()),
         ("--nominal", f.nominal),
@@ -319,6 +353,12 @@ fn validate(args: &CheckArgs) -> Result<(), Failure> {
         only_for(r, &[Fantasy], flag, given)?;
     }
     only_for(r, &[Fantasy, TieredD20], "--effect", f.effect.is_some())?;
+    only_for(r, &[Fantasy, TieredD20], "--reroll", f.reroll)?;
+    if r == Mls && args.dc.is_some() {
+        return Err(Failure::bad_input(
+            "error: --dc is not an option of mls: its difficulty is fixed (15 or more succeeds, 20 or more is a critical: mls, Use of Skills); give the ref's difficulty as --mod",
+        ));
+    }
     only_for(r, &[Mls, TieredD20], "--skill", args.side.skill.is_some())?;
     only_for(r, &[ExplodingD6], "--score", args.side.score.is_some())?;
     only_for(r, &[ExplodingD6], "--rote", args.exploding.rote)?;
@@ -363,22 +403,35 @@ fn fantasy_check(args: &CheckArgs) -> Result<fantasy::Check, Failure> {
         (_, true, true) => fantasy::Reroll::ForcedCancelled,
         (true, true, false) => fantasy::Reroll::OwnAndForced,
     };
-    let effect = match &f.effect {
+    let modifier: i64 = args.side.modifier.iter().sum();
+    let pool = match (&f.effect, f.magnitude || f.tools.is_some()) {
+        (Some(pool), _) => Some(pool.clone()),
+        // RULING F-6: by default 1d6 + the check's ability modifier.
+        (None, true) => Some(
+            fantasy::Effect::magnitude(
+                f.tools.map_or(fantasy::Tools::Standard, Into::into),
+                modifier,
+            )
+            .pool,
+        ),
+        (None, false) => None,
+    };
+    let effect = match pool {
         Some(pool) => Some(fantasy::Effect {
-            pool: pool.clone(),
+            pool,
             steps: f.step.unwrap_or(0),
             extra: f.extra.unwrap_or(0),
             nominal: f.nominal,
         }),
         None if f.step.is_some() || f.extra.is_some() || f.nominal => {
             return Err(Failure::bad_input(
-                "error: --step, --extra and --nominal change the magnitude pool: give it with --effect (such as --effect 1d6+2)",
+                "error: --step, --extra and --nominal change the magnitude pool: ask for it with --magnitude or --effect POOL",
             ));
         }
         None => None,
     };
     Ok(fantasy::Check {
-        modifier: args.side.modifier.iter().sum(),
+        modifier,
         dc: difficulty(
             Ruleset::Fantasy,
             &args.dc,
@@ -415,6 +468,7 @@ fn tiered_check(args: &CheckArgs, skill: i64, dc: i64) -> tiered_d20::Check {
         action: t.action.unwrap_or(1),
         jam: t.jam_tier.map(|tier| (tier, t.attempt.unwrap_or(1))),
         effect: args.fantasy.effect.clone(),
+        reroll: args.fantasy.reroll,
     }
 }
 
@@ -649,6 +703,20 @@ fn print_odds(out: &mut impl Write, odds: &OutcomeOdds, json: bool) -> Result<()
 pub fn contest(args: &ContestArgs) -> Result<(), Failure> {
     use Ruleset::*;
     let r = args.ruleset;
+    // Before the flags: no flag makes a contest of these.
+    match r {
+        Fantasy => {
+            return Err(Failure::bad_input(
+                "error: fantasy has no contests: the target's defence is the DC of the attacker's check (fantasy, Difficulty Classes)",
+            ));
+        }
+        TieredD20 => {
+            return Err(Failure::bad_input(
+                "error: tiered-d20 has no contests: the target sets the DC (tiered-d20, Rolling Dice)",
+            ));
+        }
+        _ => {}
+    }
     let s = &args.side;
     only_for(
         r,
@@ -692,12 +760,7 @@ pub fn contest(args: &ContestArgs) -> Result<(), Failure> {
         }};
     }
     match r {
-        Fantasy => Err(Failure::bad_input(
-            "error: fantasy has no contests: the target's defence is the DC of the attacker's check (fantasy, Difficulty Classes)",
-        )),
-        TieredD20 => Err(Failure::bad_input(
-            "error: tiered-d20 has no contests: the target sets the DC (tiered-d20, Rolling Dice)",
-        )),
+        Fantasy | TieredD20 => unreachable!("refused above"),
         Mls => run!(mls::Contest {
             active: mls::Check {
                 skill: s.skill.unwrap_or(0),
@@ -760,6 +823,7 @@ fn print_contest(out: &mut impl Write, r: &ContestResult, json: bool) -> Result<
             side.total.map_or("-".to_string(), |t| t.to_string()),
             side.outcome.id()
         )?;
+        write_steps(out, &side.transcript)?;
     }
     write_steps(out, &r.transcript)?;
     let winner = match r.winner {

@@ -590,3 +590,194 @@ fn tables_roll_a_row() {
         .code(2)
         .stderr(predicate::str::contains("cannot read"));
 }
+
+/// RULING F-6 (fantasy, Degree of Success and Magnitude Rolls): "Magnitude
+/// checks default to 1d6 + the same ability modifier as the check. Improvised
+/// tools: d4 or d3; superior: d8 or d12." (tool names: P-30)
+#[test]
+fn fantasy_magnitude_defaults_to_1d6_plus_the_modifier() {
+    let base = ["check", "fantasy", "--dc", "10", "--mod", "3"];
+    let json = json_of(&[&base[..], &["--magnitude", "--faces", "15,4"]].concat());
+    assert_eq!(json["effect"]["expression"], "1d6 + 3");
+    assert_eq!(json["effect"]["total"], 7);
+    let json = json_of(&[&base[..], &["--tools", "improvised", "--faces", "15,4"]].concat());
+    assert_eq!(json["effect"]["expression"], "1d4 + 3");
+    let json = json_of(
+        &[
+            &base[..],
+            &["--tools", "superior-trained", "--faces", "15,11"],
+        ]
+        .concat(),
+    );
+    assert_eq!(json["effect"]["total"], 14);
+    let json = json_of(
+        &[
+            &base[..],
+            &["--tools", "improvised-poor", "--faces", "15,2"],
+        ]
+        .concat(),
+    );
+    assert_eq!(json["effect"]["expression"], "1d3 + 3");
+    // An explicit pool is rolled as given.
+    let json = json_of(&[&base[..], &["--effect", "1d6", "--faces", "15,4"]].concat());
+    assert_eq!(json["effect"]["total"], 4);
+    // No magnitude unless asked for.
+    let json = json_of(&[&base[..], &["--faces", "15"]].concat());
+    assert!(json.get("effect").is_none());
+    // Exact odds include it, on success and on a critical (doubled: 2d6 + 6).
+    let json = json_of(&[&base[..], &["--magnitude", "--crit-success", "--odds"]].concat());
+    let effects = json["effects"].as_array().unwrap();
+    assert_eq!(effects[0]["expression"], "1d6 + 3");
+    assert_eq!(effects[0]["mean"], "13/2");
+    assert_eq!(effects[1]["expression"], "2d6 + 6");
+    // Step changes apply to the default pool: d6 -> d8.
+    let json = json_of(
+        &[
+            &base[..],
+            &["--magnitude", "--step", "1", "--faces", "15,8"],
+        ]
+        .concat(),
+    );
+    assert_eq!(json["effect"]["expression"], "1d8 + 3");
+    nutshell()
+        .args(base)
+        .args(["--magnitude", "--effect", "1d6"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+    nutshell()
+        .args(["check", "mls", "--magnitude"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--magnitude is not an option of mls",
+        ));
+}
+
+#[test]
+fn inapplicable_flags_are_refused() {
+    // mls, Use of Skills: the difficulty is fixed (15 success, 20 critical).
+    nutshell()
+        .args(["check", "mls", "--dc", "12", "--faces", "3,3,3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--dc is not an option of mls"));
+    // tiered-d20 has no contests, whatever the flags.
+    nutshell()
+        .args(["contest", "tiered-d20", "--skill", "3", "--vs-skill", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("tiered-d20 has no contests"));
+    nutshell()
+        .args(["contest", "fantasy", "--score", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("fantasy has no contests"));
+    nutshell()
+        .args(["check", "mls", "--reroll"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--reroll is not an option of mls"));
+}
+
+/// tiered-d20, Advantage & Disadvantage: "you can reroll only one of the dice"
+/// (P-31: the lower, on a failure).
+#[test]
+fn tiered_d20_reroll() {
+    let json = json_of(&[
+        "check",
+        "tiered-d20",
+        "--skill",
+        "0",
+        "--dc",
+        "11",
+        "--advantage",
+        "--reroll",
+        "--faces",
+        "3,5,12",
+    ]);
+    assert_eq!(json["outcome"], "success");
+    assert_eq!(json["natural"], 12);
+    assert_eq!(json["dice"].as_array().unwrap().len(), 3);
+    let json = json_of(&[
+        "check",
+        "tiered-d20",
+        "--skill",
+        "0",
+        "--dc",
+        "11",
+        "--reroll",
+        "--odds",
+    ]);
+    let failure = json["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["outcome"] == "failure")
+        .unwrap()
+        .clone();
+    assert_eq!(failure["probability"], "9/40");
+}
+
+/// favor-3d6, Contesting (RULING V-3): each side's JSON carries its own steps.
+#[test]
+fn favor_contest_sides_have_transcripts() {
+    let json = json_of(&[
+        "contest",
+        "favor-3d6",
+        "--mod",
+        "1",
+        "--vs-favor",
+        "1",
+        "--faces",
+        "2,3,4,6,6,6,1",
+    ]);
+    assert_eq!(json["winner"], "second");
+    let a = json["sides"][0]["transcript"].as_array().unwrap();
+    let b = json["sides"][1]["transcript"].as_array().unwrap();
+    assert!(
+        a[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("A: dice [2, 3, 4]")
+    );
+    assert!(
+        b.iter()
+            .any(|s| s["text"].as_str().unwrap().contains("three or more 6s"))
+    );
+    // The text output shows them too.
+    nutshell()
+        .args([
+            "contest",
+            "favor-3d6",
+            "--mod",
+            "1",
+            "--vs-favor",
+            "1",
+            "--faces",
+            "2,3,4,6,6,6,1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("B: three or more 6s"));
+}
+
+/// An expression may start with a hyphen, and flags after it still work.
+#[test]
+fn an_expression_may_start_with_a_hyphen() {
+    nutshell()
+        .args(["roll", "-1d4+5", "--faces", "3"])
+        .assert()
+        .success()
+        .stdout("-1d4 + 5 = -[3] + 5 = 2\n");
+    nutshell()
+        .args(["roll", "-1d4+5", "2d6", "--faces", "3,1,2", "-q"])
+        .assert()
+        .success()
+        .stdout("2\n3\n");
+    nutshell()
+        .args(["roll", "--faces", "2,1", "1d6", "--", "-1d4"])
+        .assert()
+        .success()
+        .stdout("1d6 = [2] = 2\n-1d4 = -[1] = -1\n");
+}

@@ -99,6 +99,58 @@ pub struct Effect {
     pub nominal: bool,
 }
 
+/// The tools for a magnitude check, which choose its die (fantasy, "Degree of
+/// Success and Magnitude Rolls": "If you are forced to work with poor or
+/// improvised tools, the magnitude check may be reduced to a d4 or d3, while
+/// superior tools and training can increase the check to a d8 or even d12";
+/// project ruling P-30 names the five).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tools {
+    /// Poor, improvised tools: a d3.
+    ImprovisedPoor,
+    /// Improvised tools: a d4.
+    Improvised,
+    /// The standard tools for the job, in decent conditions: a d6 (the default).
+    #[default]
+    Standard,
+    /// Superior tools: a d8.
+    Superior,
+    /// Superior tools and training: a d12.
+    SuperiorTrained,
+}
+
+impl Tools {
+    /// The magnitude die's sides.
+    pub fn sides(self) -> u64 {
+        match self {
+            Tools::ImprovisedPoor => 3,
+            Tools::Improvised => 4,
+            Tools::Standard => 6,
+            Tools::Superior => 8,
+            Tools::SuperiorTrained => 12,
+        }
+    }
+}
+
+impl Effect {
+    /// The default magnitude check (RULING F-6): one die chosen by the tools
+    /// plus the check's ability `modifier`, with no step changes or extra dice.
+    ///
+    /// ```
+    /// use nutshell_rules::fantasy::{Effect, Tools};
+    /// assert_eq!(Effect::magnitude(Tools::Standard, 3).pool, "1d6+3");
+    /// assert_eq!(Effect::magnitude(Tools::Improvised, -1).pool, "1d4-1");
+    /// ```
+    pub fn magnitude(tools: Tools, modifier: i64) -> Effect {
+        Effect {
+            pool: format!("1d{}{modifier:+}", tools.sides()),
+            steps: 0,
+            extra: 0,
+            nominal: false,
+        }
+    }
+}
+
 /// One fantasy check.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Check {
@@ -308,6 +360,12 @@ impl Check {
                 experience: None,
             });
         }
+        if self.dc <= 10 && !self.stressful {
+            transcript.push(Step::new(
+                "fantasy, When Not To Roll (P-32)",
+                format!("DC {} is 10 or less: typically no roll is needed (the GM may still ask for one)", self.dc),
+            ));
+        }
         let mut n = dice.roll(20, "for the check")?;
         let mut resolution = self.resolve(n);
         match self.reroll {
@@ -374,6 +432,10 @@ impl Check {
                 (_, false) => {
                     outcome = Outcome::CriticalFailure;
                     transcript.push(Step::new(RULE_CRIT, "confirmed: critical failure"));
+                    transcript.push(Step::new(
+                        "fantasy, Critical Success or Failure (P-33)",
+                        "a critical failure has double the effect of a normal failure (the GM narrates it)",
+                    ));
                 }
                 (_, true) => {
                     transcript.push(Step::new(

@@ -287,14 +287,12 @@ impl Contest {
     /// Rolls both sides (A first) and resolves, breaking a tie.
     pub fn roll(&self, source: &mut dyn DiceSource) -> Result<ContestResult, RulesError> {
         let mut dice = Dice::new(source);
-        let (ca, _, mut sa) = self.first.test.roll_dice(&mut dice, "A: ")?;
+        let (ca, _, sa) = self.first.test.roll_dice(&mut dice, "A: ")?;
         let a_dice: Vec<_> = dice.rolled.drain(..).collect();
-        let (cb, _, mut sb) = self.second.test.roll_dice(&mut dice, "B: ")?;
+        let (cb, _, sb) = self.second.test.roll_dice(&mut dice, "B: ")?;
         let ta = self.first.test.total(ca);
         let tb = self.second.test.total(cb);
         let mut transcript = Vec::new();
-        transcript.append(&mut sa);
-        transcript.append(&mut sb);
         transcript.push(Step::new(
             RULE_CONTEST,
             format!("totals: A {ta}, B {tb}; the higher wins"),
@@ -338,7 +336,9 @@ impl Contest {
         };
         let mut sides = vec![side(ca, ta, a_wins), side(cb, tb, !a_wins)];
         sides[0].dice = a_dice;
+        sides[0].transcript = sa;
         sides[1].dice = dice.rolled;
+        sides[1].transcript = sb;
         Ok(ContestResult {
             ruleset: ID,
             winner: if a_wins { "first" } else { "second" },

@@ -24,6 +24,7 @@ const RULE_STACK: &str = "tiered-d20, Bonuses & Penalties (RULING T-5)";
 const RULE_ROUND: &str = "tiered-d20, Rolling Dice (RULING T-6)";
 const RULE_MAX: &str = "tiered-d20, Critical Failure/Success (RULING T-7)";
 const RULE_JAM: &str = "tiered-d20, Critical Failure/Success (RULING T-8)";
+const RULE_REROLL: &str = "tiered-d20, Advantage & Disadvantage (P-31)";
 
 /// The edge die for a net number of edges (RULING T-4): 1..5 edges are a d4,
 /// d6, d8, d10, d12; more stays d12.
@@ -79,6 +80,11 @@ pub struct Check {
     pub jam: Option<(i64, u32)>,
     /// Damage or healing dice of the action, maximized on a critical success.
     pub effect: Option<String>,
+    /// Something in the game lets the roller reroll the d20 once. It is spent
+    /// on a failure or critical failure; with advantage or disadvantage only
+    /// one of the dice is rerolled, the lower one ("Advantage & Disadvantage";
+    /// project ruling P-31).
+    pub reroll: bool,
 }
 
 /// What the dice showed.
@@ -135,12 +141,10 @@ impl Check {
         }
     }
 
-    /// The tier of a roll: by margin, then one step for a natural 20 or 1.
-    fn tier_of(&self, roll: Roll) -> (Outcome, i64, i64, Vec<Step>) {
-        let (natural, total) = self.natural_and_total(roll);
+    /// The tier by margin alone (RULING T-1).
+    fn base_tier(&self, total: i64) -> Outcome {
         let dc = self.effective_dc();
-        let mut steps = Vec::new();
-        let base = if total >= dc + 10 {
+        if total >= dc + 10 {
             Outcome::CriticalSuccess
         } else if total >= dc {
             Outcome::Success
@@ -148,7 +152,22 @@ impl Check {
             Outcome::CriticalFailure
         } else {
             Outcome::Failure
-        };
+        }
+    }
+
+    /// The tier of a roll: by margin, then one step for a natural 20 or 1
+    /// (RULING T-2).
+    fn tier(&self, roll: Roll) -> Outcome {
+        let (natural, total) = self.natural_and_total(roll);
+        shift(self.base_tier(total), natural)
+    }
+
+    /// The tier of a roll with the steps that explain it.
+    fn tier_of(&self, roll: Roll) -> (Outcome, i64, i64, Vec<Step>) {
+        let (natural, total) = self.natural_and_total(roll);
+        let dc = self.effective_dc();
+        let mut steps = Vec::new();
+        let base = self.base_tier(total);
         steps.push(Step::new(
             RULE_TIERS,
             format!(
@@ -157,30 +176,18 @@ impl Check {
                 base.id()
             ),
         ));
-        let order = [
-            Outcome::CriticalFailure,
-            Outcome::Failure,
-            Outcome::Success,
-            Outcome::CriticalSuccess,
-        ];
-        let index = order.iter().position(|o| *o == base).expect("a tier");
-        let tier = if natural == 20 {
-            let up = order[(index + 1).min(3)];
+        let tier = shift(base, natural);
+        if natural == 20 {
             steps.push(Step::new(
                 RULE_NAT20,
-                format!("natural 20: one tier better: {}", up.id()),
+                format!("natural 20: one tier better: {}", tier.id()),
             ));
-            up
         } else if natural == 1 {
-            let down = order[index.saturating_sub(1)];
             steps.push(Step::new(
                 RULE_NAT1,
-                format!("natural 1: one tier worse: {}", down.id()),
+                format!("natural 1: one tier worse: {}", tier.id()),
             ));
-            down
-        } else {
-            base
-        };
+        }
         (tier, natural, total, steps)
     }
 
@@ -190,6 +197,7 @@ impl Check {
         let mut transcript = Vec::new();
         self.describe_modifiers(&mut transcript);
         let first = dice.roll(20, "for the check")?;
+        let mut other = None;
         let d20 = match self.advantage_net() {
             0 => {
                 if self.advantage > 0 && self.disadvantage > 0 {
@@ -214,6 +222,7 @@ impl Check {
                 } else {
                     first.min(second)
                 };
+                other = Some(first + second - kept);
                 transcript.push(Step::new(
                     RULE_ADV,
                     format!(
@@ -258,8 +267,23 @@ impl Check {
                 Some(e)
             }
         };
-        let (outcome, natural, total, mut steps) = self.tier_of(Roll { d20, edge });
+        let (mut outcome, mut natural, mut total, mut steps) = self.tier_of(Roll { d20, edge });
         transcript.append(&mut steps);
+        if self.reroll && !outcome.succeeded() {
+            let lower = other.map_or(d20, |o| o.min(d20));
+            let r = dice.roll(20, "rerolled")?;
+            let kept = self.after_reroll(d20, other, r);
+            transcript.push(Step::new(
+                RULE_REROLL,
+                if other.is_some() {
+                    format!("{}: the reroll is spent on one d20 only, the lower ({lower}): it shows {r}, keep {kept}", outcome.id())
+                } else {
+                    format!("{}: the reroll is spent: the d20 shows {r}", outcome.id())
+                },
+            ));
+            (outcome, natural, total, steps) = self.tier_of(Roll { d20: kept, edge });
+            transcript.append(&mut steps);
+        }
         if outcome == Outcome::CriticalFailure {
             transcript.push(Step::new(RULE_JAM, "critical failure: the turn ends, and a weapon or tool jams (a DC 10 + Tier check clears it)"));
         }
@@ -292,6 +316,16 @@ impl Check {
             effect,
             experience: None,
         })
+    }
+
+    /// The d20 kept after rerolling the lower of the dice (P-31): `kept` and
+    /// `other` are the dice before, `r` the new face.
+    fn after_reroll(&self, kept: i64, other: Option<i64>, r: i64) -> i64 {
+        match (self.advantage_net(), other) {
+            (1, Some(_)) => kept.max(r),
+            (-1, Some(high)) => high.min(r),
+            _ => r,
+        }
     }
 
     fn describe_modifiers(&self, transcript: &mut Vec<Step>) {
@@ -348,37 +382,68 @@ impl Check {
     }
 
     /// The exact probability of each tier (and the effect's distribution on
-    /// successes).
+    /// successes), counting every combination of the dice: the d20s, the edge
+    /// die and, when the reroll is spent, the new d20 (P-31).
     pub fn odds(&self) -> Result<OutcomeOdds, RulesError> {
-        let order = [
-            Outcome::CriticalFailure,
-            Outcome::Failure,
-            Outcome::Success,
-            Outcome::CriticalSuccess,
-        ];
-        let d20 = match self.advantage_net() {
-            1 => odds::faces_of("2d20kh1")?,
-            -1 => odds::faces_of("2d20kl1")?,
-            _ => odds::die(20)?,
+        let pairs: Vec<(i64, Option<i64>)> = match self.advantage_net() {
+            0 => (1..=20).map(|a| (a, None)).collect(),
+            net => (1..=20)
+                .flat_map(|a| (1..=20).map(move |b| (a, b)))
+                .map(|(a, b)| {
+                    let kept = if net > 0 { a.max(b) } else { a.min(b) };
+                    (kept, Some(a + b - kept))
+                })
+                .collect(),
         };
         let net = self.net_edges();
-        let edge = match edge_die(net.unsigned_abs() as u32) {
-            Some(sides) => odds::die(sides)?
-                .into_iter()
-                .map(|(e, p)| (Some(e), p))
-                .collect(),
-            None => vec![(None, odds::ratio(1, 1))],
+        let edges: Vec<Option<i64>> = match edge_die(net.unsigned_abs() as u32) {
+            Some(sides) => (1..=sides as i64).map(Some).collect(),
+            None => vec![None],
         };
-        let mut events = Vec::new();
-        for (d, p) in &d20 {
-            for (e, q) in &edge {
-                let (tier, ..) = self.tier_of(Roll { d20: *d, edge: *e });
-                events.push((tier, p * q));
+        let rerolls: i64 = if self.reroll { 20 } else { 1 };
+        // Each combination of the first dice weighs `rerolls`: split evenly
+        // over the new d20 when the reroll is spent.
+        let mut counts = [0i64; 4];
+        let index = |o: Outcome| TIERS.iter().position(|t| *t == o).expect("a tier");
+        for &(d20, other) in &pairs {
+            for &edge in &edges {
+                let tier = self.tier(Roll { d20, edge });
+                if self.reroll && !tier.succeeded() {
+                    for r in 1..=20 {
+                        let kept = self.after_reroll(d20, other, r);
+                        counts[index(self.tier(Roll { d20: kept, edge }))] += 1;
+                    }
+                } else {
+                    counts[index(tier)] += rerolls;
+                }
             }
         }
-        let mut result = OutcomeOdds::new(ID, odds::tally(&order, events));
+        let whole = pairs.len() as i64 * edges.len() as i64 * rerolls;
+        let events = TIERS
+            .iter()
+            .zip(counts)
+            .map(|(o, c)| (*o, odds::ratio(c, whole)));
+        let mut result = OutcomeOdds::new(ID, odds::tally(&TIERS, events));
         result.add_effects(|o| Ok(self.effect_expression(o)))?;
         Ok(result)
+    }
+}
+
+const TIERS: [Outcome; 4] = [
+    Outcome::CriticalFailure,
+    Outcome::Failure,
+    Outcome::Success,
+    Outcome::CriticalSuccess,
+];
+
+/// A natural 20 moves the tier one step up, a natural 1 one step down, within
+/// the four tiers (RULING T-2).
+fn shift(base: Outcome, natural: i64) -> Outcome {
+    let index = TIERS.iter().position(|o| *o == base).expect("a tier");
+    match natural {
+        20 => TIERS[(index + 1).min(3)],
+        1 => TIERS[index.saturating_sub(1)],
+        _ => base,
     }
 }
 

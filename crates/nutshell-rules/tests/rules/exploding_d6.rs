@@ -170,3 +170,42 @@ fn p7_no_rote_with_helpers() {
     .unwrap();
     assert_eq!(r.dice.len(), 2);
 }
+
+/// Project ruling P-5: explosions stop at the explosion limit, reported; the
+/// exact odds of a check are computed up to the Difficulty, without a tail.
+#[test]
+fn p5_the_explosion_limit() {
+    let c = Check {
+        max_explosions: 2,
+        ..check(0, 100)
+    };
+    let r = c.roll(&mut faces(&[6, 6, 6])).unwrap();
+    assert_eq!((r.natural, r.dice.len()), (Some(18), 3));
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("explosion limit of 2 is reached"))
+    );
+    // # 30: five 6s in a row (24 + at most 5 is 29): 1/6^5, exactly, no tail.
+    let odds = check(0, 30).odds().unwrap();
+    assert_eq!(odds.probability("success"), Some(&ratio(1, 7776)));
+    assert_eq!(odds.tail, "0");
+}
+
+/// Project ruling P-6: in opposed rolls a botch is the lowest result: it loses
+/// to any Result, and two botches are a tie, re-rolled.
+#[test]
+fn p6_a_botch_is_the_lowest_result() {
+    let c = Contest {
+        first: check(0, 0),
+        second: check(-10, 0),
+    };
+    // A botches; B's Result is 2 - 10 = -8, and still wins.
+    let r = c.roll(&mut faces(&[1, 1, 2])).unwrap();
+    assert_eq!(r.winner, "second");
+    assert_eq!(r.sides[0].outcome, Outcome::Botch);
+    // Both botch: a tie, re-rolled: then 5 against 4 - 10.
+    let r = c.roll(&mut faces(&[1, 1, 1, 1, 5, 4])).unwrap();
+    assert_eq!(r.winner, "first");
+    assert!(r.transcript.iter().any(|s| s.text.contains("tie")));
+}

@@ -424,3 +424,173 @@ fn p1_confirmation_of_a_natural_even_check() {
         Outcome::CriticalSuccess
     );
 }
+
+/// RULING F-6: "Magnitude checks default to 1d6 + the same ability modifier as
+/// the check. Improvised tools: d4 or d3; superior: d8 or d12." (Degree of
+/// Success and Magnitude Rolls; the five tools are named by P-30.)
+#[test]
+fn magnitude_defaults_to_1d6_plus_the_check_modifier() {
+    use nutshell_rules::fantasy::Tools;
+    let c = Check {
+        effect: Some(Effect::magnitude(Tools::Standard, 3)),
+        ..check(3, 10)
+    };
+    let r = c.roll(&mut faces(&[15, 4])).unwrap();
+    let effect = r.effect.unwrap();
+    assert_eq!(effect.expression, "1d6 + 3");
+    assert_eq!(effect.total, 7, "a 4 on the d6 + the check's modifier 3");
+    // The odds carry the magnitude on each success: 1d6+3 has mean 13/2.
+    let odds = c.odds().unwrap();
+    assert_eq!(odds.effects[0].expression, "1d6 + 3");
+    assert_eq!(odds.effects[0].mean, "13/2");
+    assert_eq!(odds.effects[0].distribution.len(), 6);
+    // P-30: improvised-poor d3, improvised d4, standard d6, superior d8,
+    // superior tools and training d12.
+    let dice: Vec<String> = [
+        Tools::ImprovisedPoor,
+        Tools::Improvised,
+        Tools::Standard,
+        Tools::Superior,
+        Tools::SuperiorTrained,
+    ]
+    .into_iter()
+    .map(|t| Effect::magnitude(t, -1).pool)
+    .collect();
+    assert_eq!(dice, ["1d3-1", "1d4-1", "1d6-1", "1d8-1", "1d12-1"]);
+    assert_eq!(Tools::default(), Tools::Standard);
+}
+
+/// P-32, fantasy "When Not To Roll": "Typically, characters do not need to roll
+/// for tasks with a DC of 10 or less. Occasionally, in high-stress situations,
+/// the GM may require a roll". The engine rolls when asked and says so.
+#[test]
+fn p32_when_not_to_roll() {
+    let note = |c: &Check| {
+        c.roll(&mut faces(&[12]))
+            .unwrap()
+            .transcript
+            .iter()
+            .any(|s| s.rule.contains("When Not To Roll (P-32)"))
+    };
+    assert!(note(&check(0, 10)), "DC 10: no roll needed, noted");
+    assert!(note(&check(0, 0)));
+    assert!(!note(&check(0, 11)), "DC 11 needs a roll");
+    assert!(
+        !note(&Check {
+            stressful: true,
+            ..check(0, 10)
+        }),
+        "a high-stress situation may require the roll"
+    );
+    // The roll still decides: 12 + 0 against DC 10.
+    assert_eq!(
+        check(0, 10).roll(&mut faces(&[12])).unwrap().outcome,
+        Outcome::Success
+    );
+}
+
+/// P-33, fantasy "Critical Success or Failure": "In general, a critical failure
+/// will have double the effect of a normal failure." A failure's effect is the
+/// GM's narration: no dice are rolled for it, and the transcript says so.
+#[test]
+fn p33_critical_failure_has_double_the_effect() {
+    let c = Check {
+        crit_failure: true,
+        effect: Some(Effect::magnitude(Default::default(), 0)),
+        ..check(0, 15)
+    };
+    let r = c.roll(&mut faces(&[1, 3])).unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalFailure);
+    assert!(r.effect.is_none(), "no magnitude on a failure");
+    assert_eq!(r.dice.len(), 2, "the d20 and the confirmation only");
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.rule.contains("P-33")
+                && s.text.contains("double the effect of a normal failure")),
+        "{:#?}",
+        r.transcript
+    );
+    // Not confirmed: a normal failure, no doubling.
+    let r = c.roll(&mut faces(&[1, 18])).unwrap();
+    assert_eq!(r.outcome, Outcome::Failure);
+    assert!(!r.transcript.iter().any(|s| s.rule.contains("P-33")));
+}
+
+/// P-34, fantasy "Rerolls": "If you choose to reroll when you initially rolled
+/// multiple dice, you may choose to reroll all of the dice, or only some. ...
+/// if you made two rolls at the same time, such as rolling an attack and
+/// damage roll together, these are still considered separate". A check is one
+/// d20, so its reroll is that die; the magnitude is a separate roll, which the
+/// check's reroll never touches (which of its dice to reroll is the roller's
+/// choice at the table).
+#[test]
+fn p34_the_reroll_is_the_check_die_only() {
+    let c = Check {
+        reroll: Reroll::Own,
+        effect: Some(Effect::magnitude(Default::default(), 0)),
+        ..check(0, 15)
+    };
+    let r = c.roll(&mut faces(&[3, 16, 1])).unwrap();
+    let purposes: Vec<&str> = r.dice.iter().map(|d| d.purpose.as_str()).collect();
+    assert_eq!(purposes, ["for the check", "rerolled", "for the effect"]);
+    assert_eq!(r.effect.unwrap().total, 1, "a poor magnitude stands");
+}
+
+/// Project ruling P-2: `--reroll` is spent when the check fails, before any
+/// confirmation roll, and never on a success; the odds use the same policy.
+#[test]
+fn p2_the_reroll_is_spent_on_a_failure_before_confirmation() {
+    let c = Check {
+        reroll: Reroll::Own,
+        crit_success: true,
+        crit_failure: true,
+        ..check(0, 15)
+    };
+    // A natural 1 fails: rerolled at once, with no confirmation of the 1.
+    let r = c.roll(&mut faces(&[1, 16])).unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Success, 2));
+    assert_eq!(r.dice[1].purpose, "rerolled");
+    // A natural 20 succeeds: no reroll, the threat is confirmed.
+    let r = c.roll(&mut faces(&[20, 15])).unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.dice[1].purpose, "to confirm");
+    // Odds: success-or-better 6/20 first, else again: 6/20 + 14/20 * 6/20.
+    let odds = c.odds().unwrap();
+    let won = odds.probability("success").unwrap() + odds.probability("critical-success").unwrap();
+    assert_eq!(won, ratio(6, 20) + ratio(14 * 6, 400));
+}
+
+/// Project ruling P-3: each step up beyond d12 adds +2 once for the roll (not
+/// per die); a die off the ladder is not stepped, and the transcript says so.
+#[test]
+fn p3_steps_beyond_d12_add_two_once() {
+    let r = with_effect("2d12", 1, 0, false)
+        .roll(&mut faces(&[15, 1, 1]))
+        .unwrap();
+    assert_eq!(r.effect.unwrap().expression, "2d12 + 2", "not + 4");
+    let r = with_effect("1d100+1", 1, 0, false)
+        .roll(&mut faces(&[15, 50]))
+        .unwrap();
+    assert_eq!(r.effect.as_ref().unwrap().expression, "1d100 + 1");
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("d100 is not on the step ladder"))
+    );
+}
+
+/// Project ruling P-4: a natural 20 that fails (the extreme case of RULING F-2)
+/// is no threat: no confirmation roll.
+#[test]
+fn p4_a_failing_natural_20_is_no_threat() {
+    let c = Check {
+        crit_success: true,
+        ..check(0, 26)
+    };
+    let r = c.roll(&mut faces(&[20])).unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Failure, 1));
+    let odds = c.odds().unwrap();
+    assert_eq!(odds.probability("critical-success"), Some(&ratio(0, 1)));
+    assert_eq!(odds.probability("failure"), Some(&ratio(1, 1)));
+}

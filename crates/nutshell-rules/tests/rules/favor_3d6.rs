@@ -228,3 +228,52 @@ fn p11_no_dice_counts_zero_in_a_contest() {
         "the other side totals 6 - 10 = -4, below 0"
     );
 }
+
+/// Project ruling P-12: "one is chosen at random" is a d2 from the same dice
+/// source (1: the first side, 2: the second), so typed faces include it.
+#[test]
+fn p12_the_random_tie_breaker_is_a_d2() {
+    let c = Contest {
+        first: side(0),
+        second: side(0),
+    };
+    let r = c.roll(&mut faces(&[3, 3, 3, 3, 3, 3, 2])).unwrap();
+    assert_eq!(r.winner, "second");
+    let last = r.sides[1].dice.last().unwrap();
+    assert_eq!((last.die.as_str(), last.face), ("d2", 2));
+    let r = c.roll(&mut faces(&[3, 3, 3, 3, 3, 3, 1])).unwrap();
+    assert_eq!(r.winner, "first");
+    // Exact odds: a tie is split evenly.
+    assert_eq!(c.odds().unwrap().probability("first"), Some(&ratio(1, 2)));
+}
+
+/// Each side of a contest carries its own steps; the contest's transcript
+/// holds the comparison and the tie-breakers (Contesting; RULING V-3).
+#[test]
+fn contest_sides_have_their_own_transcripts() {
+    let c = Contest {
+        first: side(1),
+        second: Side {
+            test: Test {
+                favor: 1,
+                ..test(0, 0)
+            },
+            ..Default::default()
+        },
+    };
+    let r = c.roll(&mut faces(&[2, 3, 4, 6, 6, 6, 1])).unwrap();
+    assert_eq!(r.sides[0].total, Some(10));
+    assert_eq!(r.sides[1].total, Some(2 * 19), "three 6s: doubled");
+    assert_eq!(r.winner, "second");
+    let a = &r.sides[0].transcript;
+    let b = &r.sides[1].transcript;
+    assert!(a.iter().all(|s| s.text.starts_with("A: ")), "{a:#?}");
+    assert!(b.iter().all(|s| s.text.starts_with("B: ")), "{b:#?}");
+    assert!(b.iter().any(|s| s.rule.contains("Favor and Disfavor")));
+    assert!(b.iter().any(|s| s.rule.contains("Critical Successes")));
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("totals: A 10, B 38"))
+    );
+}

@@ -150,3 +150,59 @@ fn exact_odds() {
     let contest_odds = contest(5, 5).odds().unwrap();
     assert!(contest_odds.probability("first").unwrap() < &ratio(1, 2));
 }
+
+/// "If the active roll is a success and higher than the opponent's roll the
+/// action succeeds, if equal or less it fails. Fumbles still apply." (Opposed
+/// Rolls; RULING M-3): a side that fumbles keeps its fumble in the contest.
+#[test]
+fn fumbles_still_apply_in_opposed_rolls() {
+    // Active 2+2+2 = 6: a fumble; opponent 5+5+5 = 15.
+    let r = contest(0, 0).roll(&mut faces(&[2, 2, 2, 5, 5, 5])).unwrap();
+    assert_eq!(r.winner, "none");
+    assert_eq!(r.sides[0].outcome, Outcome::Fumble);
+    // The opponent fumbles (2+2+3 = 7) and the active side succeeds (16).
+    let r = contest(0, 0).roll(&mut faces(&[6, 5, 5, 2, 2, 3])).unwrap();
+    assert_eq!(r.winner, "first");
+    assert_eq!(r.sides[1].outcome, Outcome::Fumble);
+}
+
+/// "If a natural 18 is rolled ... the result is treated as a Critical against a
+/// Failure ... If the enemy rolled a Fumble this still applies." (Natural 18s;
+/// RULING M-3): the natural 18 wins, and the enemy's fumble stands.
+#[test]
+fn a_natural_18_against_a_fumble() {
+    let r = contest(0, 0).roll(&mut faces(&[6, 6, 6, 1, 2, 2])).unwrap();
+    assert_eq!(r.winner, "first");
+    assert_eq!(r.sides[0].outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.sides[1].outcome, Outcome::Fumble);
+}
+
+/// "If a natural 3 is rolled ... the result is treated as a Fumble against a
+/// Success ... If the enemy rolled a Critical this still applies." (Natural 3s;
+/// RULING M-3): against a natural 3 the enemy's critical stands and wins.
+#[test]
+fn a_natural_3_against_a_critical() {
+    // The active side rolls a natural 3; the opponent 6+6+5 + 5 = 22, a critical.
+    let r = contest(0, 5).roll(&mut faces(&[1, 1, 1, 6, 6, 5])).unwrap();
+    assert_eq!(r.winner, "none");
+    assert_eq!(r.sides[0].outcome, Outcome::Fumble);
+    assert_eq!(r.sides[1].outcome, Outcome::CriticalSuccess);
+    // The opponent rolls the natural 3; the active side's critical (5+5+6 + 5
+    // = 21) stands and succeeds.
+    let r = contest(5, 0).roll(&mut faces(&[5, 5, 6, 1, 1, 1])).unwrap();
+    assert_eq!(r.winner, "first");
+    assert_eq!(r.sides[0].outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.sides[1].outcome, Outcome::Fumble);
+}
+
+/// Project ruling P-13: the contest's result is the active side's: it succeeds
+/// (`first`) or nothing happens (`none`); the opponent never "wins".
+#[test]
+fn p13_the_result_is_the_active_sides() {
+    // The opponent's 18 (6+6+6) beats the active 10 (4+3+3).
+    let r = contest(0, 0).roll(&mut faces(&[4, 3, 3, 6, 6, 6])).unwrap();
+    assert_eq!(r.winner, "none");
+    let odds = contest(5, 5).odds().unwrap();
+    let names: Vec<&str> = odds.outcomes.iter().map(|o| o.outcome.as_str()).collect();
+    assert_eq!(names, ["none", "first"]);
+}

@@ -297,3 +297,127 @@ fn exact_odds() {
     let sum: BigRational = odds.outcomes.iter().map(|o| o.exact.clone()).sum();
     assert_eq!(sum, ratio(1, 1));
 }
+
+/// "When you have advantage or disadvantage and something in the game, lets
+/// you reroll the d20, you can reroll only one of the dice. You choose which
+/// one." (Advantage & Disadvantage; project ruling P-31: the reroll is spent on
+/// a failure or critical failure, on the lower d20, and the new die must be
+/// kept.)
+#[test]
+fn p31_a_reroll_rerolls_one_d20() {
+    let plain = Check {
+        reroll: true,
+        ..check(0, 11)
+    };
+    let r = plain.roll(&mut faces(&[5, 14])).unwrap();
+    assert_eq!((r.outcome, r.natural), (Outcome::Success, Some(14)));
+    let r = plain.roll(&mut faces(&[12])).unwrap();
+    assert_eq!(r.dice.len(), 1, "a success keeps the reroll");
+    // Advantage: 3 and 5 keep 5 and fail; the lower (3) is rerolled to 12.
+    let adv = Check {
+        advantage: 1,
+        ..plain.clone()
+    };
+    let r = adv.roll(&mut faces(&[3, 5, 12])).unwrap();
+    assert_eq!(
+        (r.outcome, r.natural, r.dice.len()),
+        (Outcome::Success, Some(12), 3)
+    );
+    cites(&r, "P-31");
+    // Disadvantage: 3 and 15 keep 3; the lower (3) is rerolled to 18, and the
+    // lower of 15 and 18 is kept.
+    let dis = Check {
+        disadvantage: 1,
+        ..plain.clone()
+    };
+    let r = dis.roll(&mut faces(&[3, 15, 18])).unwrap();
+    assert_eq!((r.outcome, r.natural), (Outcome::Success, Some(15)));
+    // The new result must be kept, even when worse.
+    let r = dis.roll(&mut faces(&[8, 15, 2])).unwrap();
+    assert_eq!((r.outcome, r.natural), (Outcome::Failure, Some(2)));
+    // An edge die stays as rolled: d20 4 + d4 2 = 6 fails; the d20 is
+    // rerolled to 9: 9 + 2 = 11.
+    let edged = Check {
+        edges: 1,
+        ..plain.clone()
+    };
+    let r = edged.roll(&mut faces(&[4, 2, 9])).unwrap();
+    assert_eq!((r.outcome, r.total), (Outcome::Success, Some(11)));
+}
+
+/// Exact odds with the reroll (P-31). Plain, DC 11: crit 1/20, success 9/20,
+/// failure 9/20, crit failure 1/20 at first; a failure rolls again (1/2).
+/// With advantage: success-or-better 3/4 at first, and a failure (both dice
+/// under 11) succeeds when the lower die is rerolled to 11+: 3/4 + 1/4 * 1/2.
+#[test]
+fn p31_exact_odds_with_a_reroll() {
+    let plain = Check {
+        reroll: true,
+        ..check(0, 11)
+    };
+    let odds = plain.odds().unwrap();
+    assert_eq!(odds.probability("critical-success"), Some(&ratio(3, 40)));
+    assert_eq!(odds.probability("success"), Some(&ratio(27, 40)));
+    assert_eq!(odds.probability("failure"), Some(&ratio(9, 40)));
+    assert_eq!(odds.probability("critical-failure"), Some(&ratio(1, 40)));
+    let adv = Check {
+        advantage: 1,
+        ..plain
+    }
+    .odds()
+    .unwrap();
+    let won = adv.probability("success").unwrap() + adv.probability("critical-success").unwrap();
+    assert_eq!(won, ratio(7, 8));
+}
+
+/// Project ruling P-8: with advantage the kept d20 meets the edge die; an edge
+/// die higher than the d20 is the natural result, so a d20 of 1 under it is no
+/// natural 1.
+#[test]
+fn p8_advantage_then_edge() {
+    let c = Check {
+        advantage: 1,
+        edges: 1,
+        ..check(0, 4)
+    };
+    // d20s 1 and 1 keep 1; the d4 shows 3: natural 3, total 4, a success (a
+    // natural 1 would have made it a failure).
+    let r = c.roll(&mut faces(&[1, 1, 3])).unwrap();
+    assert_eq!(
+        (r.outcome, r.natural, r.total),
+        (Outcome::Success, Some(3), Some(4))
+    );
+    assert!(!r.transcript.iter().any(|s| s.rule.contains("Natural 1")));
+}
+
+/// Project ruling P-9: the jam's +5 per attempt, like the round's action
+/// penalty, is outside the bonus stacking cap (RULING T-5).
+#[test]
+fn p9_the_jam_bonus_is_outside_the_cap() {
+    let c = Check {
+        bonuses: vec![1, 1, 1],
+        jam: Some((2, 2)),
+        ..check(0, 0)
+    };
+    // Three +1s cap at +2; the second attempt adds +5 outside the cap: +7
+    // (inside it, +1 +1 +1 +5 would be +8).
+    assert_eq!(c.total_modifier(), 7);
+    assert_eq!(c.effective_dc(), 12, "DC 10 + Tier 2");
+}
+
+/// Project ruling P-10: edges on the DC are one net number; negative lowers
+/// the DC by half the die (d4 = 2 ... d12 = 6).
+#[test]
+fn p10_net_edges_on_the_dc() {
+    let dc = |net: i32| {
+        Check {
+            dc_edges: net,
+            ..check(0, 15)
+        }
+        .effective_dc()
+    };
+    assert_eq!(dc(-2), 12, "two edges lost on the DC: d6, -3");
+    assert_eq!(dc(1), 17, "d4: +2");
+    assert_eq!(dc(7), 21, "more than five stays d12: +6");
+    assert_eq!(dc(0), 15);
+}
