@@ -283,6 +283,23 @@ impl Check {
     }
 }
 
+/// P(x > y) for independent results sorted lowest first, a botch (`None`)
+/// below every Result and ties counting neither way: the sum over x of
+/// P(x) * P(y < x), with P(y < x) kept as a running sum.
+fn beats(x: &[(Option<i64>, BigRational)], y: &[(Option<i64>, BigRational)]) -> BigRational {
+    let mut below = BigRational::zero();
+    let mut total = BigRational::zero();
+    let mut j = 0;
+    for (rx, p) in x {
+        while j < y.len() && y[j].0 < *rx {
+            below += &y[j].1;
+            j += 1;
+        }
+        total += p * &below;
+    }
+    total
+}
+
 /// P(botch), the d6 roll's values with their probabilities (no botch), and the tail.
 type D6Odds = (BigRational, Vec<(i64, BigRational)>, BigRational);
 
@@ -370,24 +387,13 @@ impl Contest {
             let bonus = check.score + check.modifier;
             let mut out = vec![(None, botch)];
             out.extend(values.into_iter().map(|(v, p)| (Some(v + bonus), p)));
+            out.sort_by_key(|(r, _)| *r);
             Ok(out)
         };
         let a = results(&self.first)?;
         let b = results(&self.second)?;
-        let mut a_wins = BigRational::zero();
-        let mut b_wins = BigRational::zero();
-        for (ra, p) in &a {
-            for (rb, q) in &b {
-                let pq = p * q;
-                match (ra, rb) {
-                    (Some(x), Some(y)) if x > y => a_wins += pq,
-                    (Some(x), Some(y)) if x < y => b_wins += pq,
-                    (Some(_), None) => a_wins += pq,
-                    (None, Some(_)) => b_wins += pq,
-                    _ => {}
-                }
-            }
-        }
+        let a_wins = beats(&a, &b);
+        let b_wins = beats(&b, &a);
         let decided = &a_wins + &b_wins;
         Ok(OutcomeOdds::named(
             ID,
