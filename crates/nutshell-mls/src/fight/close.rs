@@ -9,7 +9,7 @@
 //! on its own: everyone rolls once, in file order, and an attacker hits when
 //! his roll succeeds and beats every opponent he faces.
 
-use super::{Attacking, Fight, PendingHit, Roll};
+use super::{Attacking, Fight, PendingHit, Roll, RollFor};
 use crate::body::{HitKind, Location, landing};
 use crate::dice::Dice;
 use crate::error::FightError;
@@ -211,14 +211,11 @@ impl Fight {
             let skill = self.fighters[x].melee_skill();
             let (modifier, what) = if attacker[x] {
                 let t = self.fighters[x].target.unwrap_or(x);
-                (
-                    self.attack_modifier(x, round),
-                    format!("attack on {}", self.name(t)),
-                )
+                (self.attack_modifier(x, round), RollFor::Attack(t))
             } else {
-                (0, "defence".to_string())
+                (0, RollFor::Defence)
             };
-            rolls.push((x, self.roll(dice, x, skill, modifier - extra, &what)?));
+            rolls.push((x, self.roll(dice, x, skill, modifier - extra, what)?));
         }
         let roll_of = |i: usize| rolls.iter().find(|(j, _)| *j == i).map(|(_, r)| *r);
         for &z in members.iter().filter(|&&z| attacker[z]) {
@@ -385,9 +382,8 @@ impl Fight {
             return Ok(());
         };
         let skill = self.fighters[i].melee_skill();
-        let what = format!("unopposed attack on {}", self.name(t));
         let modifier = self.attack_modifier(i, round);
-        let roll = self.roll(dice, i, skill, modifier, &what)?;
+        let roll = self.roll(dice, i, skill, modifier, RollFor::Unopposed(t))?;
         self.unopposed_hit(i, t, self.melee_dam(i), roll);
         Ok(())
     }
@@ -455,15 +451,15 @@ impl Fight {
                 t,
                 skill_t,
                 self.attack_modifier(t, round),
-                &format!("total attack on {}", self.name(c)),
+                RollFor::TotalAttack(c),
             )?;
             let skill_c = self.fighters[c].melee_skill();
             let (mod_c, what) = if attacker[c] {
-                (self.attack_modifier(c, round), "attack".to_string())
+                (self.attack_modifier(c, round), RollFor::Attack(t))
             } else {
-                (0, "defence".to_string())
+                (0, RollFor::Defence)
             };
-            let rc = self.roll(dice, c, skill_c, mod_c, &what)?;
+            let rc = self.roll(dice, c, skill_c, mod_c, what)?;
             let r = mls::opposed(rt.rolled(), rc.rolled());
             if r.wins {
                 let both = if is_total(self, c) {
@@ -558,7 +554,7 @@ impl Fight {
                     a,
                     skill,
                     self.attack_modifier(a, round),
-                    &format!("unopposed attack on {}", self.name(t)),
+                    RollFor::Unopposed(t),
                 )?;
                 if self.fighters[a].sheet.tactic.mode == Mode::Forego {
                     continue;

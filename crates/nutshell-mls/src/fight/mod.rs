@@ -45,6 +45,7 @@ use nutshell_dice::DiceSource;
 use nutshell_rules::Outcome;
 use nutshell_rules::mls;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// How a fight is set up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,8 +130,8 @@ enum Attacking {
 /// A combatant in a fight: its sheet and its state.
 #[derive(Debug, Clone)]
 pub struct Fighter {
-    /// The sheet.
-    pub sheet: Combatant,
+    /// The sheet (shared: cloning a fight copies only its state).
+    pub sheet: Arc<Combatant>,
     /// 0 or 1.
     pub side: usize,
     /// Current hit points: "This begins at THP and can never rise above it."
@@ -226,6 +227,25 @@ impl Roll {
     }
 }
 
+/// What a roll is for (put into words only when needed).
+#[derive(Debug, Clone, Copy)]
+enum RollFor<'w> {
+    /// An attack on this combatant.
+    Attack(usize),
+    /// A total attack on this combatant.
+    TotalAttack(usize),
+    /// An unopposed attack on this combatant.
+    Unopposed(usize),
+    /// A shot at this combatant with this weapon.
+    Shot(usize, &'w str),
+    /// A roll against attacks.
+    Defence,
+    /// A dodge of a shot.
+    Dodge,
+    /// A shock roll.
+    Shock,
+}
+
 /// A hit scored in a round, applied at the round's end.
 #[derive(Debug, Clone, Copy)]
 struct PendingHit {
@@ -288,7 +308,7 @@ impl Fight {
                     charging: false,
                     moved: 0,
                     shot_by: Vec::new(),
-                    sheet: c,
+                    sheet: Arc::new(c),
                 });
             }
         }
@@ -791,21 +811,21 @@ impl Fight {
 
     // ----- rolls, hits and health -----
 
-    /// One MLS roll: 3d6 + skill + modifier.
+    /// One MLS roll: 3d6 + skill + modifier. `what` is only put into words
+    /// for the log or an error.
     fn roll(
         &mut self,
         dice: &mut Dice<'_>,
         i: usize,
         skill: i64,
         modifier: i64,
-        what: &str,
+        what: RollFor,
     ) -> Result<Roll, FightError> {
-        let name = self.name(i).to_string();
-        let three = dice.three_d6(&|| format!("for {name}'s {what}"))?;
+        let three = dice.three_d6(&|| format!("for {}'s {}", self.name(i), self.describe(what)))?;
         let natural = three.natural();
         let total = natural + skill + modifier;
         let roll = Roll { natural, total };
-        self.note(None, |_| {
+        self.note(None, |s| {
             let m = match modifier {
                 0 => String::new(),
                 m if m < 0 => format!(" - {}", -m),
@@ -817,12 +837,27 @@ impl Fight {
                 _ => "",
             };
             format!(
-                "{name} rolls {what}: 3d6 {:?} = {natural}{special} + {skill}{m} = {total}: {}",
+                "{} rolls {}: 3d6 {:?} = {natural}{special} + {skill}{m} = {total}: {}",
+                s.name(i),
+                s.describe(what),
                 three.faces,
                 roll.outcome().id()
             )
         });
         Ok(roll)
+    }
+
+    /// What a roll is for, in words.
+    fn describe(&self, what: RollFor) -> String {
+        match what {
+            RollFor::Attack(t) => format!("attack on {}", self.name(t)),
+            RollFor::TotalAttack(t) => format!("total attack on {}", self.name(t)),
+            RollFor::Unopposed(t) => format!("unopposed attack on {}", self.name(t)),
+            RollFor::Shot(t, w) => format!("shot ({w}) at {}", self.name(t)),
+            RollFor::Defence => "defence".to_string(),
+            RollFor::Dodge => "dodge".to_string(),
+            RollFor::Shock => "shock roll".to_string(),
+        }
     }
 
     /// Queues a hit for the end of the round.
@@ -999,7 +1034,7 @@ impl Fight {
     /// "Shock Roll = a check on the Shock trait" (RULING M-7): success and the score.
     fn shock_roll(&mut self, dice: &mut Dice<'_>, t: usize) -> Result<(bool, i64), FightError> {
         let shock = self.fighters[t].sheet.shock_trait();
-        let roll = self.roll(dice, t, shock, 0, "shock roll")?;
+        let roll = self.roll(dice, t, shock, 0, RollFor::Shock)?;
         Ok((roll.outcome().succeeded(), roll.total))
     }
 

@@ -6,12 +6,13 @@
 //! successful shot by the enemy." Each shot is rolled in file order of the
 //! shooters; a target that dodges rolls right after the shot it dodges.
 
-use super::{Action, Attacking, Fight};
+use super::{Action, Attacking, Fight, RollFor};
 use crate::body::Location;
 use crate::dice::Dice;
 use crate::error::FightError;
 use crate::log::rule;
 use nutshell_rules::mls;
+use std::sync::Arc;
 
 /// The penalty for shooting `distance` squares with a weapon of `range`
 /// (RULING M-9): -1 per full range increment beyond the range.
@@ -40,7 +41,8 @@ impl Fight {
             if !(f.standing() && f.schedule.has(round) && f.attacking == Attacking::Ranged) {
                 continue;
             }
-            let Some(weapon) = f.sheet.ranged().cloned() else {
+            let sheet = Arc::clone(&f.sheet);
+            let Some(weapon) = sheet.ranged() else {
                 continue;
             };
             if !self.adjacent_enemies(i).is_empty() {
@@ -107,7 +109,8 @@ impl Fight {
         shots: &[(usize, usize)],
     ) -> Result<(), FightError> {
         let f = &self.fighters[s];
-        let Some(weapon) = f.sheet.ranged().cloned() else {
+        let sheet = Arc::clone(&f.sheet);
+        let Some(weapon) = sheet.ranged() else {
             return Ok(());
         };
         let skill = f.sheet.skill(&weapon.skill);
@@ -129,8 +132,7 @@ impl Fight {
                 )
             });
         }
-        let what = format!("shot ({}) at {}", weapon.name, self.name(t));
-        let rs = self.roll(dice, s, skill, modifier, &what)?;
+        let rs = self.roll(dice, s, skill, modifier, RollFor::Shot(t, &weapon.name))?;
         self.fighters[t].shot_by.push(s);
         let mutual = shots.contains(&(t, s));
         let target = &self.fighters[t];
@@ -138,7 +140,7 @@ impl Fight {
         if dodges {
             // "A knowing enemy may choose to Dodge provided he is not attacking."
             let dodge = target.sheet.dodge();
-            let rd = self.roll(dice, t, dodge, 0, "dodge")?;
+            let rd = self.roll(dice, t, dodge, 0, RollFor::Dodge)?;
             let r = mls::opposed(rs.rolled(), rd.rolled());
             if r.wins {
                 self.score(s, t, weapon.dam, rs, r, true);
