@@ -668,7 +668,11 @@ impl Fight {
             if tactic.rush { s.rushed() } else { s }
         };
         let ranged_skill = f.sheet.ranged().map(|w| f.sheet.skill(&w.skill));
-        let melee = Schedule::for_skill(f.melee_skill());
+        // Without a melee weapon a combatant only defends in close combat.
+        let melee = match f.sheet.melee() {
+            Some(_) => Schedule::for_skill(f.melee_skill()),
+            None => Schedule::none(),
+        };
         let (schedule, attacking) = if f.side == active {
             match f.action {
                 Some(Action::Fight) => (shape(melee), Attacking::Melee),
@@ -690,7 +694,7 @@ impl Fight {
                 }
                 _ => (Schedule::none(), Attacking::Melee),
             }
-        } else if adjacent {
+        } else if adjacent && f.sheet.melee().is_some() {
             // "Any inactive character ... may attack any enemy in the hex in front of him."
             (shape(melee), Attacking::Melee)
         } else if matches!(

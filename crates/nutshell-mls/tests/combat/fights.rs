@@ -634,3 +634,84 @@ fn flee_and_pursue() {
     logged(&f, "Ann rolls unopposed attack on Bob");
     assert_eq!(who(&f, "Bob").chp, 1);
 }
+
+#[test]
+fn total_attack_against_total_attack_adds_both_strengths() {
+    // mls, Total Attack: "A Total Attack against a Total Attack is treated as a
+    // normal Total Attack, however if one hits the other then Dam is increased
+    // by the Strengths of BOTH characters."
+    let ta =
+        |s: i64| format!("traits = {{ strength = {s} }}\ntactic = {{ mode = \"total-attack\" }}");
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 40, &ta(3)),
+        &combatant("Bob", 10, 6, 40, &ta(2)),
+    );
+    // Ann 3,3,3 = 19 beats Bob 2,2,2 = 16: Dam 8 + 3 + 2 = 13, 3d6 (1s) -> 13.
+    round(&mut f, &[3, 3, 3, 2, 2, 2, 1, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 27);
+    logged(&f, "Dam + Strength 3 + Bob's Strength 2 = 13");
+}
+
+#[test]
+fn an_offensive_spell_is_a_missile_that_may_need_preparing() {
+    // mls, Offensive Spells: "treated as missile weapons, but use the
+    // appropriate Sphere or Deity skill for their score"; mls, Preparing
+    // Spells: "a number of "attacks" to be spent preparing instead of casting".
+    let odo = "[[combatant]]\nname = \"Odo\"\nthp = 20\nskills = { fire = 10 }\nweapons = [{ name = \"fire bolt\", skill = \"fire\", dam = 6, kind = \"spell\", range = 10, prepare = 1 }]\n";
+    let bob = combatant("Bob", 0, 4, 30, "tactic = { dodge = false }");
+    let mut f = Fight::new(
+        [side(odo), side(&bob)],
+        FightOptions {
+            distance: 5,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    round(&mut f, &[]); // preparing
+    logged(&f, "Odo chooses Cast Offensive Spells");
+    logged(&f, "Odo spends the attack preparing fire bolt (1/1)");
+    // Cast: 3,3,3 = 9 + fire 10 = 19, unopposed (Bob does not dodge): Dam 6,
+    // 1d6 + 1d3 (1s) -> 6.
+    round(&mut f, &[3, 3, 3, 1, 1]);
+    assert_eq!(who(&f, "Bob").chp, 24);
+    round(&mut f, &[]); // preparing again
+}
+
+#[test]
+fn no_shooting_with_an_enemy_adjacent() {
+    // mls, Who May Shoot: "Any active or inactive character who is not being
+    // attacked by an adjacent opponent may shoot". A charger reaches the archer,
+    // who has no melee weapon: she cannot shoot and only defends (her dodge
+    // score, Agility 2) when he attacks in the 5th round.
+    let bob = combatant("Bob", 10, 8, 30, "traits = { agility = 3 }");
+    let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nposition = 4\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }]\n";
+    let mut f = Fight::new([side(&bob), side(ann)], FightOptions::default()).unwrap();
+    for _ in 0..4 {
+        round(&mut f, &[]);
+    }
+    logged(&f, "Bob chooses Charge");
+    logged(&f, "Ann cannot shoot with an enemy adjacent");
+    // Round 5: Bob 3,3,3 = 19; Ann's defence 1,1,2 = 4 + 2 = 6; 2d6 1,1 -> 8.
+    round(&mut f, &[3, 3, 3, 1, 1, 2, 1, 1]);
+    assert_eq!(who(&f, "Ann").chp, 22);
+}
+
+#[test]
+fn shooting_beyond_the_range_costs_one_per_full_increment() {
+    // mls, Range: "Shooting outside of this range applies a penalty of -1 to
+    // the roll for each increment of this range" (RULING M-9: full increments).
+    let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 5 }]\n";
+    let bob = combatant("Bob", 0, 4, 30, "tactic = { dodge = false }");
+    let mut f = Fight::new(
+        [side(ann), side(&bob)],
+        FightOptions {
+            distance: 16,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    // 16 squares with a range of 5: two full increments beyond, -2.
+    round(&mut f, &[3, 3, 3, 1]);
+    logged(&f, "16 squares with a range of 5: -2");
+    logged(&f, "3d6 [3, 3, 3] = 9 + 10 - 2 = 17");
+}
