@@ -234,6 +234,15 @@ fn yes() -> bool {
     true
 }
 
+impl Tactic {
+    /// The penalty of aiming (RULING M-8), 0 when not aiming.
+    pub fn aim_penalty(&self) -> i64 {
+        self.aim
+            .and_then(Location::aim)
+            .map_or(0, |(penalty, _)| penalty)
+    }
+}
+
 impl Default for Tactic {
     fn default() -> Tactic {
         Tactic {

@@ -155,12 +155,7 @@ impl Fight {
     /// The modifier of `i`'s attack this round: delay or rush, aiming, Total Defence.
     fn attack_modifier(&self, i: usize, round: usize) -> i64 {
         let f = &self.fighters[i];
-        let aim = f
-            .sheet
-            .tactic
-            .aim
-            .and_then(Location::aim)
-            .map_or(0, |(p, _)| p);
+        let aim = f.sheet.tactic.aim_penalty();
         let defence = if f.sheet.tactic.mode == Mode::TotalDefence {
             2
         } else {

@@ -521,16 +521,21 @@ impl Fight {
         }
     }
 
+    /// Those of `enemies` who chose Flee! in their side's last turn.
+    fn fleeing(&self, enemies: &[usize]) -> Vec<usize> {
+        enemies
+            .iter()
+            .copied()
+            .filter(|&j| self.fighters[j].action == Some(Action::Flee))
+            .collect()
+    }
+
     /// Chooses `i`'s set action for this turn: its tactic, within the rules.
     fn choose_action(&self, i: usize) -> Action {
         let f = &self.fighters[i];
         let adjacent = self.adjacent_enemies(i);
         let enemies = self.standing_enemies(i);
-        let fleeing: Vec<usize> = enemies
-            .iter()
-            .copied()
-            .filter(|&j| self.fighters[j].action == Some(Action::Flee))
-            .collect();
+        let fleeing = self.fleeing(&enemies);
         let ranged = f.sheet.ranged().map(|w| w.kind);
         if f.broke_off {
             Action::Flee
@@ -560,11 +565,7 @@ impl Fight {
     /// Makes `i`'s move for its set action (mls, *1. Movement*).
     fn make_move(&mut self, i: usize, action: Action) {
         let enemies = self.standing_enemies(i);
-        let fleeing: Vec<usize> = enemies
-            .iter()
-            .copied()
-            .filter(|&j| self.fighters[j].action == Some(Action::Flee))
-            .collect();
+        let fleeing = self.fleeing(&enemies);
         let movement = self.fighters[i].sheet.movement();
         match action {
             Action::Charge | Action::Move => {

@@ -7,7 +7,6 @@
 //! shooters; a target that dodges rolls right after the shot it dodges.
 
 use super::{Action, Attacking, Fight, RollFor};
-use crate::body::Location;
 use crate::dice::Dice;
 use crate::error::FightError;
 use crate::log::rule;
@@ -116,12 +115,7 @@ impl Fight {
         let skill = f.sheet.skill(&weapon.skill);
         let distance = self.separation(s, t);
         let range = range_penalty(distance, weapon.range.unwrap_or(1));
-        let aim = f
-            .sheet
-            .tactic
-            .aim
-            .and_then(Location::aim)
-            .map_or(0, |(p, _)| p);
+        let aim = f.sheet.tactic.aim_penalty();
         let modifier = f.schedule.modifier(round).unwrap_or(0) + range + aim;
         if range != 0 {
             self.note(Some(rule::RANGE), |_| {
