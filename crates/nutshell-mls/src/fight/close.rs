@@ -14,7 +14,7 @@ use crate::body::{HitKind, Location, landing};
 use crate::dice::Dice;
 use crate::error::FightError;
 use crate::log::rule;
-use crate::sheet::Mode;
+use crate::sheet::{Mode, TargetChoice};
 use nutshell_rules::Outcome;
 use nutshell_rules::mls::{self, Decider};
 
@@ -26,38 +26,43 @@ impl Fight {
     ) -> Result<(), FightError> {
         let n = self.fighters.len();
         let mut attacker = vec![false; n];
+        let near = Near::new(self, round);
         #[allow(clippy::needless_range_loop)] // `self` is borrowed mutably in the loop
         for i in 0..n {
             let f = &self.fighters[i];
             if !(f.standing() && f.schedule.has(round)) || f.attacking == Attacking::Ranged {
                 continue;
             }
-            let candidates: Vec<usize> = self
-                .adjacent_enemies(i)
-                .into_iter()
-                .filter(|&j| self.attackable(j, round))
-                .collect();
-            if candidates.is_empty() {
-                continue;
-            }
+            let (side, position) = (f.side, f.position);
+            let keep = f.target.filter(|&t| {
+                self.fighters[t].side != side && self.attackable(t, round) && self.adjacent(i, t)
+            });
             if f.attacking == Attacking::Unopposed {
-                self.unopposed_attack(dice, i, &candidates, round)?;
+                if let Some(t) = keep {
+                    self.unopposed_attack(dice, i, t, round)?;
+                }
                 continue;
             }
-            attacker[i] = true;
-            let keep = f.target.filter(|t| candidates.contains(t));
-            self.fighters[i].target = keep.or_else(|| self.pick(i, &candidates));
+            let target = match keep {
+                Some(t) => Some(t),
+                None => near.pick(self, i, side, position),
+            };
+            if target.is_some() {
+                attacker[i] = true;
+                self.fighters[i].target = target;
+            }
         }
         // "If a character is being attacked this round he MUST attack a
         // character that is attacking him."
         for _ in 0..=n {
+            let by = self.targeted_by(&attacker);
             let mut changed = false;
             for i in (0..n).filter(|&i| attacker[i]) {
-                let at_me = self.attackers_of(i, &attacker);
+                let at_me = &by[i];
                 if !at_me.is_empty()
                     && !at_me.contains(&self.fighters[i].target.unwrap_or(usize::MAX))
                 {
-                    self.fighters[i].target = self.pick(i, &at_me);
+                    self.fighters[i].target = self.pick(i, at_me);
                     changed = true;
                 }
             }
@@ -71,10 +76,15 @@ impl Fight {
         Ok(())
     }
 
-    fn attackers_of(&self, i: usize, attacker: &[bool]) -> Vec<usize> {
-        (0..self.fighters.len())
-            .filter(|&z| attacker[z] && self.fighters[z].target == Some(i))
-            .collect()
+    /// For each combatant, the attackers whose target it is this round, in file order.
+    fn targeted_by(&self, attacker: &[bool]) -> Vec<Vec<usize>> {
+        let mut by = vec![Vec::new(); self.fighters.len()];
+        for (z, f) in self.fighters.iter().enumerate() {
+            if let Some(t) = f.target.filter(|_| attacker[z]) {
+                by[t].push(z);
+            }
+        }
+        by
     }
 
     /// Groups of combatants linked by this round's attacks, each in file order.
@@ -188,16 +198,19 @@ impl Fight {
         members: &[usize],
         attacker: &[bool],
     ) -> Result<(), FightError> {
-        let in_here = |i: usize| members.contains(&i);
-        let at = |f: &Self, i: usize| -> Vec<usize> {
-            f.attackers_of(i, attacker)
-                .into_iter()
-                .filter(|&z| in_here(z))
-                .collect()
-        };
-        let mut rolls = Vec::with_capacity(members.len());
+        let n = self.fighters.len();
+        let mut here = vec![false; n];
+        for &m in members {
+            here[m] = true;
+        }
+        // Who attacks whom within this situation.
+        let mut by = self.targeted_by(attacker);
+        for list in &mut by {
+            list.retain(|&z| here[z]);
+        }
+        let mut rolls: Vec<Option<Roll>> = vec![None; n];
         for &x in members {
-            let extra = at(self, x).len().saturating_sub(1) as i64;
+            let extra = by[x].len().saturating_sub(1) as i64;
             if extra > 0 {
                 self.note(Some(rule::CLOSE), |s| {
                     format!("{} faces {} attackers: -{extra}", s.name(x), extra + 1)
@@ -210,11 +223,10 @@ impl Fight {
             } else {
                 (0, RollFor::Defence)
             };
-            rolls.push((x, self.roll(dice, x, skill, modifier - extra, what)?));
+            rolls[x] = Some(self.roll(dice, x, skill, modifier - extra, what)?);
         }
-        let roll_of = |i: usize| rolls.iter().find(|(j, _)| *j == i).map(|(_, r)| *r);
         for &z in members.iter().filter(|&&z| attacker[z]) {
-            let Some(x) = self.fighters[z].target.filter(|&x| in_here(x)) else {
+            let Some(x) = self.fighters[z].target.filter(|&x| here[x]) else {
                 self.note(Some(rule::TOTAL_ATTACK), |s| {
                     format!(
                         "{}'s opponent was taken up by a total attack: no attack",
@@ -223,28 +235,28 @@ impl Fight {
                 });
                 continue;
             };
-            let (Some(rz), Some(rx)) = (roll_of(z), roll_of(x)) else {
+            let (Some(rz), Some(rx)) = (rolls[z], rolls[x]) else {
                 continue;
             };
             let r = mls::opposed(rz.rolled(), rx.rolled());
-            let others: Vec<usize> = at(self, z).into_iter().filter(|&o| o != x).collect();
-            let beaten_all = others
-                .iter()
-                .all(|&o| roll_of(o).is_some_and(|ro| mls::opposed(rz.rolled(), ro.rolled()).wins));
+            let beaten_all = by[z].iter().filter(|&&o| o != x).all(|&o| {
+                rolls[o].is_some_and(|ro| mls::opposed(rz.rolled(), ro.rolled()).wins)
+            });
             if !r.wins {
-                let why = if !r.active.succeeded() {
-                    format!("{} misses {} (not a success)", self.name(z), self.name(x))
-                } else if attacker[x] {
-                    format!("{} does not beat {}: blocked", self.name(z), self.name(x))
-                } else {
-                    format!("{} blocks {}'s attack", self.name(x), self.name(z))
-                };
                 let cite = if attacker[x] {
                     rule::NORMAL
                 } else {
                     rule::DEFENSIVE
                 };
-                self.note(Some(cite), |_| why);
+                self.note(Some(cite), |s| {
+                    if !r.active.succeeded() {
+                        format!("{} misses {} (not a success)", s.name(z), s.name(x))
+                    } else if attacker[x] {
+                        format!("{} does not beat {}: blocked", s.name(z), s.name(x))
+                    } else {
+                        format!("{} blocks {}'s attack", s.name(x), s.name(z))
+                    }
+                });
                 continue;
             }
             if !beaten_all {
@@ -370,12 +382,9 @@ impl Fight {
         &mut self,
         dice: &mut Dice<'_>,
         i: usize,
-        candidates: &[usize],
+        t: usize,
         round: usize,
     ) -> Result<(), FightError> {
-        let Some(t) = self.fighters[i].target.filter(|t| candidates.contains(t)) else {
-            return Ok(());
-        };
         let skill = self.fighters[i].melee_skill();
         let modifier = self.attack_modifier(i, round);
         let roll = self.roll(dice, i, skill, modifier, RollFor::Unopposed(t))?;
@@ -559,5 +568,37 @@ impl Fight {
             break;
         }
         Ok(consumed)
+    }
+}
+
+/// The combatants who may be attacked this round, by side and square, in
+/// file order: finding an adjacent enemy looks at three squares, not at everyone.
+struct Near {
+    by_square: [std::collections::BTreeMap<i64, Vec<usize>>; 2],
+}
+
+impl Near {
+    fn new(fight: &Fight, round: usize) -> Near {
+        let mut by_square = [std::collections::BTreeMap::new(), std::collections::BTreeMap::new()];
+        for (j, f) in fight.fighters.iter().enumerate() {
+            if fight.attackable(j, round) {
+                by_square[f.side]
+                    .entry(f.position)
+                    .or_insert_with(Vec::new)
+                    .push(j);
+            }
+        }
+        Near { by_square }
+    }
+
+    /// The adjacent enemy that combatant `i` (of `side`, at `position`) picks.
+    fn pick(&self, fight: &Fight, i: usize, side: usize, position: i64) -> Option<usize> {
+        let squares = self.by_square[1 - side].range(position - 1..=position + 1);
+        if fight.fighters[i].sheet.tactic.target == TargetChoice::First {
+            // Each square's list is in file order: the first of the firsts.
+            return squares.filter_map(|(_, list)| list.first().copied()).min();
+        }
+        let candidates: Vec<usize> = squares.flat_map(|(_, list)| list.iter().copied()).collect();
+        fight.pick(i, &candidates)
     }
 }

@@ -446,6 +446,15 @@ impl Fight {
             .collect()
     }
 
+    /// Whether a standing enemy is adjacent to `i`.
+    fn engaged(&self, i: usize) -> bool {
+        let side = self.fighters[i].side;
+        self.fighters
+            .iter()
+            .enumerate()
+            .any(|(j, f)| f.side != side && f.standing() && self.adjacent(i, j))
+    }
+
     fn adjacent_enemies(&self, i: usize) -> Vec<usize> {
         self.standing_enemies(i)
             .into_iter()
@@ -533,15 +542,15 @@ impl Fight {
     /// Chooses `i`'s set action for this turn: its tactic, within the rules.
     fn choose_action(&self, i: usize) -> Action {
         let f = &self.fighters[i];
-        let adjacent = self.adjacent_enemies(i);
-        let enemies = self.standing_enemies(i);
-        let fleeing = self.fleeing(&enemies);
         let ranged = f.sheet.ranged().map(|w| w.kind);
         if f.broke_off {
             Action::Flee
-        } else if !adjacent.is_empty() {
+        } else if self.engaged(i) {
             Action::Fight
-        } else if !fleeing.is_empty() && f.sheet.melee().is_some() && ranged.is_none() {
+        } else if f.sheet.melee().is_some()
+            && ranged.is_none()
+            && !self.fleeing(&self.standing_enemies(i)).is_empty()
+        {
             Action::Pursue
         } else if let Some(kind) = ranged {
             match (f.sheet.tactic.action, kind) {
@@ -553,7 +562,7 @@ impl Fight {
         } else if f.sheet.melee().is_none() || f.sheet.tactic.action == Some(Preferred::Respond) {
             Action::Respond
         } else {
-            let target = self.pick(i, &enemies);
+            let target = self.pick(i, &self.standing_enemies(i));
             match target {
                 Some(j) if self.separation(i, j) - 1 <= f.sheet.movement() => Action::Charge,
                 Some(_) => Action::Move,
@@ -661,7 +670,7 @@ impl Fight {
     /// Schedules `i`'s attacks for the turn (RULING M-4) from its set action,
     /// or, on the other side's turn, from where it stands.
     fn schedule(&mut self, i: usize, active: usize) {
-        let adjacent = !self.adjacent_enemies(i).is_empty();
+        let adjacent = self.engaged(i);
         let f = &self.fighters[i];
         let tactic = &f.sheet.tactic;
         let shape = |s: Schedule| {

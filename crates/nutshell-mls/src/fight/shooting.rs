@@ -44,7 +44,7 @@ impl Fight {
             let Some(weapon) = sheet.ranged() else {
                 continue;
             };
-            if !self.adjacent_enemies(i).is_empty() {
+            if self.engaged(i) {
                 self.note(Some(rule::WHO_MAY_SHOOT), |s| {
                     format!("{} cannot shoot with an enemy adjacent", s.name(i))
                 });
