@@ -297,8 +297,8 @@ pub struct Combatant {
     /// The tactic.
     #[serde(default)]
     pub tactic: Tactic,
-    /// Where it stands on the line between the sides, in squares (see
-    /// `docs/mls/combat.md`); the side's default when left out.
+    /// Squares behind its side's front line (see `docs/mls/combat.md`); 0, on
+    /// the line, when left out.
     #[serde(default)]
     pub position: Option<i64>,
 }
@@ -515,6 +515,9 @@ impl Side {
                     }
                     _ => {}
                 }
+                if !w.is_ranged() && (w.range.is_some() || w.reload > 0 || w.prepare > 0) {
+                    return Err(bad(&field, "range, reload and prepare are for missile weapons and spells (kind = \"missile\" or \"spell\")".into()));
+                }
                 if w.reload > 20 || w.prepare > 20 {
                     return Err(bad(
                         &field,
@@ -523,6 +526,13 @@ impl Side {
                 }
             }
             for (i, a) in c.armour.iter().enumerate() {
+                if a.locations.as_ref().is_some_and(Vec::is_empty) {
+                    return Err(bad(
+                        &format!("armour[{i}].locations"),
+                        "an empty list covers nothing: leave locations out to cover every location"
+                            .into(),
+                    ));
+                }
                 if !(0..=1000).contains(&a.value) {
                     return Err(bad(
                         &format!("armour[{i}].value"),
@@ -536,6 +546,14 @@ impl Side {
                 return Err(bad(
                     "shield.value",
                     format!("{} is outside 0..1000", s.value),
+                ));
+            }
+            if let Some(p) = c.position
+                && !(0..=10_000).contains(&p)
+            {
+                return Err(bad(
+                    "position",
+                    format!("{p}: squares behind the side's line, 0..10000"),
                 ));
             }
             if c.tactic.delay > 4 {

@@ -18,6 +18,11 @@ use crate::sheet::{Mode, TargetChoice};
 use nutshell_rules::Outcome;
 use nutshell_rules::mls::{self, Decider};
 
+/// The most enemies that attack one combatant in a round: the eight squares
+/// around his (project ruling P-23). On the line every enemy within a square
+/// is adjacent; the rest wait for a place.
+pub const MAX_ATTACKERS: usize = 8;
+
 impl Fight {
     pub(super) fn close_combat(
         &mut self,
@@ -27,6 +32,8 @@ impl Fight {
         let n = self.fighters.len();
         let mut attacker = vec![false; n];
         let near = Near::new(self, round);
+        // How many attackers each combatant already draws this round.
+        let mut drawn = vec![0usize; n];
         #[allow(clippy::needless_range_loop)] // `self` is borrowed mutably in the loop
         for i in 0..n {
             let f = &self.fighters[i];
@@ -35,7 +42,10 @@ impl Fight {
             }
             let (side, position) = (f.side, f.position);
             let keep = f.target.filter(|&t| {
-                self.fighters[t].side != side && self.attackable(t, round) && self.adjacent(i, t)
+                self.fighters[t].side != side
+                    && self.attackable(t, round)
+                    && self.adjacent(i, t)
+                    && drawn[t] < MAX_ATTACKERS
             });
             if f.attacking == Attacking::Unopposed {
                 if let Some(t) = keep {
@@ -45,10 +55,11 @@ impl Fight {
             }
             let target = match keep {
                 Some(t) => Some(t),
-                None => near.pick(self, i, side, position),
+                None => near.pick(self, i, side, position, &|j| drawn[j] < MAX_ATTACKERS),
             };
-            if target.is_some() {
+            if let Some(t) = target {
                 attacker[i] = true;
+                drawn[t] += 1;
                 self.fighters[i].target = target;
             }
         }
@@ -239,9 +250,10 @@ impl Fight {
                 continue;
             };
             let r = mls::opposed(rz.rolled(), rx.rolled());
-            let beaten_all = by[z].iter().filter(|&&o| o != x).all(|&o| {
-                rolls[o].is_some_and(|ro| mls::opposed(rz.rolled(), ro.rolled()).wins)
-            });
+            let beaten_all = by[z]
+                .iter()
+                .filter(|&&o| o != x)
+                .all(|&o| rolls[o].is_some_and(|ro| mls::opposed(rz.rolled(), ro.rolled()).wins));
             if !r.wins {
                 let cite = if attacker[x] {
                     rule::NORMAL
@@ -579,7 +591,10 @@ struct Near {
 
 impl Near {
     fn new(fight: &Fight, round: usize) -> Near {
-        let mut by_square = [std::collections::BTreeMap::new(), std::collections::BTreeMap::new()];
+        let mut by_square = [
+            std::collections::BTreeMap::new(),
+            std::collections::BTreeMap::new(),
+        ];
         for (j, f) in fight.fighters.iter().enumerate() {
             if fight.attackable(j, round) {
                 by_square[f.side]
@@ -591,14 +606,27 @@ impl Near {
         Near { by_square }
     }
 
-    /// The adjacent enemy that combatant `i` (of `side`, at `position`) picks.
-    fn pick(&self, fight: &Fight, i: usize, side: usize, position: i64) -> Option<usize> {
+    /// The adjacent enemy with room for one more attacker (`open`) that
+    /// combatant `i` (of `side`, at `position`) picks.
+    fn pick(
+        &self,
+        fight: &Fight,
+        i: usize,
+        side: usize,
+        position: i64,
+        open: &dyn Fn(usize) -> bool,
+    ) -> Option<usize> {
         let squares = self.by_square[1 - side].range(position - 1..=position + 1);
         if fight.fighters[i].sheet.tactic.target == TargetChoice::First {
             // Each square's list is in file order: the first of the firsts.
-            return squares.filter_map(|(_, list)| list.first().copied()).min();
+            return squares
+                .filter_map(|(_, list)| list.iter().copied().find(|&j| open(j)))
+                .min();
         }
-        let candidates: Vec<usize> = squares.flat_map(|(_, list)| list.iter().copied()).collect();
+        let candidates: Vec<usize> = squares
+            .flat_map(|(_, list)| list.iter().copied())
+            .filter(|&j| open(j))
+            .collect();
         fight.pick(i, &candidates)
     }
 }

@@ -146,6 +146,8 @@ pub struct Fighter {
     pub action: Option<Action>,
     schedule: Schedule,
     attacking: Attacking,
+    /// The turn it was last knocked out in (that turn does not count down).
+    down_turn: u32,
     target: Option<usize>,
     reload_left: u32,
     prepared: u32,
@@ -287,20 +289,24 @@ impl Fight {
                         c.name
                     )));
                 }
-                let default_position = if side == 0 {
-                    0
+                // A side's line: side 0 at 0 facing up the line, side 1 at
+                // `distance` facing down; `position` counts squares behind it.
+                let behind = c.position.unwrap_or(0);
+                let position = if side == 0 {
+                    -behind
                 } else {
-                    options.distance.max(1)
+                    options.distance.max(1) + behind
                 };
                 fighters.push(Fighter {
                     chp: c.chp.unwrap_or(c.thp),
                     fate_points: if c.minor { 0 } else { c.fate_points },
-                    position: c.position.unwrap_or(default_position),
+                    position,
                     side,
                     state: State::Standing,
                     action: None,
                     schedule: Schedule::none(),
                     attacking: Attacking::Melee,
+                    down_turn: 0,
                     target: None,
                     reload_left: 0,
                     prepared: 0,
@@ -474,6 +480,18 @@ impl Fight {
         }
     }
 
+    /// The nearest of `candidates` to `i` (then by the tactic's preference):
+    /// where a Move or Charge heads.
+    fn nearest(&self, i: usize, candidates: &[usize]) -> Option<usize> {
+        let closest = candidates.iter().map(|&j| self.separation(i, j)).min()?;
+        let at: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&j| self.separation(i, j) == closest)
+            .collect();
+        self.pick(i, &at)
+    }
+
     /// Moves `i` up to `squares` toward `j`, stopping adjacent; returns the squares moved.
     fn move_toward(&mut self, i: usize, j: usize, squares: i64) -> i64 {
         let gap = self.separation(i, j) - 1;
@@ -562,7 +580,7 @@ impl Fight {
         } else if f.sheet.melee().is_none() || f.sheet.tactic.action == Some(Preferred::Respond) {
             Action::Respond
         } else {
-            let target = self.pick(i, &self.standing_enemies(i));
+            let target = self.nearest(i, &self.standing_enemies(i));
             match target {
                 Some(j) if self.separation(i, j) - 1 <= f.sheet.movement() => Action::Charge,
                 Some(_) => Action::Move,
@@ -578,7 +596,7 @@ impl Fight {
         let movement = self.fighters[i].sheet.movement();
         match action {
             Action::Charge | Action::Move => {
-                if let Some(j) = self.pick(i, &enemies) {
+                if let Some(j) = self.nearest(i, &enemies) {
                     let moved = self.move_toward(i, j, movement);
                     self.fighters[i].moved = moved;
                     self.fighters[i].target = Some(j);
@@ -596,7 +614,7 @@ impl Fight {
                 }
             }
             Action::MoveAndShoot => {
-                if let Some(j) = self.pick(i, &enemies) {
+                if let Some(j) = self.nearest(i, &enemies) {
                     // Close in, but never into contact: a shooter stays at least 2 squares off.
                     let room = (self.separation(i, j) - 2).max(0);
                     let moved = self.move_toward(i, j, movement.min(room));
@@ -704,6 +722,10 @@ impl Fight {
                 }
                 _ => (Schedule::none(), Attacking::Melee),
             }
+        } else if f.action == Some(Action::Flee) {
+            // A fleer has turned his back: "He may not make any attacks" and a
+            // pursuer catches him from behind, with an unopposed attack.
+            (Schedule::none(), Attacking::Melee)
         } else if adjacent && f.sheet.melee().is_some() {
             // "Any inactive character ... may attack any enemy in the hex in front of him."
             (shape(melee), Attacking::Melee)
@@ -750,7 +772,9 @@ impl Fight {
     /// count down their turns.
     fn end_turn(&mut self) {
         for i in 0..self.fighters.len() {
-            if let State::Unconscious(Some(n)) = self.fighters[i].state {
+            if let State::Unconscious(Some(n)) = self.fighters[i].state
+                && self.fighters[i].down_turn != self.turn
+            {
                 let left = n.saturating_sub(1);
                 if left == 0 {
                     self.fighters[i].state = State::Standing;
@@ -1054,6 +1078,7 @@ impl Fight {
 
     fn set_state(&mut self, t: usize, state: State, rule: &'static str, why: &str) {
         self.fighters[t].state = state;
+        self.fighters[t].down_turn = self.turn;
         self.note(Some(rule), |s| format!("{}: {why}", s.name(t)));
     }
 }

@@ -622,13 +622,12 @@ fn flee_and_pursue() {
     }
     logged(&f, "Bob flees 4 square(s)");
     assert_eq!(who(&f, "Bob").state, State::Standing);
-    // Turn 3, Ann's: she pursues and ends adjacent. Round 3: Bob fumbles (6)
-    // against her 9. Round 5: her unopposed attack 16 hits: 1d6 1 -> Dam 4;
-    // Bob 5 -> 1, below half: shock 6,6,6.
-    round(&mut f, &[]);
-    round(&mut f, &[]);
-    round(&mut f, &[3, 3, 3, 1, 1, 2]);
-    round(&mut f, &[]);
+    // Turn 3, Ann's: she pursues and ends adjacent, behind him: the fleer does
+    // not attack. Round 5: her unopposed attack 16 hits: 1d6 1 -> Dam 4; Bob
+    // 5 -> 1, below half: shock 6,6,6.
+    for _ in 0..4 {
+        round(&mut f, &[]);
+    }
     round(&mut f, &[5, 5, 6, 1, 6, 6, 6]);
     logged(&f, "Ann chooses Pursue");
     logged(&f, "Ann rolls unopposed attack on Bob");
@@ -714,4 +713,43 @@ fn shooting_beyond_the_range_costs_one_per_full_increment() {
     round(&mut f, &[3, 3, 3, 1]);
     logged(&f, "16 squares with a range of 5: -2");
     logged(&f, "3d6 [3, 3, 3] = 9 + 10 - 2 = 17");
+}
+
+#[test]
+fn at_most_eight_enemies_attack_one_combatant() {
+    // Project ruling P-23: the eight squares around a combatant hold at most
+    // eight attackers; mls, Close Combat: "-1 to the single character's roll"
+    // for each beyond the first. Ten goblins, all adjacent on the line.
+    let gobs: String = (1..=10)
+        .map(|i| combatant(&format!("Gob{i}"), 10, 4, 20, ""))
+        .collect();
+    let mut f = fight(&combatant("Ann", 10, 8, 40, ""), &gobs);
+    // Everyone rolls 1,1,2 and fails: Ann and eight goblins, 27 faces.
+    let faces: Vec<i64> = std::iter::repeat_n([1, 1, 2], 9).flatten().collect();
+    round(&mut f, &faces);
+    logged(&f, "Ann faces 8 attackers: -7");
+    logged(&f, "3d6 [1, 1, 2] = 4 + 10 - 7 = 7");
+}
+
+#[test]
+fn a_move_heads_for_the_nearest_enemy() {
+    // mls, 1. Movement: Move and Charge head for the nearest enemy, whatever
+    // the tactic's preference among enemies at the same distance.
+    let gobs = format!(
+        "{}{}",
+        combatant("Far", 4, 4, 20, "position = 10"),
+        combatant("Near", 4, 4, 20, "")
+    );
+    let mut f = Fight::new(
+        [side(&combatant("Ann", 4, 8, 40, "")), side(&gobs)],
+        FightOptions {
+            distance: 8,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    round(&mut f, &[]);
+    logged(&f, "Ann moves 3 square(s) toward Near");
+    assert_eq!(who(&f, "Far").position, 18);
+    assert_eq!(who(&f, "Ann").position, 3);
 }

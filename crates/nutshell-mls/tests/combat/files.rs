@@ -94,6 +94,18 @@ fn values_out_of_range_and_other_checks() {
             "line 3: invalid type",
         ),
         ("this is not toml", "line 1"),
+        (
+            "name = \"A\"\nthp = 5\nposition = -2\n",
+            "position: -2: squares behind the side's line",
+        ),
+        (
+            "name = \"A\"\nthp = 5\nskills = { s = 2 }\nweapons = [{ name = \"club\", skill = \"s\", dam = 3, range = 4 }]\n",
+            "range, reload and prepare are for missile weapons and spells",
+        ),
+        (
+            "name = \"A\"\nthp = 5\narmour = [{ value = 2, coverage = \"full\", locations = [] }]\n",
+            "an empty list covers nothing",
+        ),
     ] {
         let e = error(text);
         assert!(e.contains(expected), "{text:?}: {e}");

@@ -127,7 +127,8 @@ fn a_minor_npc_rolls_shock_at_half_and_dies_at_zero() {
 #[test]
 fn the_unconscious_come_round_after_their_turns() {
     // mls, Unconsciousness: unconscious "for a number of Turns"; project
-    // ruling P-17: a turn is one side's turn (mls, Party Turns and Turn Order: "two turns are effectively
+    // ruling P-17: whole turns after the one he fell in, a turn being one
+    // side's turn (mls, Party Turns and Turn Order: "two turns are effectively
     // acted upon, one for each side"). The Goblin attacks in the 3rd round
     // only; the Kobold's friend keeps the fight going.
     let a = combatant("Goblin", 2, 7, 10, "minor = true");
@@ -142,8 +143,14 @@ fn the_unconscious_come_round_after_their_turns() {
     // Goblin 4,5,6 = 15 + 2 = 17; Kobold's defence 1,1,2 = 4; shock 4,4,6 = 14.
     round(&mut f, &[4, 5, 6, 1, 1, 2, 4, 4, 6]);
     assert_eq!(who(&f, "Kobold").state, State::Unconscious(Some(1)));
+    // The turn he fell in does not count: he misses all of turn 2 and comes
+    // round at its end.
     round(&mut f, &[]);
     round(&mut f, &[]);
+    assert_eq!(who(&f, "Kobold").state, State::Unconscious(Some(1)));
+    for _ in 0..5 {
+        round(&mut f, &[]);
+    }
     assert_eq!(who(&f, "Kobold").state, State::Standing);
     logged(&f, "Kobold comes round");
 }
