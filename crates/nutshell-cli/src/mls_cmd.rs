@@ -333,12 +333,17 @@ fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
             i.high * 100.0
         )
     };
+    let rate = n as f64 / seconds.max(1e-9);
     writeln!(
         out,
-        "{} fights, seed {} ({:.0} fights/s on {} threads)",
+        "{} fights, seed {} ({} fights/s on {} threads)",
         n,
         args.seed,
-        n as f64 / seconds.max(1e-9),
+        if rate < 100.0 {
+            format!("{rate:.2}")
+        } else {
+            format!("{rate:.0}")
+        },
         rayon::current_num_threads()
     )?;
     writeln!(out, "{} win  {}", names[0], pct(tally.wins[0]))?;
@@ -347,21 +352,30 @@ fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
     writeln!(out, "mean turns {mean_turns:.2}")?;
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);
-    table.set_header(vec![
+    let escapes = tally.escaped.iter().any(|&e| e > 0);
+    let mut header = vec![
         "combatant",
         "side",
         "unconscious at the end",
         "dead at the end",
-    ]);
+    ];
+    if escapes {
+        header.push("escaped");
+    }
+    table.set_header(header);
     for (i, f) in template.fighters().iter().enumerate() {
-        table.add_row(vec![
+        let mut row = vec![
             f.sheet.name.clone(),
             names[f.side].clone(),
             pct(tally.unconscious[i]),
             pct(tally.dead[i]),
-        ]);
+        ];
+        if escapes {
+            row.push(pct(tally.escaped[i]));
+        }
+        table.add_row(row);
     }
-    for column in 2..4 {
+    for column in 2..5 {
         if let Some(c) = table.column_mut(column) {
             c.set_cell_alignment(CellAlignment::Right);
         }

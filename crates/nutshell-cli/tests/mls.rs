@@ -123,7 +123,10 @@ fn a_fight_is_reproducible_from_a_seed_and_logs_every_roll() {
         .output()
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
-    assert!(text.contains("Turn 1: Sir Aldric's turn"), "{text}");
+    assert!(
+        text.contains("Turn 1: Sir Aldric  [mls, Party Turns and Turn Order]"),
+        "{text}"
+    );
     assert!(text.contains("  Round 1"), "{text}");
     assert!(text.contains("combatant"), "{text}");
 }

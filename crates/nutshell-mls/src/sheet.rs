@@ -374,6 +374,36 @@ fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
+/// The line of a field of the combatant named `name`, such as `thp`,
+/// `tactic.delay` or `weapons[0] (axe).skill` (found after the weapon's name):
+/// the best place to point at for a value serde accepted but the rules do not.
+fn field_line(text: &str, name: &str, field: &str) -> Option<usize> {
+    let at_name = text.find(&format!("\"{name}\""))?;
+    let start = text[..at_name].rfind("[[combatant]]").unwrap_or(0);
+    let end = text[at_name..]
+        .find("[[combatant]]")
+        .map_or(text.len(), |o| at_name + o);
+    let mut from = start;
+    // A weapon's or piece's name in parentheses anchors the search.
+    if let Some(open) = field.find(" (")
+        && let Some(close) = field[open..].find(')')
+    {
+        let anchor = format!("\"{}\"", &field[open + 2..open + close]);
+        if let Some(o) = text[from..end].find(&anchor) {
+            from += o;
+        }
+    }
+    let key = field.rsplit('.').next().unwrap_or(field);
+    let key = key.split(['[', ' ']).next().unwrap_or(key);
+    let block = &text[from..end];
+    let found = block.match_indices(key).find(|&(i, _)| {
+        let before = block[..i].chars().next_back();
+        let after = block[i + key.len()..].trim_start();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after.starts_with('=')
+    });
+    Some(line_of(text, from + found.map_or(0, |(i, _)| i)))
+}
+
 /// The most combatants one side may have.
 pub const MAX_COMBATANTS: usize = 1000;
 
@@ -442,10 +472,12 @@ impl Side {
                 .unwrap_or_default()
         };
         for c in &self.combatants {
-            let at = name_line(&c.name);
             let bad = |field: &str, why: String| {
+                let line = field_line(text, &c.name, field)
+                    .map(|l| format!("line {l}: "))
+                    .unwrap_or_default();
                 FightError::File(format!(
-                    "{file}: {at}combatant \"{}\": {field}: {why}",
+                    "{file}: {line}combatant \"{}\": {field}: {why}",
                     c.name
                 ))
             };

@@ -9,7 +9,7 @@
 //! on its own: everyone rolls once, in file order, and an attacker hits when
 //! his roll succeeds and beats every opponent he faces.
 
-use super::{Attacking, Fight, PendingHit, Roll, RollFor};
+use super::{Attacking, Fight, Mods, PendingHit, Roll, RollFor};
 use crate::body::{HitKind, Location, landing};
 use crate::dice::Dice;
 use crate::error::FightError;
@@ -173,16 +173,18 @@ impl Fight {
         Ok(())
     }
 
-    /// The modifier of `i`'s attack this round: delay or rush, aiming, Total Defence.
-    fn attack_modifier(&self, i: usize, round: usize) -> i64 {
+    /// The modifiers of `i`'s attack this round: delay or rush, aiming, Total Defence.
+    fn attack_mods(&self, i: usize, round: usize) -> Mods {
         let f = &self.fighters[i];
-        let aim = f.sheet.tactic.aim_penalty();
         let defence = if f.sheet.tactic.mode == Mode::TotalDefence {
             2
         } else {
             0
         };
-        f.schedule.modifier(round).unwrap_or(0) + aim + defence
+        Mods::default()
+            .timing(f.schedule.modifier(round).unwrap_or(0))
+            .add(f.sheet.tactic.aim_penalty(), "aim")
+            .add(defence, "total defence")
     }
 
     fn melee_dam(&self, i: usize) -> i64 {
@@ -230,11 +232,12 @@ impl Fight {
             let skill = self.fighters[x].melee_skill();
             let (modifier, what) = if attacker[x] {
                 let t = self.fighters[x].target.unwrap_or(x);
-                (self.attack_modifier(x, round), RollFor::Attack(t))
+                (self.attack_mods(x, round), RollFor::Attack(t))
             } else {
-                (0, RollFor::Defence)
+                (Mods::default(), RollFor::Defence)
             };
-            rolls[x] = Some(self.roll(dice, x, skill, modifier - extra, what)?);
+            let modifier = modifier.add(-extra, "extra attackers");
+            rolls[x] = Some(self.roll(dice, x, skill, modifier, what)?);
         }
         for &z in members.iter().filter(|&&z| attacker[z]) {
             let Some(x) = self.fighters[z].target.filter(|&x| here[x]) else {
@@ -378,6 +381,20 @@ impl Fight {
             });
         }
         let location = self.aimed_location(z, rz.total);
+        if let Some((aim, (_, required))) = self.fighters[z]
+            .sheet
+            .tactic
+            .aim
+            .and_then(|a| a.aim().map(|x| (a, x)))
+            .filter(|_| location == Location::Chest)
+        {
+            self.note(Some(rule::AIMING), |_| {
+                format!(
+                    "aimed at the {aim}, but {} is short of {required}+: a normal hit on the chest",
+                    rz.total
+                )
+            });
+        }
         self.queue_hit(PendingHit {
             attacker: z,
             target: x,
@@ -398,7 +415,7 @@ impl Fight {
         round: usize,
     ) -> Result<(), FightError> {
         let skill = self.fighters[i].melee_skill();
-        let modifier = self.attack_modifier(i, round);
+        let modifier = self.attack_mods(i, round);
         let roll = self.roll(dice, i, skill, modifier, RollFor::Unopposed(t))?;
         self.unopposed_hit(i, t, self.melee_dam(i), roll);
         Ok(())
@@ -466,14 +483,19 @@ impl Fight {
                 dice,
                 t,
                 skill_t,
-                self.attack_modifier(t, round),
+                self.attack_mods(t, round),
                 RollFor::TotalAttack(c),
             )?;
             let skill_c = self.fighters[c].melee_skill();
             let (mod_c, what) = if attacker[c] {
-                (self.attack_modifier(c, round), RollFor::Attack(t))
+                let what = if is_total(self, c) {
+                    RollFor::TotalAttack(t)
+                } else {
+                    RollFor::Attack(t)
+                };
+                (self.attack_mods(c, round), what)
             } else {
-                (0, RollFor::Defence)
+                (Mods::default(), RollFor::Defence)
             };
             let rc = self.roll(dice, c, skill_c, mod_c, what)?;
             let r = mls::opposed(rt.rolled(), rc.rolled());
@@ -534,8 +556,15 @@ impl Fight {
                     rule::TOTAL_ATTACK
                 };
                 self.note(Some(cite), |s| {
+                    let own = s.melee_dam(c);
+                    let st = strength(s, t);
+                    let theirs = if both > 0 {
+                        format!(" + {}'s Strength {both}", s.name(c))
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "{}'s total attack fails and {} hits: Dam + {}'s Strength = {dam}",
+                        "{}'s total attack fails and {} hits: Dam {own} + {}'s Strength {st}{theirs} = {dam}",
                         s.name(t),
                         s.name(c),
                         s.name(t)
@@ -569,7 +598,7 @@ impl Fight {
                     dice,
                     a,
                     skill,
-                    self.attack_modifier(a, round),
+                    self.attack_mods(a, round),
                     RollFor::Unopposed(t),
                 )?;
                 if self.fighters[a].sheet.tactic.mode == Mode::Forego {

@@ -229,6 +229,45 @@ impl Roll {
     }
 }
 
+/// The modifiers of one roll, each with its reason for the log; kept on the
+/// stack.
+#[derive(Debug, Clone, Copy, Default)]
+struct Mods {
+    parts: [(i64, &'static str); 6],
+    len: usize,
+}
+
+impl Mods {
+    /// Adds a modifier (nothing for 0).
+    fn add(mut self, value: i64, why: &'static str) -> Mods {
+        if value != 0 && self.len < self.parts.len() {
+            self.parts[self.len] = (value, why);
+            self.len += 1;
+        }
+        self
+    }
+
+    /// A delayed (+) or rushed (-) attack's modifier.
+    fn timing(self, value: i64) -> Mods {
+        self.add(value, if value > 0 { "delayed" } else { "rushed" })
+    }
+
+    fn total(&self) -> i64 {
+        self.parts[..self.len].iter().map(|(v, _)| v).sum()
+    }
+
+    /// ` + 1 (delayed) - 3 (aim)`.
+    fn text(&self) -> String {
+        self.parts[..self.len]
+            .iter()
+            .map(|(v, why)| match v {
+                v if *v < 0 => format!(" - {} ({why})", -v),
+                v => format!(" + {v} ({why})"),
+            })
+            .collect()
+    }
+}
+
 /// What a roll is for (put into words only when needed).
 #[derive(Debug, Clone, Copy)]
 enum RollFor<'w> {
@@ -285,8 +324,13 @@ impl Fight {
             for c in s.combatants {
                 if fighters.iter().any(|f: &Fighter| f.sheet.name == c.name) {
                     return Err(FightError::Invalid(format!(
-                        "two combatants are named \"{}\": names must be unique in a fight",
-                        c.name
+                        "two combatants are named \"{}\" (sides \"{}\" and \"{}\"): names must be unique in a fight",
+                        c.name,
+                        names[fighters
+                            .iter()
+                            .find(|f: &&Fighter| f.sheet.name == c.name)
+                            .map_or(0, |f| f.side)],
+                        names[side]
                     )));
                 }
                 // A side's line: side 0 at 0 facing up the line, side 1 at
@@ -509,7 +553,7 @@ impl Fight {
         self.turn += 1;
         let active = self.active_side();
         self.note(Some(rule::TURN_ORDER), |s| {
-            format!("Turn {}: {}'s turn", s.turn, s.sides[active])
+            format!("Turn {}: {}", s.turn, s.sides[active])
         });
         for i in 0..self.fighters.len() {
             let f = &mut self.fighters[i];
@@ -605,7 +649,7 @@ impl Fight {
                     }
                     self.note(Some(rule::MOVEMENT), |s| {
                         format!(
-                            "{} moves {moved} square(s) toward {} (Agl+1 = {movement}); {} apart",
+                            "{} moves {moved} square(s) toward {} (up to Agl+1 = {movement}); {} apart",
                             s.name(i),
                             s.name(j),
                             s.separation(i, j)
@@ -635,9 +679,10 @@ impl Fight {
                     self.fighters[i].target = Some(j);
                     self.note(Some(rule::PURSUE), |s| {
                         format!(
-                            "{} pursues {} {moved} square(s) (twice Agl+1); {} apart",
+                            "{} pursues {} {moved} square(s) (up to twice Agl+1 = {}); {} apart",
                             s.name(i),
                             s.name(j),
+                            2 * movement,
                             s.separation(i, j)
                         )
                     });
@@ -817,7 +862,7 @@ impl Fight {
                             winner: Some(w),
                             turns: self.turn,
                             reason: format!(
-                                "everyone is down, and only {} have survivors",
+                                "everyone is down, and only side {} has survivors",
                                 self.sides[w]
                             ),
                         })
@@ -856,18 +901,19 @@ impl Fight {
         dice: &mut Dice<'_>,
         i: usize,
         skill: i64,
-        modifier: i64,
+        mods: Mods,
         what: RollFor,
     ) -> Result<Roll, FightError> {
+        let modifier = mods.total();
         let three = dice.three_d6(&|| format!("for {}'s {}", self.name(i), self.describe(what)))?;
         let natural = three.natural();
         let total = natural + skill + modifier;
         let roll = Roll { natural, total };
         self.note(None, |s| {
-            let m = match modifier {
-                0 => String::new(),
-                m if m < 0 => format!(" - {}", -m),
-                m => format!(" + {m}"),
+            let m = mods.text();
+            let skill = match skill {
+                k if k < 0 => format!("- {}", -k),
+                k => format!("+ {k}"),
             };
             let special = match natural {
                 18 => " (natural 18)",
@@ -875,7 +921,7 @@ impl Fight {
                 _ => "",
             };
             format!(
-                "{} rolls {}: 3d6 {:?} = {natural}{special} + {skill}{m} = {total}: {}",
+                "{} rolls {}: 3d6 {:?} = {natural}{special} {skill}{m} = {total}: {}",
                 s.name(i),
                 s.describe(what),
                 three.faces,
@@ -1072,7 +1118,7 @@ impl Fight {
     /// "Shock Roll = a check on the Shock trait" (RULING M-7): success and the score.
     fn shock_roll(&mut self, dice: &mut Dice<'_>, t: usize) -> Result<(bool, i64), FightError> {
         let shock = self.fighters[t].sheet.shock_trait();
-        let roll = self.roll(dice, t, shock, 0, RollFor::Shock)?;
+        let roll = self.roll(dice, t, shock, Mods::default(), RollFor::Shock)?;
         Ok((roll.outcome().succeeded(), roll.total))
     }
 

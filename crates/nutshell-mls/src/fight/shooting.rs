@@ -6,7 +6,7 @@
 //! successful shot by the enemy." Each shot is rolled in file order of the
 //! shooters; a target that dodges rolls right after the shot it dodges.
 
-use super::{Action, Attacking, Fight, RollFor};
+use super::{Action, Attacking, Fight, Mods, RollFor};
 use crate::dice::Dice;
 use crate::error::FightError;
 use crate::log::rule;
@@ -115,8 +115,10 @@ impl Fight {
         let skill = f.sheet.skill(&weapon.skill);
         let distance = self.separation(s, t);
         let range = range_penalty(distance, weapon.range.unwrap_or(1));
-        let aim = f.sheet.tactic.aim_penalty();
-        let modifier = f.schedule.modifier(round).unwrap_or(0) + range + aim;
+        let modifier = Mods::default()
+            .timing(f.schedule.modifier(round).unwrap_or(0))
+            .add(range, "range")
+            .add(f.sheet.tactic.aim_penalty(), "aim");
         if range != 0 {
             self.note(Some(rule::RANGE), |_| {
                 format!(
@@ -134,7 +136,7 @@ impl Fight {
         if dodges {
             // "A knowing enemy may choose to Dodge provided he is not attacking."
             let dodge = target.sheet.dodge();
-            let rd = self.roll(dice, t, dodge, 0, RollFor::Dodge)?;
+            let rd = self.roll(dice, t, dodge, Mods::default(), RollFor::Dodge)?;
             let r = mls::opposed(rs.rolled(), rd.rolled());
             if r.wins {
                 self.score(s, t, weapon.dam, rs, r, true);

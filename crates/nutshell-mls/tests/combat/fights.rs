@@ -50,7 +50,7 @@ fn one_against_three_takes_minus_two_and_must_beat_them_all() {
     // Ann beats all three and hits Gob1 (her target): 2d6 1,1 -> Dam 8.
     round(&mut f, &[4, 4, 4, 3, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1]);
     logged(&f, "Ann faces 3 attackers: -2");
-    logged(&f, "3d6 [4, 4, 4] = 12 + 8 - 2 = 18");
+    logged(&f, "3d6 [4, 4, 4] = 12 + 8 - 2 (extra attackers) = 18");
     assert_eq!(who(&f, "Gob1").chp, 12);
     assert_eq!(who(&f, "Ann").chp, 20);
 }
@@ -325,7 +325,7 @@ fn total_defence_against_a_total_attack_hits_with_his_strength() {
     // Ann 3,3,3 = 19; Bob 2,2,3 = 7 + 10 + 2 = 19: a tie, nobody hits.
     round(&mut f, &[3, 3, 3, 2, 2, 3]);
     assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (40, 40));
-    logged(&f, "3d6 [2, 2, 3] = 7 + 10 + 2 = 19");
+    logged(&f, "3d6 [2, 2, 3] = 7 + 10 + 2 (total defence) = 19");
     // Round 2: Ann 2,2,2 = 16; Bob 2,2,3 = 19: Bob hits, Dam 5 + 3 = 8 (2d6 1,1).
     round(&mut f, &[2, 2, 2, 2, 2, 3, 1, 1]);
     assert_eq!(who(&f, "Ann").chp, 32);
@@ -377,7 +377,7 @@ fn a_delayed_attack_gains_plus_one() {
     }
     // 17 + 2 + 1 = 20, a critical: Dam 16, 4d6 1,1,1,1.
     round(&mut f, &[6, 6, 5, 1, 1, 2, 1, 1, 1, 1]);
-    logged(&f, "3d6 [6, 6, 5] = 17 + 2 + 1 = 20");
+    logged(&f, "3d6 [6, 6, 5] = 17 + 2 + 1 (delayed) = 20");
     assert_eq!(who(&f, "Bob").chp, 24);
 }
 
@@ -712,7 +712,7 @@ fn shooting_beyond_the_range_costs_one_per_full_increment() {
     // 16 squares with a range of 5: two full increments beyond, -2.
     round(&mut f, &[3, 3, 3, 1]);
     logged(&f, "16 squares with a range of 5: -2");
-    logged(&f, "3d6 [3, 3, 3] = 9 + 10 - 2 = 17");
+    logged(&f, "3d6 [3, 3, 3] = 9 + 10 - 2 (range) = 17");
 }
 
 #[test]
@@ -728,7 +728,7 @@ fn at_most_eight_enemies_attack_one_combatant() {
     let faces: Vec<i64> = std::iter::repeat_n([1, 1, 2], 9).flatten().collect();
     round(&mut f, &faces);
     logged(&f, "Ann faces 8 attackers: -7");
-    logged(&f, "3d6 [1, 1, 2] = 4 + 10 - 7 = 7");
+    logged(&f, "3d6 [1, 1, 2] = 4 + 10 - 7 (extra attackers) = 7");
 }
 
 #[test]

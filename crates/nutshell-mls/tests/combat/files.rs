@@ -61,7 +61,7 @@ fn a_weapon_with_an_unknown_skill() {
     );
     assert_eq!(
         e,
-        "bad.toml: line 2: combatant \"Ann\": weapons[0] (axe).skill: \"axe\" is not one of its skills (sword)"
+        "bad.toml: line 5: combatant \"Ann\": weapons[0] (axe).skill: \"axe\" is not one of its skills (sword)"
     );
 }
 
