@@ -229,3 +229,40 @@ fn simulate_gives_probabilities_with_intervals() {
     ]);
     assert_eq!(v["wins"], again["wins"]);
 }
+
+#[test]
+fn the_guides_worked_example_replays_from_its_seed_and_its_faces() {
+    // docs/mls/combat.md, "A worked example": the seeded fight and the same
+    // dice typed in give the same log, and the guide quotes its key lines.
+    let seeded = nutshell()
+        .args(["mls", "fight", DUEL[0], DUEL[1], "--seed", "40"])
+        .output()
+        .unwrap();
+    let faces =
+        "5,3,6,3,4,2,5,1,5,2,1,4,2,6,6,3,5,5,4,6,6,1,4,6,1,5,1,6,3,2,6,5,4,4,1,4,5,2,1,4,4,6,5,5";
+    let typed = nutshell()
+        .args(["mls", "fight", DUEL[0], DUEL[1], "--faces", faces])
+        .output()
+        .unwrap();
+    assert_eq!(seeded.stdout, typed.stdout);
+    assert!(
+        typed.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&typed.stderr)
+    );
+    let log = String::from_utf8(seeded.stdout).unwrap();
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/mls/combat.md"
+    ))
+    .unwrap();
+    for line in [
+        "Sir Aldric: CHP 12 -> -11 of 12",
+        "spends a Fate Point to remove the damage (CHP back to 12)",
+        "Black Wat's total attack fails and Sir Aldric hits: Dam 8 + Black Wat's Strength 4 = 12",
+        "Winner: Sir Aldric (no one of Black Wat is standing)",
+    ] {
+        assert!(log.contains(line), "the fight no longer logs {line:?}");
+        assert!(guide.contains(line), "the guide no longer quotes {line:?}");
+    }
+}

@@ -509,8 +509,9 @@ impl Fight {
                 let dam = self.melee_dam(t) + own + both;
                 self.note(Some(rule::TOTAL_ATTACK), |s| {
                     format!(
-                        "{}'s total attack succeeds: Dam + Strength {own}{} = {dam}",
+                        "{}'s total attack succeeds: Dam {} + Strength {own}{} = {dam}",
                         s.name(t),
+                        s.melee_dam(t),
                         if both > 0 {
                             format!(" + {}'s Strength {both}", s.name(c))
                         } else {

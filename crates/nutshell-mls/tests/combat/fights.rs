@@ -272,7 +272,7 @@ fn a_total_attack_chain_adds_strength_and_goes_on() {
     assert_eq!(who(&f, "Gob2").chp, 19);
     assert_eq!(who(&f, "Ann").chp, 40);
     logged(&f, "Ann goes on to attack Gob2");
-    logged(&f, "Dam + Strength 3 = 11");
+    logged(&f, "Dam 8 + Strength 3 = 11");
 }
 
 #[test]
@@ -648,7 +648,7 @@ fn total_attack_against_total_attack_adds_both_strengths() {
     // Ann 3,3,3 = 19 beats Bob 2,2,2 = 16: Dam 8 + 3 + 2 = 13, 3d6 (1s) -> 13.
     round(&mut f, &[3, 3, 3, 2, 2, 2, 1, 1, 1]);
     assert_eq!(who(&f, "Bob").chp, 27);
-    logged(&f, "Dam + Strength 3 + Bob's Strength 2 = 13");
+    logged(&f, "Dam 8 + Strength 3 + Bob's Strength 2 = 13");
 }
 
 #[test]
