@@ -266,3 +266,14 @@ fn the_guides_worked_example_replays_from_its_seed_and_its_faces() {
         assert!(guide.contains(line), "the guide no longer quotes {line:?}");
     }
 }
+
+#[test]
+fn a_missing_face_between_commas_is_an_error() {
+    let out = nutshell()
+        .args(["mls", "damage", "--dam", "8", "--faces", "1,,2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("face 2 of the list is missing"), "{err}");
+}

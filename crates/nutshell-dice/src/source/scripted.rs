@@ -34,22 +34,32 @@ impl Scripted {
     /// let faces = nutshell_dice::Scripted::parse_list("6, 5 3,1").unwrap();
     /// assert_eq!(faces.remaining(), 4);
     /// assert!(nutshell_dice::Scripted::parse_list("6,x").is_err());
+    /// assert!(nutshell_dice::Scripted::parse_list("6,,5").is_err());
     /// ```
     pub fn parse_list(text: &str) -> Result<Scripted, String> {
         let mut faces = Vec::new();
-        for (index, item) in text
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|s| !s.is_empty())
-            .enumerate()
-        {
-            let cleaned = item.replace('\u{2212}', "-");
-            let face: i64 = cleaned.parse().map_err(|_| {
-                format!(
-                    "face {} of the list, `{item}`, is not a whole number",
-                    index + 1
-                )
-            })?;
-            faces.push(face);
+        let parts: Vec<&str> = text.split(',').collect();
+        for (n, part) in parts.iter().enumerate() {
+            if part.trim().is_empty() {
+                // `6,,5` lost a face; a lone trailing comma is harmless.
+                if n + 1 == parts.len() && n > 0 {
+                    continue;
+                }
+                return Err(format!(
+                    "face {} of the list is missing (nothing between two commas)",
+                    faces.len() + 1
+                ));
+            }
+            for item in part.split_whitespace() {
+                let cleaned = item.replace('\u{2212}', "-");
+                let face: i64 = cleaned.parse().map_err(|_| {
+                    format!(
+                        "face {} of the list, `{item}`, is not a whole number",
+                        faces.len() + 1
+                    )
+                })?;
+                faces.push(face);
+            }
         }
         if faces.is_empty() {
             return Err("the list of faces is empty".to_string());
