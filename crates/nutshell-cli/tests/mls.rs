@@ -118,6 +118,13 @@ fn a_fight_is_reproducible_from_a_seed_and_logs_every_roll() {
             .any(|l| l["text"].as_str().unwrap().contains("rolls"))
     );
     assert!(first["ending"]["turns"].as_u64().unwrap() >= 1);
+    // Every roll carries its faces as data: three d6 for each MLS roll.
+    for line in log
+        .iter()
+        .filter(|l| l["text"].as_str().unwrap().contains(" rolls "))
+    {
+        assert_eq!(line["faces"].as_array().unwrap().len(), 3, "{line}");
+    }
     let text = nutshell()
         .args(["mls", "fight", DUEL[0], DUEL[1], "--seed", "7"])
         .output()

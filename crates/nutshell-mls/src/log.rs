@@ -15,6 +15,9 @@ pub struct Line {
     /// The rule applied, as `mls, Heading` and/or a ruling id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<&'static str>,
+    /// The faces of the dice this line rolled, in order (none for most lines).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faces: Vec<i64>,
 }
 
 /// Rule citations used in the log.

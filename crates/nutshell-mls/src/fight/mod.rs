@@ -464,12 +464,23 @@ impl Fight {
 
     /// Adds a line to the log; `text` is only called when there is a log.
     fn note(&mut self, rule: Option<&'static str>, text: impl FnOnce(&Self) -> String) {
+        self.note_dice(rule, &[], text);
+    }
+
+    /// Adds a line that rolled these dice (kept as data for programs).
+    fn note_dice(
+        &mut self,
+        rule: Option<&'static str>,
+        faces: &[i64],
+        text: impl FnOnce(&Self) -> String,
+    ) {
         if self.log.is_some() {
             let line = Line {
                 turn: self.turn,
                 round: self.round,
                 text: text(self),
                 rule,
+                faces: faces.to_vec(),
             };
             self.log.get_or_insert_default().push(line);
         }
@@ -909,7 +920,7 @@ impl Fight {
         let natural = three.natural();
         let total = natural + skill + modifier;
         let roll = Roll { natural, total };
-        self.note(None, |s| {
+        self.note_dice(None, &three.faces, |s| {
             let m = mods.text();
             let skill = match skill {
                 k if k < 0 => format!("- {}", -k),
@@ -992,7 +1003,7 @@ impl Fight {
         };
         let (before, done, faces) = hit.roll(dice)?;
         let absorbed = hit.absorbed();
-        self.note(Some(rule::DAMAGE), |s| {
+        self.note_dice(Some(rule::DAMAGE), &faces, |s| {
             let how = if hit.damage.minor {
                 format!("a minor NPC's Dam {}", hit.damage.effective_dam())
             } else {
