@@ -15,12 +15,14 @@
 //! | [`sheet`] | combatants and sides as TOML files |
 //! | [`fight`] | a fight, stepped round by round, with its log |
 //! | [`simulate`] | many fights: tallies and confidence intervals |
+//! | [`character`] | characters: generation, advancement, personality, ageing |
 //!
 //! Rules are cited as `mls, Heading` or by ruling id, as in `nutshell-rules`.
 
 #![warn(missing_docs)]
 
 pub mod body;
+pub mod character;
 pub mod damage;
 pub mod dice;
 pub mod error;

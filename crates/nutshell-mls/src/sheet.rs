@@ -301,6 +301,11 @@ pub struct Combatant {
     /// the line, when left out.
     #[serde(default)]
     pub position: Option<i64>,
+    /// A player character's sheet: race, age, secondary traits, personality,
+    /// CPs and the ledger (`docs/mls/characters.md`). Its secondary traits
+    /// become skills when the combatant is read for a fight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub character: Option<crate::character::Character>,
 }
 
 impl Combatant {
@@ -438,6 +443,22 @@ impl Side {
                 combatants: vec![c],
             }
         };
+        let mut side = side;
+        for c in &mut side.combatants {
+            if let Some(character) = c.character.take() {
+                let made = character.fighting(c);
+                c.character = Some(character);
+                made.map_err(|(field, why)| {
+                    let line = crate::character::validate::line_of_field(text, &field)
+                        .map(|l| format!("line {l}: "))
+                        .unwrap_or_default();
+                    FightError::File(format!(
+                        "{file}: {line}combatant \"{}\": {field}: {why}",
+                        c.name
+                    ))
+                })?;
+            }
+        }
         side.check(file, text)?;
         Ok(side)
     }

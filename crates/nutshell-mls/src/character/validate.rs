@@ -1,0 +1,371 @@
+//! Every rule a character sheet must keep. [`validate`] returns each
+//! violation with the field, its line in the file and the rule it breaks,
+//! quoted. The generation rules (budget, costs, the +2 limit, personality
+//! choices, Fate Points, THP) apply while the ledger holds only the
+//! generation; the limits of play apply always.
+
+use super::costs::rules;
+use super::generation::{self, at_plus_two, budget, plus_two_allowed, thp_base, thp_range, tmp_range};
+use super::ledger::{balance, fresh};
+use super::personality::{TraitId, NOTICEABLE};
+use super::primary::{Primary, ALL};
+use super::{Age, Character};
+use crate::sheet::Combatant;
+use std::fmt;
+
+/// One rule broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The field, as a TOML path.
+    pub field: String,
+    /// Its line in the file, when found.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub problem: String,
+    /// The rule, quoted (or a ruling).
+    pub rule: Option<String>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(l) = self.line {
+            write!(f, "line {l}: ")?;
+        }
+        write!(f, "{}: {}", self.field, self.problem)?;
+        if let Some(r) = &self.rule {
+            write!(f, "\n    rule: {r}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The line where a dotted field path is written in `text`: each segment is
+/// looked for after the previous one (a heuristic: the first match).
+pub fn line_of_field(text: &str, field: &str) -> Option<usize> {
+    let mut at = 0;
+    let mut found = false;
+    for seg in field.split('.') {
+        let seg = seg.split('[').next().unwrap_or(seg);
+        let bytes = text.as_bytes();
+        let mut from = at;
+        let mut hit = None;
+        while let Some(i) = text[from..].find(seg) {
+            let s = from + i;
+            let e = s + seg.len();
+            let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+            let before_ok = s == 0 || !word(bytes[s - 1]);
+            let after_ok = e >= bytes.len() || !word(bytes[e]);
+            if before_ok && after_ok {
+                hit = Some(s);
+                break;
+            }
+            from = e;
+        }
+        match hit {
+            Some(s) => {
+                at = s;
+                found = true;
+            }
+            None => continue,
+        }
+    }
+    found.then(|| text[..at].matches('\n').count() + 1)
+}
+
+struct Out<'t> {
+    text: Option<&'t str>,
+    list: Vec<Violation>,
+}
+
+impl Out<'_> {
+    fn push(&mut self, field: impl Into<String>, problem: impl Into<String>, rule: Option<&str>) {
+        let field = field.into();
+        let line = self.text.and_then(|t| line_of_field(t, &field));
+        self.list.push(Violation {
+            field,
+            line,
+            problem: problem.into(),
+            rule: rule.map(str::to_string),
+        });
+    }
+}
+
+/// Checks a sheet against every rule; `text` (the file) gives lines.
+pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
+    let mut out = Out {
+        text,
+        list: Vec::new(),
+    };
+    let Some(ch) = &sheet.character else {
+        out.push(
+            "character",
+            "this sheet has no [character] table: it is a combatant, not a character",
+            None,
+        );
+        return out.list;
+    };
+    let parsed = match ch.parsed() {
+        Ok(p) => p,
+        Err((field, problem)) => {
+            out.push(field, problem, None);
+            return out.list;
+        }
+    };
+    let new = fresh(&ch.ledger);
+    let race = ch.race;
+    let row = race.row();
+    let rav = race.average();
+    if ch.age.0 < row.base_age {
+        out.push(
+            "character.age",
+            format!("{} is younger than the base age of a {} ({})", ch.age, row.name, Age(row.base_age)),
+            Some(rules::START_AGE),
+        );
+    }
+    // Primary traits.
+    for p in ALL {
+        let v = p.get(&sheet.traits);
+        if v > rav + 2 || v < rav - 2 {
+            out.push(
+                format!("traits.{p}"),
+                format!("{v} is outside RAv-2..RAv+2 ({}..{})", rav - 2, rav + 2),
+                Some(rules::LIMIT_PRIMARY),
+            );
+        }
+    }
+    if let (Some(p), Some(t)) = (parsed.training, &ch.training) {
+        if p.get(&sheet.traits) + 1 > rav + 3 {
+            out.push(
+                "character.training",
+                format!("{p} trained up to {} is above RAv+3", p.get(&sheet.traits) + 1),
+                Some(rules::TRAINING),
+            );
+        }
+        if t.since > ch.age || ch.age.0 >= t.since.0 + row.increment {
+            out.push(
+                "character.training.since",
+                format!("training paid at {} does not last to age {}: it lasts one increment", t.since, ch.age),
+                Some(rules::TRAINING),
+            );
+        }
+    }
+    // Secondary, occupation and negative traits.
+    let top = if new { 4 } else { 6 };
+    let level_rule = rules::LIMIT_SECONDARY;
+    let check_level = |out: &mut Out, field: String, level: i64| {
+        if level < 0 || level > top {
+            out.push(
+                field,
+                format!(
+                    "{} is outside base..base+{top}{}",
+                    generation::level_name(level),
+                    if new { " for a new character" } else { "" }
+                ),
+                Some(level_rule),
+            );
+        }
+    };
+    check_level(&mut out, "character.occupation.level".into(), ch.occupation.level);
+    if ch.occupation.name.trim().is_empty() {
+        out.push("character.occupation.name", "an occupation needs a name", Some(rules::OCCUPATION));
+    }
+    if ch.secondary.contains_key(&ch.occupation.name) {
+        out.push(
+            format!("character.secondary.{}", ch.occupation.name),
+            "has the occupation's name: the occupation is its own package skill",
+            Some(rules::OCCUPATION),
+        );
+    }
+    for (k, s) in &ch.secondary {
+        if let Some(l) = s.level {
+            check_level(&mut out, format!("character.secondary.{k}.level"), l);
+        }
+    }
+    for (k, n) in &ch.negative {
+        check_level(&mut out, format!("character.negative.{k}.level"), n.level);
+    }
+    // Personality.
+    for (id, v) in parsed.personality.all() {
+        if !(0..=20).contains(&v) {
+            let name = id.name();
+            let field = if ch.personality.contains_key(name) {
+                name
+            } else {
+                id.opposite().name()
+            };
+            out.push(
+                format!("character.personality.{field}"),
+                format!("{name} would be {v}"),
+                Some(rules::LIMIT_PERSONALITY),
+            );
+        }
+    }
+    for c in &ch.checks {
+        if TraitId::parse(c).is_none() && !ch.secondary.contains_key(c) && *c != ch.occupation.name {
+            out.push(
+                "character.checks",
+                format!("\"{c}\" is neither a personality trait nor one of the secondary traits"),
+                None,
+            );
+        }
+    }
+    // The ledger.
+    if !ch.ledger.is_empty() && balance(&ch.ledger) != ch.cps {
+        out.push(
+            "character.cps",
+            format!(
+                "{} unspent CPs, but the ledger's entries add up to {}: every change goes through the ledger",
+                ch.cps,
+                balance(&ch.ledger)
+            ),
+            None,
+        );
+    }
+    if ch.cps < 0 {
+        out.push("character.cps", format!("{} CPs: more were spent than the character had", ch.cps), None);
+    }
+    if new {
+        generation_rules(sheet, ch, &parsed.personality, &mut out);
+    }
+    out.list
+}
+
+fn generation_rules(
+    sheet: &Combatant,
+    ch: &Character,
+    personality: &super::personality::Personality,
+    out: &mut Out,
+) {
+    let race = ch.race;
+    let start = match budget(race, ch.age) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            out.push("character.age", e, None);
+            None
+        }
+    };
+    // The +2 limit.
+    let plus_two = at_plus_two(race, &sheet.traits);
+    let allowed = plus_two_allowed(race, ch.age, &sheet.traits);
+    if plus_two.len() as i64 > allowed {
+        let names: Vec<&str> = plus_two.iter().map(|p| p.name()).collect();
+        out.push(
+            format!("traits.{}", plus_two[plus_two.len() - 1]),
+            format!(
+                "{} traits at +2 ({}), but a {}-year-old {} with {} trait(s) below RAv may have {allowed}",
+                plus_two.len(),
+                names.join(", "),
+                ch.age,
+                race.row().name,
+                ALL.iter().filter(|p| p.get(&sheet.traits) < race.average()).count()
+            ),
+            Some(rules::PLUS_TWO),
+        );
+    }
+    // Costs.
+    match generation::cost(ch, &sheet.traits) {
+        Ok(items) => {
+            let spent: i64 = items.iter().map(|c| c.cps).sum();
+            if let Some(start) = start {
+                if spent > start {
+                    out.push(
+                        "character",
+                        format!(
+                            "the choices cost {spent} CPs, but a {}-year-old {} has {start}: {} too many",
+                            ch.age,
+                            race.row().name,
+                            spent - start
+                        ),
+                        Some(rules::BUDGET),
+                    );
+                } else if start - spent != ch.cps {
+                    out.push(
+                        "character.cps",
+                        format!(
+                            "{} unspent CPs, but {start} CPs less the {spent} the choices cost leaves {}",
+                            ch.cps,
+                            start - spent
+                        ),
+                        Some(rules::BUDGET),
+                    );
+                }
+            }
+        }
+        Err(_) => {} // reported by the limits above
+    }
+    if ch.fate_points_bought < 0 {
+        out.push("character.fate_points_bought", "cannot be negative", Some(rules::FATE_POINTS));
+    }
+    // Personality choices.
+    let rolled: Vec<TraitId> = ch.rolled.iter().filter_map(|r| TraitId::parse(r)).collect();
+    let mut at_16 = 0;
+    for pair in 0..15 {
+        let left = TraitId { pair, side: 0 };
+        let v = personality.get(left);
+        let name = if ch.personality.contains_key(left.opposite().name()) {
+            left.opposite().name()
+        } else {
+            left.name()
+        };
+        let field = format!("character.personality.{name}");
+        if rolled.iter().any(|r| r.pair == pair) {
+            let r = personality.get(*rolled.iter().find(|r| r.pair == pair).unwrap_or(&left));
+            if !(3..=18).contains(&r) {
+                out.push(field, format!("{r} cannot be rolled on 3d6"), Some(rules::PERSONALITY));
+            }
+            continue;
+        }
+        let high = v.max(20 - v);
+        if high == NOTICEABLE {
+            at_16 += 1;
+        } else if high > 15 {
+            out.push(
+                field,
+                format!("{} is {}: chosen traits lie from 5 to 15, or at 16/4", name, personality.get(TraitId::parse(name).unwrap_or(left))),
+                Some(rules::PERSONALITY),
+            );
+        }
+    }
+    if at_16 > 5 {
+        out.push(
+            "character.personality",
+            format!("{at_16} pairs at 16/4: up to 5 may be"),
+            Some(rules::PERSONALITY),
+        );
+    }
+    // Fate Points.
+    let expected = personality.fate_points() + ch.fate_points_bought;
+    if i64::from(sheet.fate_points) != expected {
+        out.push(
+            "fate_points",
+            format!(
+                "{} Fate Points, but the personality traits give {} and {} were bought: {expected}",
+                sheet.fate_points,
+                personality.fate_points(),
+                ch.fate_points_bought
+            ),
+            Some(rules::FATE_POINTS),
+        );
+    }
+    // THP and TMP.
+    let base = thp_base(&sheet.traits);
+    let (lo, hi) = thp_range(base);
+    if !(lo..=hi).contains(&sheet.thp) {
+        out.push(
+            "thp",
+            format!("{} is not a roll of {base}d6 or base x 3: it lies from {lo} to {hi}", sheet.thp),
+            Some(rules::THP),
+        );
+    }
+    if let Some(tmp) = ch.tmp {
+        let aura = Primary::Aura.get(&sheet.traits);
+        let (lo, hi) = tmp_range(aura);
+        if !(lo..=hi).contains(&tmp) {
+            out.push(
+                "character.tmp",
+                format!("{tmp} is not a roll of {aura}d6 or Aura x 3: it lies from {lo} to {hi}"),
+                Some(rules::TMP),
+            );
+        }
+    }
+}
