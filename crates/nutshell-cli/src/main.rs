@@ -1,6 +1,7 @@
 //! The `nutshell` command-line tool. It holds no rules: it reads flags, calls
 //! the libraries and prints what they return.
 
+mod character_cmd;
 mod cli;
 mod exit;
 mod fraction;

@@ -31,6 +31,15 @@ pub enum MlsCommand {
     Attacks(AttacksArgs),
     /// Roll the damage of a hit, or its exact distribution with --odds
     Damage(DamageArgs),
+    /// MLS characters: build one (new), check a sheet against the rules, show it
+    #[command(subcommand)]
+    Character(crate::character_cmd::CharacterCommand),
+    /// After an adventure or with age: CPs earned, checks rolled, CPs spent, ageing; all in the ledger
+    Advance(Box<crate::character_cmd::AdvanceArgs>),
+    /// Act against a personality trait: 16 or more needs 1d20 higher than the trait
+    Behave(crate::character_cmd::BehaveArgs),
+    /// Time costs of actions (mls, Time and Motion)
+    Time(crate::character_cmd::TimeArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -150,6 +159,10 @@ pub fn run(command: &MlsCommand, limits: &Limits) -> Result<(), Failure> {
         MlsCommand::Simulate(args) => simulate(args),
         MlsCommand::Attacks(args) => attacks(args),
         MlsCommand::Damage(args) => damage(args, limits),
+        MlsCommand::Character(command) => crate::character_cmd::run(command),
+        MlsCommand::Advance(args) => crate::character_cmd::advance(args),
+        MlsCommand::Behave(args) => crate::character_cmd::behave(args),
+        MlsCommand::Time(args) => crate::character_cmd::time_cost(args),
     }
 }
 

@@ -265,13 +265,13 @@ pub struct Combatant {
     /// Its name, unique in the fight.
     pub name: String,
     /// A minor NPC (mls, *Minors*; RULING M-5, M-7).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub minor: bool,
     /// Primary traits.
     #[serde(default)]
     pub traits: Traits,
     /// Skills by name (the weapons' `skill` keys, `dodge`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub skills: BTreeMap<String, i64>,
     /// Total Hit Points.
     pub thp: i64,
@@ -286,10 +286,10 @@ pub struct Combatant {
     pub fate_points: u32,
     /// Weapons and offensive spells; the first melee one is used in close
     /// combat, the first ranged one for shooting.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weapons: Vec<Weapon>,
     /// Armour pieces; on a location, the best piece covering it counts.
-    #[serde(default, alias = "armor")]
+    #[serde(default, alias = "armor", skip_serializing_if = "Vec::is_empty")]
     pub armour: Vec<Armour>,
     /// A shield or parrying weapon.
     #[serde(default)]

@@ -3,7 +3,7 @@
 //! adventure. Every change appends an entry to the sheet's ledger.
 
 use super::ageing;
-use super::costs::{self, rules, Adventure, Role};
+use super::costs::{self, Adventure, Role, rules};
 use super::generation::level_name;
 use super::ledger::{Entry, Step};
 use super::personality::TraitId;
@@ -67,7 +67,10 @@ pub fn pass_increment(sheet: &mut Combatant, reduce: &mut Vec<Primary>) -> Resul
         let entry = Entry::new(
             to,
             Step::Ageing,
-            format!("{} trained up at {} drops back to its normal level", t.primary, t.since),
+            format!(
+                "{} trained up at {} drops back to its normal level",
+                t.primary, t.since
+            ),
             0,
             rules::TRAINING,
         )
@@ -120,7 +123,11 @@ pub fn adventure(
     let mut e = Entry::new(
         ch.age,
         Step::Adventure,
-        format!("{cps} CP(s): {size:?} adventure, {role:?} role").to_lowercase(),
+        format!(
+            "{cps} CP(s): {} adventure, {} role",
+            format!("{size:?}").to_lowercase(),
+            format!("{role:?}").to_lowercase()
+        ),
         cps,
         rules::ADVENTURE,
     );
@@ -171,7 +178,11 @@ impl Spend {
             ),
             "money" => Spend::Money(n()?),
             "prayer" => Spend::Prayer(n()?),
-            k => return Err(format!("\"{k}\" is not a way to spend CPs (secondary, negative, personality, train, money, prayer)")),
+            k => {
+                return Err(format!(
+                    "\"{k}\" is not a way to spend CPs (secondary, negative, personality, train, money, prayer)"
+                ));
+            }
         })
     }
 }
@@ -254,12 +265,16 @@ pub fn spend(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
         Spend::Negative(name) => {
             let target = format!("negative.{name}");
             let rule = rules::NEGATIVE_DECREASE;
-            let n = ch.negative.get(name).ok_or_else(|| {
-                invalid(format!("\"{name}\" is not one of the negative traits"))
-            })?;
+            let n = ch
+                .negative
+                .get(name)
+                .ok_or_else(|| invalid(format!("\"{name}\" is not one of the negative traits")))?;
             let level = n.level;
             let cost = costs::negative_decrease(level).ok_or_else(|| {
-                invalid(format!("{name} at {} has no price to decrease: {rule}", level_name(level)))
+                invalid(format!(
+                    "{name} at {} has no price to decrease: {rule}",
+                    level_name(level)
+                ))
             })?;
             once_a_year(ch, &target, rule)?;
             pay(ch, cost, name, rule)?;
@@ -279,10 +294,16 @@ pub fn spend(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             let id = TraitId::parse(name)
                 .ok_or_else(|| invalid(format!("\"{name}\" is not a personality trait")))?;
             let target = format!("personality.{}", id.name());
-            let values = ch.parsed().map_err(|(f, e)| invalid(format!("{f}: {e}")))?.personality;
+            let values = ch
+                .parsed()
+                .map_err(|(f, e)| invalid(format!("{f}: {e}")))?
+                .personality;
             let from = values.get(id);
             let cost = costs::personality_step(from + 1).ok_or_else(|| {
-                invalid(format!("{} is {from}: personality traits may NOT be increased to 20 by CPs. {rule}", id.name()))
+                invalid(format!(
+                    "{} is {from}: personality traits may NOT be increased to 20 by CPs. {rule}",
+                    id.name()
+                ))
             })?;
             once_a_year(ch, &target, rule)?;
             pay(ch, cost, id.name(), rule)?;
@@ -290,7 +311,14 @@ pub fn spend(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             Entry::new(
                 age,
                 Step::Spend,
-                format!("{} {from} -> {}, {} {} -> {}", id.name(), from + 1, id.opposite().name(), 20 - from, 19 - from),
+                format!(
+                    "{} {from} -> {}, {} {} -> {}",
+                    id.name(),
+                    from + 1,
+                    id.opposite().name(),
+                    20 - from,
+                    19 - from
+                ),
                 -cost,
                 rule,
             )
@@ -306,7 +334,10 @@ pub fn spend(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             }
             let v = p.get(&natural);
             if v + 1 > rav + 3 {
-                return Err(invalid(format!("{p} is {v}: traits may be increased to RAv+3 ({}). {rule}", rav + 3)));
+                return Err(invalid(format!(
+                    "{p} is {v}: traits may be increased to RAv+3 ({}). {rule}",
+                    rav + 3
+                )));
             }
             pay(ch, costs::TRAINING_COST, p.name(), rule)?;
             ch.training = Some(Training {
@@ -327,18 +358,29 @@ pub fn spend(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             pay(ch, *n, "money", rule)?;
             let mut faces = Vec::new();
             for i in 0..*n {
-                faces.push(dice.die(costs::FLORINS_DIE, &|| format!("for money ({} of {n} CPs)", i + 1))?);
+                faces.push(dice.die(costs::FLORINS_DIE, &|| {
+                    format!("for money ({} of {n} CPs)", i + 1)
+                })?);
             }
             let florins: i64 = faces.iter().sum::<i64>() * costs::FLORINS_PER_FACE;
             let ch = character(sheet)?;
             ch.florins += florins;
-            Entry::new(age, Step::Spend, format!("{n} CP(s) to {florins} florins"), -n, rule)
-                .target("florins")
-                .roll(format!("{n}d20 = {faces:?}, x 10"))
+            Entry::new(
+                age,
+                Step::Spend,
+                format!("{n} CP(s) to {florins} florins"),
+                -n,
+                rule,
+            )
+            .target("florins")
+            .roll(format!("{n}d20 = {faces:?}, x 10"))
         }
         Spend::Prayer(n) => {
             let rule = rules::PRAYER;
-            if !ch.secondary.keys().any(|k| k.to_ascii_lowercase().contains("priest"))
+            if !ch
+                .secondary
+                .keys()
+                .any(|k| k.to_ascii_lowercase().contains("priest"))
                 && !ch.occupation.name.to_ascii_lowercase().contains("priest")
             {
                 return Err(invalid(format!(
@@ -348,8 +390,14 @@ pub fn spend(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             pay(ch, *n, "prayer", rule)?;
             let favour = n * costs::FAVOUR_PER_CP;
             ch.favour += favour;
-            Entry::new(age, Step::Spend, format!("{n} CP(s) to {favour} favour points"), -n, rule)
-                .target("favour")
+            Entry::new(
+                age,
+                Step::Spend,
+                format!("{n} CP(s) to {favour} favour points"),
+                -n,
+                rule,
+            )
+            .target("favour")
         }
     };
     character(sheet)?.ledger.push(entry);
@@ -374,19 +422,33 @@ fn set_personality(ch: &mut Character, id: TraitId, value: i64) {
 /// Rolls for checked traits after an adventure, in the order given: 1d8 on
 /// the table for a secondary trait (at most one roll each), 1d20 for a
 /// personality trait (any number). The sheet's pending checks are cleared.
-pub fn after_adventure(sheet: &mut Combatant, checks: &[String], dice: &mut Dice) -> Result<(), FightError> {
+pub fn after_adventure(
+    sheet: &mut Combatant,
+    checks: &[String],
+    dice: &mut Dice,
+) -> Result<(), FightError> {
     let mut rolled_secondary: Vec<&str> = Vec::new();
     for name in checks {
         let ch = character(sheet)?;
         let age = ch.age;
         if let Some(id) = TraitId::parse(name) {
             let rule = rules::PERSONALITY_CHECK;
-            let values = ch.parsed().map_err(|(f, e)| invalid(format!("{f}: {e}")))?.personality;
+            let values = ch
+                .parsed()
+                .map_err(|(f, e)| invalid(format!("{f}: {e}")))?
+                .personality;
             let v = values.get(id);
             let r = dice.die(20, &|| format!("for the check on {}", id.name()))?;
             let change = if r > v {
                 set_personality(ch, id, v + 1);
-                format!("{} {v} -> {}, {} {} -> {}", id.name(), v + 1, id.opposite().name(), 20 - v, 19 - v)
+                format!(
+                    "{} {v} -> {}, {} {} -> {}",
+                    id.name(),
+                    v + 1,
+                    id.opposite().name(),
+                    20 - v,
+                    19 - v
+                )
             } else {
                 format!("{} stays {v} (the roll must be higher)", id.name())
             };
@@ -419,8 +481,17 @@ pub fn after_adventure(sheet: &mut Combatant, checks: &[String], dice: &mut Dice
         };
         let Some(needs) = costs::check_needs(level) else {
             ch.ledger.push(
-                Entry::new(age, Step::Check, format!("{name} is at {}: the table goes no higher, no roll", level_name(level)), 0, rule)
-                    .target(format!("secondary.{name}")),
+                Entry::new(
+                    age,
+                    Step::Check,
+                    format!(
+                        "{name} is at {}: the table goes no higher, no roll",
+                        level_name(level)
+                    ),
+                    0,
+                    rule,
+                )
+                .target(format!("secondary.{name}")),
             );
             continue;
         };
@@ -433,7 +504,11 @@ pub fn after_adventure(sheet: &mut Combatant, checks: &[String], dice: &mut Dice
             } else if let Some(s) = ch.secondary.get_mut(name) {
                 s.level = Some(to);
             }
-            format!("{name} {} -> {} (needs {needs}+)", level_name(level), level_name(to))
+            format!(
+                "{name} {} -> {} (needs {needs}+)",
+                level_name(level),
+                level_name(to)
+            )
         } else {
             format!("{name} stays at {} (needs {needs}+)", level_name(level))
         };

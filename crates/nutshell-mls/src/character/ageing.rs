@@ -3,11 +3,11 @@
 //! the player reduces one primary trait other than Size by one level, never
 //! below the racial average -2.
 
+use super::Age;
 use super::costs::rules;
 use super::ledger::{Entry, Step};
 use super::primary::Primary;
 use super::race::Race;
-use super::Age;
 use crate::sheet::Combatant;
 
 /// How many reductions fall due after `from` up to and including `to`.
@@ -40,7 +40,12 @@ pub fn any_allowed(sheet: &Combatant, race: Race) -> bool {
 
 /// Reduces `primary` by one level for age, with its ledger entry (the
 /// secondary traits based on it follow, as their scores are computed from it).
-pub fn reduce(sheet: &mut Combatant, race: Race, age: Age, primary: Primary) -> Result<Entry, String> {
+pub fn reduce(
+    sheet: &mut Combatant,
+    race: Race,
+    age: Age,
+    primary: Primary,
+) -> Result<Entry, String> {
     allowed(sheet, race, primary)?;
     let v = primary.get_mut(&mut sheet.traits);
     *v -= 1;

@@ -74,7 +74,11 @@ pub fn on_sheet(
             Entry::new(
                 ch.age,
                 Step::Behaviour,
-                format!("acted against {} {}: {other} is checked", id.name(), b.value),
+                format!(
+                    "acted against {} {}: {other} is checked",
+                    id.name(),
+                    b.value
+                ),
                 0,
                 super::costs::rules::BEHAVIOUR,
             )

@@ -61,6 +61,12 @@ pub mod rules {
     pub const BEHAVIOUR: &str = "mls, Behaviour: \"If a character has a Personality Trait of 15 or less he may behave as he wishes. If the trait is 16 or higher it is Noticeable, and the player must roll higher than the trait on 1d20 if he wishes him to behave otherwise (an automatic check on the opposing trait if it succeeds).\"";
 }
 
+/// The citation of a quoted rule: the part before its quote ("mls,
+/// Character Generation, Primary Traits").
+pub fn cite(rule: &str) -> &str {
+    rule.split_once(": \"").map(|(c, _)| c).unwrap_or(rule)
+}
+
 /// Starting CPs at the base age: "Players have 60 CPs".
 pub const START_CPS: i64 = 60;
 /// CPs per increment until Base Age + 22 increments, then 1.

@@ -4,9 +4,9 @@
 
 use super::costs::{self, Kind, rules};
 use super::ledger::{Entry, Step};
-use super::personality::{Personality, TraitId, PAIRS};
-use super::primary::{Primary, ALL};
-use super::race::{Race, FULL_INCOME_INCREMENTS};
+use super::personality::{PAIRS, Personality, TraitId};
+use super::primary::{ALL, Primary};
+use super::race::{FULL_INCOME_INCREMENTS, Race};
 use super::{Age, Character, Negative, Occupation, Secondary};
 use crate::dice::Dice;
 use crate::error::FightError;
@@ -108,7 +108,11 @@ pub fn cost(character: &Character, traits: &Traits) -> Result<Vec<Cost>, (String
     let cps = costs::occupation(o.level).ok_or_else(|| {
         (
             "character.occupation.level".to_string(),
-            format!("base{:+} is outside base..base+4: {}", o.level, rules::LIMIT_SECONDARY),
+            format!(
+                "base{:+} is outside base..base+4: {}",
+                o.level,
+                rules::LIMIT_SECONDARY
+            ),
         )
     })?;
     out.push(Cost {
@@ -122,7 +126,10 @@ pub fn cost(character: &Character, traits: &Traits) -> Result<Vec<Cost>, (String
         let cps = costs::secondary(s.kind, level).ok_or_else(|| {
             (
                 format!("character.secondary.{k}.level"),
-                format!("base{level:+} is outside base..base+4: {}", rules::LIMIT_SECONDARY),
+                format!(
+                    "base{level:+} is outside base..base+4: {}",
+                    rules::LIMIT_SECONDARY
+                ),
             )
         })?;
         out.push(Cost {
@@ -213,7 +220,10 @@ pub fn roll_points(
     }
     let roll: i64 = faces.iter().sum();
     let value = roll.max(3 * base).max(floor);
-    Ok((value, format!("{n}d6 = {faces:?} = {roll}; base x 3 = {}", 3 * base)))
+    Ok((
+        value,
+        format!("{n}d6 = {faces:?} = {roll}; base x 3 = {}", 3 * base),
+    ))
 }
 
 /// A personality choice: a value, or `"roll"` for 3d6.
@@ -281,7 +291,10 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
     ledger.push(Entry::new(
         age,
         Step::Generation,
-        format!("{start} CPs to build a {}-year-old {}", age, choices.race.row().name),
+        format!(
+            "{start} CPs to build a {} aged {age}",
+            choices.race.row().name
+        ),
         start,
         rules::BUDGET,
     ));
@@ -305,7 +318,10 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
             else {
                 continue;
             };
-            let id = TraitId { pair, side: if name == names.0 { 0 } else { 1 } };
+            let id = TraitId {
+                pair,
+                side: if name == names.0 { 0 } else { 1 },
+            };
             let value = match choice {
                 PersonalityChoice::Value(v) => *v,
                 PersonalityChoice::Roll(r) if r.eq_ignore_ascii_case("roll") => {
@@ -314,12 +330,21 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
                         Entry::new(
                             age,
                             Step::Generation,
-                            format!("{name} rolled: {}, {} {}", r.natural(), id.opposite().name(), 20 - r.natural()),
+                            format!(
+                                "{name} rolled: {}, {} {}",
+                                r.natural(),
+                                id.opposite().name(),
+                                20 - r.natural()
+                            ),
                             0,
                             rules::PERSONALITY,
                         )
                         .target(format!("personality.{name}"))
-                        .roll(format!("3d6 = {:?} = {}", r.faces, r.natural())),
+                        .roll(format!(
+                            "3d6 = {:?} = {}",
+                            r.faces,
+                            r.natural()
+                        )),
                     );
                     rolled.push(name.to_string());
                     r.natural()
@@ -353,9 +378,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
     };
     if let Ok(items) = cost(&character, &choices.traits) {
         for c in items {
-            ledger.push(
-                Entry::new(age, Step::Generation, c.what, -c.cps, c.rule).target(c.field),
-            );
+            ledger.push(Entry::new(age, Step::Generation, c.what, -c.cps, c.rule).target(c.field));
         }
     }
     let base = thp_base(&choices.traits);
@@ -408,4 +431,53 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
         position: None,
         character: Some(character),
     })
+}
+
+/// Opens the ledger of a sheet written by hand (with none): the starting CPs
+/// and what each choice cost, so that advancement appends to a complete
+/// record. Does nothing when the ledger has entries.
+pub fn open_ledger(sheet: &mut Combatant) -> Result<(), FightError> {
+    let traits = sheet.traits;
+    let Some(ch) = sheet.character.as_mut() else {
+        return Ok(());
+    };
+    if !ch.ledger.is_empty() {
+        return Ok(());
+    }
+    let start = budget(ch.race, ch.age).map_err(FightError::Invalid)?;
+    let mut ledger = vec![Entry::new(
+        ch.age,
+        Step::Generation,
+        format!(
+            "{start} CPs to build a {} aged {} (ledger opened from the sheet)",
+            ch.race.row().name,
+            ch.age
+        ),
+        start,
+        rules::BUDGET,
+    )];
+    let items = cost(ch, &traits).map_err(|(f, e)| FightError::Invalid(format!("{f}: {e}")))?;
+    for c in items {
+        ledger.push(Entry::new(ch.age, Step::Generation, c.what, -c.cps, c.rule).target(c.field));
+    }
+    ch.ledger = ledger;
+    Ok(())
+}
+
+impl Choices {
+    /// Reads choices from TOML; errors name the field and line.
+    pub fn parse(file: &str, text: &str) -> Result<Choices, FightError> {
+        toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| {
+                    format!(
+                        "line {}: ",
+                        text[..s.start.min(text.len())].matches('\n').count() + 1
+                    )
+                })
+                .unwrap_or_default();
+            FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
+        })
+    }
 }

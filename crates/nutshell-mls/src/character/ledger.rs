@@ -45,7 +45,7 @@ pub struct Entry {
     /// The dice, if any were rolled ("1d8 = 5").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roll: Option<String>,
-    /// The rule, quoted.
+    /// The rule it follows, cited by heading (the quotes are in `costs::rules`).
     pub rule: String,
 }
 
@@ -59,7 +59,7 @@ impl Entry {
             cps,
             target: None,
             roll: None,
-            rule: rule.to_string(),
+            rule: super::costs::cite(rule).to_string(),
         }
     }
 

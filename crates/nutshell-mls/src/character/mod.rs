@@ -191,15 +191,15 @@ pub struct Character {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tmp: Option<i64>,
     /// Fate Points bought at generation (5 CPs each).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub fate_points_bought: i64,
     /// The occupation.
     pub occupation: Occupation,
     /// Secondary traits by name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub secondary: BTreeMap<String, Secondary>,
     /// Negative traits by name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub negative: BTreeMap<String, Negative>,
     /// Personality traits: one trait of each pair (the other is 20 minus it);
     /// a pair left out is 10/10.
@@ -253,16 +253,16 @@ impl Character {
             .map_err(|e| ("character.occupation.base".to_string(), e))?;
         let mut secondary = BTreeMap::new();
         for (k, s) in &self.secondary {
-            let b = Base::parse(&s.base)
-                .map_err(|e| (format!("character.secondary.{k}.base"), e))?;
+            let b =
+                Base::parse(&s.base).map_err(|e| (format!("character.secondary.{k}.base"), e))?;
             secondary.insert(k.clone(), b);
         }
         let mut negative = BTreeMap::new();
         for (k, n) in &self.negative {
             let b = match &n.base {
-                Some(t) => Some(
-                    Base::parse(t).map_err(|e| (format!("character.negative.{k}.base"), e))?,
-                ),
+                Some(t) => {
+                    Some(Base::parse(t).map_err(|e| (format!("character.negative.{k}.base"), e))?)
+                }
                 None => None,
             };
             negative.insert(k.clone(), b);

@@ -45,22 +45,92 @@ pub struct Action {
     pub roll: Option<&'static str>,
 }
 
-const fn fixed(key: &'static str, text: &'static str, cost: i64, unit: Unit, roll: Option<&'static str>) -> Action {
-    Action { key, text, cost, unit, scale: Scale::Fixed, roll }
+const fn fixed(
+    key: &'static str,
+    text: &'static str,
+    cost: i64,
+    unit: Unit,
+    roll: Option<&'static str>,
+) -> Action {
+    Action {
+        key,
+        text,
+        cost,
+        unit,
+        scale: Scale::Fixed,
+        roll,
+    }
 }
 
 /// The table, in the text's order.
 pub const ACTIONS: [Action; 10] = [
-    fixed("open-door", "Open an unlocked door", 1, Unit::MovementPoint, None),
-    fixed("open-door-quietly", "Quietly open an unlocked door", 1, Unit::Turn, Some("Stealth roll may be required")),
+    fixed(
+        "open-door",
+        "Open an unlocked door",
+        1,
+        Unit::MovementPoint,
+        None,
+    ),
+    fixed(
+        "open-door-quietly",
+        "Quietly open an unlocked door",
+        1,
+        Unit::Turn,
+        Some("Stealth roll may be required"),
+    ),
     fixed("close-door", "Close a door", 1, Unit::MovementPoint, None),
-    fixed("close-door-quietly", "Quietly close a door", 1, Unit::Turn, Some("Stealth roll may be required")),
-    fixed("move-and-search", "Move into a square and search a wall on one edge, OR the floor, OR the ceiling", 1, Unit::Turn, Some("Search roll required")),
-    fixed("search", "Within the current square, search a wall on one edge, OR the floor, OR the ceiling", 1, Unit::Turn, Some("Search roll required")),
-    Action { key: "cast-offensive", text: "Cast an offensive spell: 1 combat action per 2 magic points expended or part thereof. May be done over a series of Turns", cost: 1, unit: Unit::CombatAction, scale: Scale::PerTwoMagicPoints, roll: None },
-    Action { key: "cast-other", text: "Cast any other spell: 1 Turn per 2 magic points expended or part thereof", cost: 1, unit: Unit::Turn, scale: Scale::PerTwoMagicPoints, roll: None },
-    Action { key: "climb-ladder", text: "Climb a ladder within a square: 1 movement point per half metre", cost: 1, unit: Unit::MovementPoint, scale: Scale::PerHalfMetre, roll: None },
-    fixed("switch", "Flick a switch, push a button or pull a lever", 1, Unit::CombatAction, None),
+    fixed(
+        "close-door-quietly",
+        "Quietly close a door",
+        1,
+        Unit::Turn,
+        Some("Stealth roll may be required"),
+    ),
+    fixed(
+        "move-and-search",
+        "Move into a square and search a wall on one edge, OR the floor, OR the ceiling",
+        1,
+        Unit::Turn,
+        Some("Search roll required"),
+    ),
+    fixed(
+        "search",
+        "Within the current square, search a wall on one edge, OR the floor, OR the ceiling",
+        1,
+        Unit::Turn,
+        Some("Search roll required"),
+    ),
+    Action {
+        key: "cast-offensive",
+        text: "Cast an offensive spell: 1 combat action per 2 magic points expended or part thereof. May be done over a series of Turns",
+        cost: 1,
+        unit: Unit::CombatAction,
+        scale: Scale::PerTwoMagicPoints,
+        roll: None,
+    },
+    Action {
+        key: "cast-other",
+        text: "Cast any other spell: 1 Turn per 2 magic points expended or part thereof",
+        cost: 1,
+        unit: Unit::Turn,
+        scale: Scale::PerTwoMagicPoints,
+        roll: None,
+    },
+    Action {
+        key: "climb-ladder",
+        text: "Climb a ladder within a square: 1 movement point per half metre",
+        cost: 1,
+        unit: Unit::MovementPoint,
+        scale: Scale::PerHalfMetre,
+        roll: None,
+    },
+    fixed(
+        "switch",
+        "Flick a switch, push a button or pull a lever",
+        1,
+        Unit::CombatAction,
+        None,
+    ),
 ];
 
 /// Finds an action by key.
@@ -79,9 +149,12 @@ pub fn cost(key: &str, amount: Option<i64>) -> Result<(i64, Unit), String> {
     let n = match a.scale {
         Scale::Fixed => 1,
         Scale::PerTwoMagicPoints | Scale::PerHalfMetre => {
-            let amount = amount
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| format!("{}: give the amount (magic points or half metres), 1 or more", a.key))?;
+            let amount = amount.filter(|n| *n >= 1).ok_or_else(|| {
+                format!(
+                    "{}: give the amount (magic points or half metres), 1 or more",
+                    a.key
+                )
+            })?;
             if a.scale == Scale::PerTwoMagicPoints {
                 (amount + 1) / 2
             } else {

@@ -5,10 +5,12 @@
 //! generation; the limits of play apply always.
 
 use super::costs::rules;
-use super::generation::{self, at_plus_two, budget, plus_two_allowed, thp_base, thp_range, tmp_range};
+use super::generation::{
+    self, at_plus_two, budget, plus_two_allowed, thp_base, thp_range, tmp_range,
+};
 use super::ledger::{balance, fresh};
-use super::personality::{TraitId, NOTICEABLE};
-use super::primary::{Primary, ALL};
+use super::personality::{NOTICEABLE, TraitId};
+use super::primary::{ALL, Primary};
 use super::{Age, Character};
 use crate::sheet::Combatant;
 use std::fmt;
@@ -118,7 +120,12 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
     if ch.age.0 < row.base_age {
         out.push(
             "character.age",
-            format!("{} is younger than the base age of a {} ({})", ch.age, row.name, Age(row.base_age)),
+            format!(
+                "{} is younger than the base age of a {} ({})",
+                ch.age,
+                row.name,
+                Age(row.base_age)
+            ),
             Some(rules::START_AGE),
         );
     }
@@ -137,14 +144,20 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
         if p.get(&sheet.traits) + 1 > rav + 3 {
             out.push(
                 "character.training",
-                format!("{p} trained up to {} is above RAv+3", p.get(&sheet.traits) + 1),
+                format!(
+                    "{p} trained up to {} is above RAv+3",
+                    p.get(&sheet.traits) + 1
+                ),
                 Some(rules::TRAINING),
             );
         }
         if t.since > ch.age || ch.age.0 >= t.since.0 + row.increment {
             out.push(
                 "character.training.since",
-                format!("training paid at {} does not last to age {}: it lasts one increment", t.since, ch.age),
+                format!(
+                    "training paid at {} does not last to age {}: it lasts one increment",
+                    t.since, ch.age
+                ),
                 Some(rules::TRAINING),
             );
         }
@@ -165,9 +178,17 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
             );
         }
     };
-    check_level(&mut out, "character.occupation.level".into(), ch.occupation.level);
+    check_level(
+        &mut out,
+        "character.occupation.level".into(),
+        ch.occupation.level,
+    );
     if ch.occupation.name.trim().is_empty() {
-        out.push("character.occupation.name", "an occupation needs a name", Some(rules::OCCUPATION));
+        out.push(
+            "character.occupation.name",
+            "an occupation needs a name",
+            Some(rules::OCCUPATION),
+        );
     }
     if ch.secondary.contains_key(&ch.occupation.name) {
         out.push(
@@ -201,7 +222,8 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
         }
     }
     for c in &ch.checks {
-        if TraitId::parse(c).is_none() && !ch.secondary.contains_key(c) && *c != ch.occupation.name {
+        if TraitId::parse(c).is_none() && !ch.secondary.contains_key(c) && *c != ch.occupation.name
+        {
             out.push(
                 "character.checks",
                 format!("\"{c}\" is neither a personality trait nor one of the secondary traits"),
@@ -222,7 +244,11 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
         );
     }
     if ch.cps < 0 {
-        out.push("character.cps", format!("{} CPs: more were spent than the character had", ch.cps), None);
+        out.push(
+            "character.cps",
+            format!("{} CPs: more were spent than the character had", ch.cps),
+            None,
+        );
     }
     if new {
         generation_rules(sheet, ch, &parsed.personality, &mut out);
@@ -294,7 +320,11 @@ fn generation_rules(
         Err(_) => {} // reported by the limits above
     }
     if ch.fate_points_bought < 0 {
-        out.push("character.fate_points_bought", "cannot be negative", Some(rules::FATE_POINTS));
+        out.push(
+            "character.fate_points_bought",
+            "cannot be negative",
+            Some(rules::FATE_POINTS),
+        );
     }
     // Personality choices.
     let rolled: Vec<TraitId> = ch.rolled.iter().filter_map(|r| TraitId::parse(r)).collect();
@@ -311,7 +341,11 @@ fn generation_rules(
         if rolled.iter().any(|r| r.pair == pair) {
             let r = personality.get(*rolled.iter().find(|r| r.pair == pair).unwrap_or(&left));
             if !(3..=18).contains(&r) {
-                out.push(field, format!("{r} cannot be rolled on 3d6"), Some(rules::PERSONALITY));
+                out.push(
+                    field,
+                    format!("{r} cannot be rolled on 3d6"),
+                    Some(rules::PERSONALITY),
+                );
             }
             continue;
         }
@@ -321,7 +355,11 @@ fn generation_rules(
         } else if high > 15 {
             out.push(
                 field,
-                format!("{} is {}: chosen traits lie from 5 to 15, or at 16/4", name, personality.get(TraitId::parse(name).unwrap_or(left))),
+                format!(
+                    "{} is {}: chosen traits lie from 5 to 15, or at 16/4",
+                    name,
+                    personality.get(TraitId::parse(name).unwrap_or(left))
+                ),
                 Some(rules::PERSONALITY),
             );
         }
@@ -353,7 +391,10 @@ fn generation_rules(
     if !(lo..=hi).contains(&sheet.thp) {
         out.push(
             "thp",
-            format!("{} is not a roll of {base}d6 or base x 3: it lies from {lo} to {hi}", sheet.thp),
+            format!(
+                "{} is not a roll of {base}d6 or base x 3: it lies from {lo} to {hi}",
+                sheet.thp
+            ),
             Some(rules::THP),
         );
     }
@@ -368,4 +409,35 @@ fn generation_rules(
             );
         }
     }
+}
+
+/// Reads a character sheet (one combatant with a `[character]` table) as
+/// written, without making it ready to fight; errors name the field and line.
+pub fn parse_sheet(file: &str, text: &str) -> Result<Combatant, crate::FightError> {
+    let c: Combatant = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| {
+                format!(
+                    "line {}: ",
+                    text[..s.start.min(text.len())].matches('\n').count() + 1
+                )
+            })
+            .unwrap_or_default();
+        crate::FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
+    })?;
+    if c.character.is_none() {
+        return Err(crate::FightError::File(format!(
+            "{file}: no [character] table: this is a combatant sheet, not a character (docs/mls/characters.md)"
+        )));
+    }
+    // The same checks a fight makes: the file must fight too.
+    crate::sheet::Side::parse(file, text)?;
+    Ok(c)
+}
+
+/// The sheet as TOML, as `character new` and `advance` write it.
+pub fn to_toml(sheet: &Combatant) -> Result<String, crate::FightError> {
+    toml::to_string_pretty(sheet)
+        .map_err(|e| crate::FightError::Invalid(format!("cannot write the sheet: {e}")))
 }
