@@ -278,11 +278,11 @@ fn generation_rules(
         out.push(
             format!("traits.{}", plus_two[plus_two.len() - 1]),
             format!(
-                "{} traits at +2 ({}), but a {}-year-old {} with {} trait(s) below RAv may have {allowed}",
+                "{} traits at +2 ({}), but a {} aged {} with {} trait(s) below RAv may have {allowed}",
                 plus_two.len(),
                 names.join(", "),
-                ch.age,
                 race.row().name,
+                ch.age,
                 ALL.iter().filter(|p| p.get(&sheet.traits) < race.average()).count()
             ),
             Some(rules::PLUS_TWO),
@@ -297,9 +297,9 @@ fn generation_rules(
                     out.push(
                         "character",
                         format!(
-                            "the choices cost {spent} CPs, but a {}-year-old {} has {start}: {} too many",
-                            ch.age,
+                            "the choices cost {spent} CPs, but a {} aged {} has {start}: {} too many",
                             race.row().name,
+                            ch.age,
                             spent - start
                         ),
                         Some(rules::BUDGET),
