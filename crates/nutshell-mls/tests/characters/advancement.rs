@@ -1,7 +1,9 @@
 //! mls, Character Advancement and Effects of Age, on a sheet with its ledger.
 
 use super::{sheet, sheet_text, with_faces};
-use nutshell_mls::character::advancement::{Spend, adventure, after_adventure, pass_increment, spend};
+use nutshell_mls::character::advancement::{
+    Spend, adventure, after_adventure, pass_increment, spend,
+};
 use nutshell_mls::character::costs::{Adventure, Role};
 use nutshell_mls::character::ledger::{Step, balance};
 use nutshell_mls::character::primary::Primary;
@@ -53,11 +55,26 @@ fn yearly_income_and_the_ledger() {
 fn adventures_pay_their_dice() {
     // mls, Adventures: Minor adventure, minor role: 1 CP, no roll.
     let mut s = fresh();
-    assert_eq!(with_faces(&[], |d| adventure(&mut s, Adventure::Minor, Role::Minor, d)).unwrap(), 1);
+    assert_eq!(
+        with_faces(&[], |d| adventure(&mut s, Adventure::Minor, Role::Minor, d)).unwrap(),
+        1
+    );
     // Major adventure, major role: 1d10.
-    assert_eq!(with_faces(&[10], |d| adventure(&mut s, Adventure::Major, Role::Major, d)).unwrap(), 10);
+    assert_eq!(
+        with_faces(&[10], |d| adventure(
+            &mut s,
+            Adventure::Major,
+            Role::Major,
+            d
+        ))
+        .unwrap(),
+        10
+    );
     assert_eq!(ch(&s).cps, 71);
-    assert_eq!(ch(&s).ledger.last().unwrap().roll.as_deref(), Some("1d10 = 10"));
+    assert_eq!(
+        ch(&s).ledger.last().unwrap().roll.as_deref(),
+        Some("1d10 = 10")
+    );
     let mut faces = nutshell_dice::Scripted::new([7]);
     let mut d = nutshell_mls::dice::Dice::new(&mut faces);
     let e = adventure(&mut s, Adventure::Average, Role::Major, &mut d).unwrap_err();
@@ -77,7 +94,11 @@ fn secondary_traits_one_level_a_year() {
     assert_eq!(ch(&s).secondary["sword"].level, Some(1));
     assert_eq!(ch(&s).cps, 58);
     let e = spend1(&mut s, "secondary:sword").unwrap_err();
-    assert!(e.contains("already changed with CPs at age 18") && e.contains("more than one level each year"), "{e}");
+    assert!(
+        e.contains("already changed with CPs at age 18")
+            && e.contains("more than one level each year"),
+        "{e}"
+    );
     pass_increment(&mut s, &mut vec![]).unwrap();
     spend1(&mut s, "secondary:sword").unwrap();
     assert_eq!(ch(&s).secondary["sword"].level, Some(2));
@@ -104,7 +125,13 @@ fn secondary_traits_stop_at_base_plus_6() {
     // mls, Character Advancement, Secondary Traits: "7 CPs to go from +5 to +6. Secondary
     // traits may never rise above base +6."
     let mut s = fresh();
-    s.character.as_mut().unwrap().secondary.get_mut("sword").unwrap().level = Some(5);
+    s.character
+        .as_mut()
+        .unwrap()
+        .secondary
+        .get_mut("sword")
+        .unwrap()
+        .level = Some(5);
     s.character.as_mut().unwrap().cps = 100;
     s.character.as_mut().unwrap().ledger.clear();
     spend1(&mut s, "secondary:sword").unwrap();
@@ -139,15 +166,27 @@ fn personality_increases() {
     assert_eq!(ch(&s).personality["valorous"], 16);
     assert_eq!(ch(&s).cps, 55);
     // "Each Personality trait may not be increased by more that one level each year"
-    assert!(spend1(&mut s, "personality:valorous").unwrap_err().contains("each year"));
+    assert!(
+        spend1(&mut s, "personality:valorous")
+            .unwrap_err()
+            .contains("each year")
+    );
     // Raising the opposite trait writes the pair through the name the sheet uses.
     spend1(&mut s, "personality:cowardly").unwrap();
     assert_eq!(ch(&s).personality["valorous"], 15);
     assert_eq!(ch(&s).cps, 54);
     // "Personality traits may NOT be increased to 20 by CPs."
-    s.character.as_mut().unwrap().personality.insert("valorous".into(), 19);
+    s.character
+        .as_mut()
+        .unwrap()
+        .personality
+        .insert("valorous".into(), 19);
     pass_increment(&mut s, &mut vec![]).unwrap();
-    assert!(spend1(&mut s, "personality:valorous").unwrap_err().contains("NOT be increased to 20"));
+    assert!(
+        spend1(&mut s, "personality:valorous")
+            .unwrap_err()
+            .contains("NOT be increased to 20")
+    );
 }
 
 #[test]
@@ -167,22 +206,39 @@ fn training_up_a_trait() {
     let mut s = fresh();
     spend1(&mut s, "train:dexterity").unwrap();
     assert_eq!(ch(&s).cps, 55);
-    let fighting = nutshell_mls::sheet::Side::parse("t.toml", &nutshell_mls::character::validate::to_toml(&s).unwrap()).unwrap();
+    let fighting = nutshell_mls::sheet::Side::parse(
+        "t.toml",
+        &nutshell_mls::character::validate::to_toml(&s).unwrap(),
+    )
+    .unwrap();
     assert_eq!(fighting.combatants[0].traits.dexterity, 3);
     assert_eq!(fighting.combatants[0].skill("sword"), 3);
     // "no more than one trait can be so increased at any time"
-    assert!(spend1(&mut s, "train:strength").unwrap_err().contains("already trained up"));
+    assert!(
+        spend1(&mut s, "train:strength")
+            .unwrap_err()
+            .contains("already trained up")
+    );
     // After the year it drops back, unless paid again.
     pass_increment(&mut s, &mut vec![]).unwrap();
     assert!(ch(&s).training.is_none());
-    assert!(ch(&s).ledger.iter().any(|e| e.change.contains("drops back")));
+    assert!(
+        ch(&s)
+            .ledger
+            .iter()
+            .any(|e| e.change.contains("drops back"))
+    );
     spend1(&mut s, "train:dexterity").unwrap();
     // "Traits may be increased to RAv+3."
     let mut s = base("dexterity = 4", 18, 55);
     spend1(&mut s, "train:dexterity").unwrap();
     let mut s = base("dexterity = 4", 18, 55);
     s.traits.dexterity = 5;
-    assert!(spend1(&mut s, "train:dexterity").unwrap_err().contains("RAv+3"));
+    assert!(
+        spend1(&mut s, "train:dexterity")
+            .unwrap_err()
+            .contains("RAv+3")
+    );
 }
 
 #[test]
@@ -194,10 +250,18 @@ fn money_and_prayer() {
     assert_eq!(ch(&s).cps, 58);
     // mls, Prayer: "A character with a Priest magic skill ... 5 favor points per CP"
     // (RULING P-46: a secondary trait whose name has "priest").
-    assert!(spend1(&mut s, "prayer:1").unwrap_err().contains("Priest magic skill"));
+    assert!(
+        spend1(&mut s, "prayer:1")
+            .unwrap_err()
+            .contains("Priest magic skill")
+    );
     s.character.as_mut().unwrap().secondary.insert(
         "priest-of-mithras".into(),
-        nutshell_mls::character::Secondary { kind: nutshell_mls::character::costs::Kind::Trained, base: "aura".into(), level: Some(0) },
+        nutshell_mls::character::Secondary {
+            kind: nutshell_mls::character::costs::Kind::Trained,
+            base: "aura".into(),
+            level: Some(0),
+        },
     );
     spend1(&mut s, "prayer:3").unwrap();
     assert_eq!(ch(&s).favour, 15);
@@ -206,9 +270,16 @@ fn money_and_prayer() {
 
 #[test]
 fn spend_syntax() {
-    assert_eq!(Spend::parse("train:str"), Ok(Spend::Train(Primary::Strength)));
+    assert_eq!(
+        Spend::parse("train:str"),
+        Ok(Spend::Train(Primary::Strength))
+    );
     assert!(Spend::parse("sword").unwrap_err().contains("KIND:WHAT"));
-    assert!(Spend::parse("money:0").unwrap_err().contains("from 1 to 1000"));
+    assert!(
+        Spend::parse("money:0")
+            .unwrap_err()
+            .contains("from 1 to 1000")
+    );
 }
 
 #[test]
@@ -217,14 +288,20 @@ fn secondary_checks_after_an_adventure() {
     // a check. If the result is high enough the trait goes up one level."
     let mut s = fresh();
     // sword at base needs 3; observe (natural, base-2) needs 2 and goes to base.
-    with_faces(&[3, 2], |d| after_adventure(&mut s, &["sword".into(), "observe".into()], d)).unwrap();
+    with_faces(&[3, 2], |d| {
+        after_adventure(&mut s, &["sword".into(), "observe".into()], d)
+    })
+    .unwrap();
     assert_eq!(ch(&s).secondary["sword"].level, Some(1));
     assert_eq!(ch(&s).secondary["observe"].level, Some(0));
     // sword at +1 needs 4: a 3 fails.
     with_faces(&[3], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap();
     assert_eq!(ch(&s).secondary["sword"].level, Some(1));
     // "No more than one roll may be made per trait"
-    let e = with_faces(&[8], |d| after_adventure(&mut s, &["sword".into(), "sword".into()], d)).unwrap_err();
+    let e = with_faces(&[8], |d| {
+        after_adventure(&mut s, &["sword".into(), "sword".into()], d)
+    })
+    .unwrap_err();
     assert!(e.to_string().contains("checked twice"), "{e}");
     // A Trained trait not acquired is not available, so cannot be checked.
     let mut s = fresh();
@@ -240,16 +317,26 @@ fn personality_checks_in_the_players_order() {
     // up by 1, the opposing trait is reduced by 1. Any number of checks may be made ...
     // the result of each roll does affect future rolls."
     let mut s = fresh();
-    let checks: Vec<String> = ["valorous", "valorous", "cowardly"].map(String::from).into();
+    let checks: Vec<String> = ["valorous", "valorous", "cowardly"]
+        .map(String::from)
+        .into();
     // valorous 15: 16 > 15 -> 16; then 16 is not > 16 -> stays; cowardly 4: 5 > 4 -> 5.
     with_faces(&[16, 16, 5], |d| after_adventure(&mut s, &checks, d)).unwrap();
     assert_eq!(ch(&s).personality["valorous"], 15);
-    let rolls: Vec<_> = ch(&s).ledger.iter().filter(|e| e.step == Step::Check).map(|e| e.change.clone()).collect();
-    assert_eq!(rolls, [
-        "valorous 15 -> 16, cowardly 5 -> 4",
-        "valorous stays 16 (the roll must be higher)",
-        "cowardly 4 -> 5, valorous 16 -> 15",
-    ]);
+    let rolls: Vec<_> = ch(&s)
+        .ledger
+        .iter()
+        .filter(|e| e.step == Step::Check)
+        .map(|e| e.change.clone())
+        .collect();
+    assert_eq!(
+        rolls,
+        [
+            "valorous 15 -> 16, cowardly 5 -> 4",
+            "valorous stays 16 (the roll must be higher)",
+            "cowardly 4 -> 5, valorous 16 -> 15",
+        ]
+    );
 }
 
 #[test]
@@ -259,9 +346,16 @@ fn ageing_reduces_a_trait_at_40_and_50() {
     // this again (it may be the same trait). Reductions may never fall below the racial
     // average -2."
     let mut s = base("", 39, 102);
-    let e = pass_increment(&mut s.clone(), &mut vec![]).unwrap_err().to_string();
-    assert!(e.contains("at age 40 a primary trait other than Size must be reduced"), "{e}");
-    let e = pass_increment(&mut s.clone(), &mut vec![Primary::Size]).unwrap_err().to_string();
+    let e = pass_increment(&mut s.clone(), &mut vec![])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("at age 40 a primary trait other than Size must be reduced"),
+        "{e}"
+    );
+    let e = pass_increment(&mut s.clone(), &mut vec![Primary::Size])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("Size is never reduced"), "{e}");
     pass_increment(&mut s, &mut vec![Primary::Dexterity]).unwrap();
     assert_eq!(s.traits.dexterity, 1);
@@ -276,7 +370,9 @@ fn ageing_reduces_a_trait_at_40_and_50() {
     for _ in 0..9 {
         pass_increment(&mut s, &mut vec![]).unwrap();
     }
-    let e = pass_increment(&mut s.clone(), &mut vec![Primary::Dexterity]).unwrap_err().to_string();
+    let e = pass_increment(&mut s.clone(), &mut vec![Primary::Dexterity])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("racial average -2 already"), "{e}");
     pass_increment(&mut s, &mut vec![Primary::Mind]).unwrap();
     assert!(validate(&s, None).is_empty(), "{:#?}", validate(&s, None));
@@ -285,7 +381,9 @@ fn ageing_reduces_a_trait_at_40_and_50() {
 #[test]
 fn an_ork_ages_by_9_months() {
     // mls, Racial Differences: Ork "12 | 9 months | 28½"; income 2 CPs an increment.
-    let t = sheet_text("", 58, "", "").replace("race = \"human\"", "race = \"ork\"").replace("age = 18", "age = 28.5");
+    let t = sheet_text("", 58, "", "")
+        .replace("race = \"human\"", "race = \"ork\"")
+        .replace("age = 18", "age = 28.5");
     let mut s = sheet(&t);
     s.character.as_mut().unwrap().age = nutshell_mls::character::Age(28 * 12 - 3);
     pass_increment(&mut s, &mut vec![Primary::Strength]).unwrap();

@@ -78,7 +78,18 @@ fn secondary_traits_in_play() {
     // CPs to go from base to +1, 3 CPs to go from +1 to +2, 4 CPs to go from +2 to +3, 5
     // CPs to go from +3 to +4, 6 CPs to go from +4 to +5 and 7 CPs to go from +5 to +6."
     let c: Vec<_> = (0..=6).map(secondary_step).collect();
-    assert_eq!(c, [Some(1), Some(2), Some(3), Some(4), Some(5), Some(6), Some(7)]);
+    assert_eq!(
+        c,
+        [
+            Some(1),
+            Some(2),
+            Some(3),
+            Some(4),
+            Some(5),
+            Some(6),
+            Some(7)
+        ]
+    );
     // "Secondary traits may never rise above base +6."
     assert_eq!(secondary_step(7), None);
     // The play costs add up to the generation costs.
@@ -161,5 +172,8 @@ fn the_check_table() {
 
 #[test]
 fn citations_are_the_text_before_the_quote() {
-    assert_eq!(cite(rules::PRIMARY_COST), "mls, Character Generation, Primary Traits");
+    assert_eq!(
+        cite(rules::PRIMARY_COST),
+        "mls, Character Generation, Primary Traits"
+    );
 }

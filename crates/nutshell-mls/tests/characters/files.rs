@@ -6,7 +6,10 @@ use nutshell_mls::sheet::Side;
 use nutshell_mls::{Fight, FightOptions};
 
 fn path(name: &str) -> String {
-    format!("{}/../../examples/mls/characters/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/../../examples/mls/characters/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 fn read(name: &str) -> String {
@@ -23,7 +26,10 @@ fn the_valid_examples_keep_every_rule_and_fight() {
         let v = validate(&sheet, Some(&text));
         assert!(v.is_empty(), "{name}: {v:#?}");
     }
-    for (a, b) in [("brana.toml", "grishnak.toml"), ("hugo.toml", "veteran.toml")] {
+    for (a, b) in [
+        ("brana.toml", "grishnak.toml"),
+        ("hugo.toml", "veteran.toml"),
+    ] {
         let sides = [
             Side::parse(a, &read(a)).unwrap(),
             Side::parse(b, &read(b)).unwrap(),
@@ -58,15 +64,39 @@ fn broken(name: &str) -> String {
 #[test]
 fn the_broken_examples_say_why() {
     let cases = [
-        ("overspent.toml", "character: the choices cost 67 CPs, but a Human aged 18 has 60: 7 too many"),
-        ("three-at-plus-two.toml", "line 6: traits.agility: 3 traits at +2 (strength, body, agility)"),
-        ("personality-pair.toml", "line 22: combatant \"Hugo the Younger\": character.personality.valorous: cowardly = 5 and valorous = 16 do not add up to 20"),
+        (
+            "overspent.toml",
+            "character: the choices cost 67 CPs, but a Human aged 18 has 60: 7 too many",
+        ),
+        (
+            "three-at-plus-two.toml",
+            "line 6: traits.agility: 3 traits at +2 (strength, body, agility)",
+        ),
+        (
+            "personality-pair.toml",
+            "line 22: combatant \"Hugo the Younger\": character.personality.valorous: cowardly = 5 and valorous = 16 do not add up to 20",
+        ),
         ("unknown-field.toml", "line 6: unknown field `strenght`"),
-        ("too-old.toml", "line 11: character.age: a Human starts no younger than 18 and no older than 54"),
-        ("secondary-above-four.toml", "line 17: character.secondary.swim.level: base+5 is outside base..base+4 for a new character"),
-        ("bad-base.toml", "character.occupation.base: \"luck\" is not a primary trait"),
-        ("fate-points.toml", "line 5: fate_points: 3 Fate Points, but the personality traits give 0 and 0 were bought: 0"),
-        ("tampered-ledger.toml", "character.cps: 60 unspent CPs, but the ledger's entries add up to 48"),
+        (
+            "too-old.toml",
+            "line 11: character.age: a Human starts no younger than 18 and no older than 54",
+        ),
+        (
+            "secondary-above-four.toml",
+            "line 17: character.secondary.swim.level: base+5 is outside base..base+4 for a new character",
+        ),
+        (
+            "bad-base.toml",
+            "character.occupation.base: \"luck\" is not a primary trait",
+        ),
+        (
+            "fate-points.toml",
+            "line 5: fate_points: 3 Fate Points, but the personality traits give 0 and 0 were bought: 0",
+        ),
+        (
+            "tampered-ledger.toml",
+            "character.cps: 60 unspent CPs, but the ledger's entries add up to 48",
+        ),
     ];
     for (name, words) in cases {
         let e = broken(name);

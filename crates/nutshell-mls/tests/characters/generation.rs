@@ -36,8 +36,14 @@ fn choices_become_a_valid_sheet() {
     assert_eq!(balance(&ch.ledger), 51);
     assert!(ch.ledger.iter().all(|e| e.step == Step::Generation));
     let thp = ch.ledger.iter().find(|e| e.change == "THP 9").unwrap();
-    assert_eq!(thp.roll.as_deref(), Some("3d6 = [1, 1, 1] = 3; base x 3 = 9"));
-    assert_eq!(thp.rule, "mls, Character Generation, Total Hit Points (THP)");
+    assert_eq!(
+        thp.roll.as_deref(),
+        Some("3d6 = [1, 1, 1] = 3; base x 3 = 9")
+    );
+    assert_eq!(
+        thp.rule,
+        "mls, Character Generation, Total Hit Points (THP)"
+    );
     let text = to_toml(&sheet).unwrap();
     assert!(validate(&sheet, Some(&text)).is_empty(), "{text}");
     // The sheet fights: its sword skill is Dexterity 2 + 1.
@@ -64,6 +70,8 @@ fn running_out_of_faces_names_the_die() {
 
 #[test]
 fn bad_choices_name_their_line() {
-    let e = Choices::parse("c.toml", "name = \"A\"\nrace = \"troll\"\n").unwrap_err().to_string();
+    let e = Choices::parse("c.toml", "name = \"A\"\nrace = \"troll\"\n")
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("c.toml: line 2:"), "{e}");
 }

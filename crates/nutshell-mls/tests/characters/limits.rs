@@ -17,8 +17,17 @@ fn the_budget() {
     assert_eq!(v.line, Some(8));
     ok(&s("", 62, "", "").replace("age = 18", "age = 20"));
     // Overspending names the excess.
-    let t = s("strength = 4, dexterity = 4", 0, "", "[character.secondary.a]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 4\n[character.secondary.b]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 4\n[character.secondary.c]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 4\n[character.secondary.d]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 3\n");
-    one(&t, "character", "67 CPs, but a Human aged 18 has 60: 7 too many");
+    let t = s(
+        "strength = 4, dexterity = 4",
+        0,
+        "",
+        "[character.secondary.a]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 4\n[character.secondary.b]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 4\n[character.secondary.c]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 4\n[character.secondary.d]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 3\n",
+    );
+    one(
+        &t,
+        "character",
+        "67 CPs, but a Human aged 18 has 60: 7 too many",
+    );
 }
 
 #[test]
@@ -32,14 +41,21 @@ fn income_after_base_age_plus_22_increments_is_1() {
     assert_eq!(budget(Race::Human, Age::years(54)), Ok(118));
     // An Ork of 15 is 4 increments of 9 months past 12.
     assert_eq!(budget(Race::Ork, Age::years(15)), Ok(68));
-    assert!(budget(Race::Ork, Age(15 * 12 + 1)).unwrap_err().contains("whole increments"));
+    assert!(
+        budget(Race::Ork, Age(15 * 12 + 1))
+            .unwrap_err()
+            .contains("whole increments")
+    );
 }
 
 #[test]
 fn starting_age() {
     // mls, Primary Traits: "PCs must begin no younger than 18 and no older than 54."
     let v = violations(&s("", 58, "", "").replace("age = 18", "age = 55"));
-    assert!(v.iter().any(|v| v.problem.contains("no older than 54")), "{v:#?}");
+    assert!(
+        v.iter().any(|v| v.problem.contains("no older than 54")),
+        "{v:#?}"
+    );
     let v = violations(&s("", 58, "", "").replace("age = 18", "age = 17"));
     assert!(v.iter().any(|v| v.field == "character.age"), "{v:#?}");
 }
@@ -49,7 +65,11 @@ fn primary_traits_stay_within_two_of_the_average() {
     // mls, Limits: "No Primary Trait may ever naturally exceed the RAv+2, or drop below
     // the RAv-2."
     let v = violations(&s("mind = 5", 58, "", ""));
-    assert!(v.iter().any(|v| v.field == "traits.mind" && v.rule.as_deref().unwrap().contains("RAv+2")), "{v:#?}");
+    assert!(
+        v.iter()
+            .any(|v| v.field == "traits.mind" && v.rule.as_deref().unwrap().contains("RAv+2")),
+        "{v:#?}"
+    );
     let v = violations(&s("mind = -1", 58, "", ""));
     assert!(v.iter().any(|v| v.field == "traits.mind"), "{v:#?}");
 }
@@ -68,29 +88,56 @@ fn two_traits_at_plus_two() {
 #[test]
 fn one_more_for_each_reduced_trait() {
     // mls, Primary Traits: "with one extra for each trait reduced below RAv"
-    ok(&s("strength = 4, dexterity = 4, mind = 4, aura = 1", 46, "", ""));
+    ok(&s(
+        "strength = 4, dexterity = 4, mind = 4, aura = 1",
+        46,
+        "",
+        "",
+    ));
 }
 
 #[test]
 fn fewer_at_40_and_50() {
     // mls, Primary Traits: "If 40 or older only 1 trait may be at +2, if 50 or older no
     // trait may be at +2 (traits reduced still increase these limits)."
-    let at = |age: i64, traits: &str, cps: i64| s(traits, cps, "", "").replace("age = 18", &format!("age = {age}"));
+    let at = |age: i64, traits: &str, cps: i64| {
+        s(traits, cps, "", "").replace("age = 18", &format!("age = {age}"))
+    };
     ok(&at(40, "strength = 4", 104 - 7));
-    one(&at(40, "strength = 4, dexterity = 4", 104 - 12), "traits.dexterity", "may have 1");
-    one(&at(50, "strength = 4", 114 - 7), "traits.strength", "may have 0");
+    one(
+        &at(40, "strength = 4, dexterity = 4", 104 - 12),
+        "traits.dexterity",
+        "may have 1",
+    );
+    one(
+        &at(50, "strength = 4", 114 - 7),
+        "traits.strength",
+        "may have 0",
+    );
     ok(&at(50, "strength = 4, aura = 1", 114 - 7 + 3));
 }
 
 #[test]
 fn secondary_traits_begin_at_most_at_base_plus_4() {
     // mls, Limits: "No Secondary Trait or Negative trait may begin above base+4"
-    let t = s("", 43, "", "[character.secondary.sword]\nkind = \"trained\"\nbase = \"dexterity\"\nlevel = 4\n");
+    let t = s(
+        "",
+        43,
+        "",
+        "[character.secondary.sword]\nkind = \"trained\"\nbase = \"dexterity\"\nlevel = 4\n",
+    );
     ok(&t);
     let v = violations(&t.replace("level = 4", "level = 5"));
-    assert!(v.iter().any(|v| v.field == "character.secondary.sword.level" && v.problem.contains("base+5")), "{v:#?}");
+    assert!(
+        v.iter()
+            .any(|v| v.field == "character.secondary.sword.level" && v.problem.contains("base+5")),
+        "{v:#?}"
+    );
     let v = violations(&s("", 58, "", "[character.negative.fear]\nlevel = 5\n"));
-    assert!(v.iter().any(|v| v.field == "character.negative.fear.level"), "{v:#?}");
+    assert!(
+        v.iter().any(|v| v.field == "character.negative.fear.level"),
+        "{v:#?}"
+    );
 }
 
 #[test]
@@ -102,13 +149,23 @@ fn negative_traits_yield_cps() {
 #[test]
 fn inherent_traits_cost_one_less() {
     // mls, Secondary Traits: "Inherent skills cost 1CP less than these."
-    ok(&s("", 58 - 2, "", "[character.secondary.climb]\nkind = \"inherent\"\nbase = \"2-size\"\nlevel = 1\n"));
+    ok(&s(
+        "",
+        58 - 2,
+        "",
+        "[character.secondary.climb]\nkind = \"inherent\"\nbase = \"2-size\"\nlevel = 1\n",
+    ));
 }
 
 #[test]
 fn unacquired_traits_cost_nothing() {
     // mls, Secondary Traits: "Without acquiring them ... available at base-2 if Natural"
-    let t = s("", 58, "", "[character.secondary.observe]\nkind = \"natural\"\nbase = \"awareness\"\n");
+    let t = s(
+        "",
+        58,
+        "",
+        "[character.secondary.observe]\nkind = \"natural\"\nbase = \"awareness\"\n",
+    );
     ok(&t);
     let c = super::sheet(&t);
     let scores = c.character.as_ref().unwrap().scores(&c.traits).unwrap();
@@ -137,29 +194,46 @@ fn base_formulas() {
     use nutshell_mls::character::primary::Base;
     use nutshell_mls::sheet::Traits;
     let b = Base::parse("2-strength+mind").unwrap();
-    let t = Traits { strength: 4, mind: 1, ..Traits::default() };
+    let t = Traits {
+        strength: 4,
+        mind: 1,
+        ..Traits::default()
+    };
     assert_eq!(b.value(&t), -1);
-    assert!(Base::parse("luck").unwrap_err().contains("not a primary trait"));
+    assert!(
+        Base::parse("luck")
+            .unwrap_err()
+            .contains("not a primary trait")
+    );
 }
 
 #[test]
 fn personality_chosen_from_5_to_15() {
     // mls, Personality Traits: "May be chosen as desired from 5 to 15, the opposing trait
     // must be 20 minus this."
-    ok(&s("", 58, "", "[character.personality]\nhonest = 5\nkind = 15\n"));
-    let t = s("", 58, "", "[character.personality]\nhonest = 17\n").replace("thp = 6", "thp = 6\nfate_points = 1");
+    ok(&s(
+        "",
+        58,
+        "",
+        "[character.personality]\nhonest = 5\nkind = 15\n",
+    ));
+    let t = s("", 58, "", "[character.personality]\nhonest = 17\n")
+        .replace("thp = 6", "thp = 6\nfate_points = 1");
     one(&t, "character.personality.honest", "5 to 15");
 }
 
 #[test]
 fn up_to_five_at_16_4() {
     // mls, Personality Traits: "Up to 5 traits may be at 16/4."
-    let five = "[character.personality]\nhonest = 16\nkind = 16\nchaste = 4\nlawful = 16\nmodest = 16\n";
+    let five =
+        "[character.personality]\nhonest = 16\nkind = 16\nchaste = 4\nlawful = 16\nmodest = 16\n";
     let mut t = s("", 58, "", five);
     t = t.replace("fate_points", "x");
     let t = t.replace("thp = 6", "thp = 6\nfate_points = 5");
     ok(&t);
-    let t6 = t.replace("modest = 16", "modest = 16\ncautious = 16").replace("fate_points = 5", "fate_points = 6");
+    let t6 = t
+        .replace("modest = 16", "modest = 16\ncautious = 16")
+        .replace("fate_points = 5", "fate_points = 6");
     one(&t6, "character.personality", "6 pairs at 16/4");
 }
 
@@ -167,17 +241,38 @@ fn up_to_five_at_16_4() {
 fn rolled_traits_may_lie_outside() {
     // mls, Personality Traits: "a player may roll 3d6 for a trait and take the value rolled
     // (thus may be 3, 4, 17 or 18, the opposite may be as low as 2)."
-    let t = s("", 58, "rolled = [\"greedy\"]", "[character.personality]\ngreedy = 18\n").replace("thp = 6", "thp = 6\nfate_points = 2");
+    let t = s(
+        "",
+        58,
+        "rolled = [\"greedy\"]",
+        "[character.personality]\ngreedy = 18\n",
+    )
+    .replace("thp = 6", "thp = 6\nfate_points = 2");
     ok(&t);
 }
 
 #[test]
 fn pairs_add_up_to_20_when_both_are_given() {
     // mls, Limits: "the total of pairs always adds up to 20."
-    let t = s("", 58, "", "[character.personality]\nvalorous = 12\ncowardly = 7\n");
-    let e = nutshell_mls::character::validate::parse_sheet("t.toml", &t).unwrap_err().to_string();
-    assert!(e.contains("line 12") && e.contains("do not add up to 20") && e.contains("Limits"), "{e}");
-    ok(&s("", 58, "", "[character.personality]\nvalorous = 12\ncowardly = 8\n"));
+    let t = s(
+        "",
+        58,
+        "",
+        "[character.personality]\nvalorous = 12\ncowardly = 7\n",
+    );
+    let e = nutshell_mls::character::validate::parse_sheet("t.toml", &t)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 12") && e.contains("do not add up to 20") && e.contains("Limits"),
+        "{e}"
+    );
+    ok(&s(
+        "",
+        58,
+        "",
+        "[character.personality]\nvalorous = 12\ncowardly = 8\n",
+    ));
 }
 
 #[test]
@@ -185,15 +280,29 @@ fn personality_stays_within_0_and_20() {
     // mls, Limits: "No Personality Trait may every rise above 20 or drop below 0"
     let t = s("", 58, "", "[character.personality]\nvalorous = 21\n");
     let v = violations(&t);
-    assert!(v.iter().any(|v| v.rule.as_deref().unwrap_or("").contains("above 20")), "{v:#?}");
+    assert!(
+        v.iter()
+            .any(|v| v.rule.as_deref().unwrap_or("").contains("above 20")),
+        "{v:#?}"
+    );
 }
 
 #[test]
 fn fate_points() {
     // mls, Fate Points: one per trait at 16 or 17, two at 18, and bought at 5 CPs each.
-    let t = s("", 58 - 10, "fate_points_bought = 2", "[character.personality]\nproud = 16\n").replace("thp = 6", "thp = 6\nfate_points = 3");
+    let t = s(
+        "",
+        58 - 10,
+        "fate_points_bought = 2",
+        "[character.personality]\nproud = 16\n",
+    )
+    .replace("thp = 6", "thp = 6\nfate_points = 3");
     ok(&t);
-    one(&t.replace("fate_points = 3", "fate_points = 2"), "fate_points", "give 1 and 2 were bought: 3");
+    one(
+        &t.replace("fate_points = 3", "fate_points = 2"),
+        "fate_points",
+        "give 1 and 2 were bought: 3",
+    );
 }
 
 #[test]
@@ -201,8 +310,16 @@ fn thp_is_the_roll_or_base_times_3() {
     // mls, Total Hit Points: "Uses a base of Size+Body-2. This is the number of d6s rolled.
     // THP equals the roll OR the base x3, whichever is the greater." Base 2: 6..12.
     ok(&s("", 58, "", "").replace("thp = 6", "thp = 12"));
-    one(&s("", 58, "", "").replace("thp = 6", "thp = 5"), "thp", "from 6 to 12");
-    one(&s("", 58, "", "").replace("thp = 6", "thp = 13"), "thp", "from 6 to 12");
+    one(
+        &s("", 58, "", "").replace("thp = 6", "thp = 5"),
+        "thp",
+        "from 6 to 12",
+    );
+    one(
+        &s("", 58, "", "").replace("thp = 6", "thp = 13"),
+        "thp",
+        "from 6 to 12",
+    );
 }
 
 #[test]
@@ -227,21 +344,47 @@ fn tmp_from_aura() {
 #[test]
 fn the_occupation_is_required_and_its_own_skill() {
     // mls, Occupation: "Choose Occupation, which acts as a Package Skill."
-    let t = s("", 58, "", "").replace("occupation = { name = \"soldier\", base = \"strength\" }\n", "");
-    let e = nutshell_mls::character::validate::parse_sheet("t.toml", &t).unwrap_err().to_string();
+    let t = s("", 58, "", "").replace(
+        "occupation = { name = \"soldier\", base = \"strength\" }\n",
+        "",
+    );
+    let e = nutshell_mls::character::validate::parse_sheet("t.toml", &t)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("missing field `occupation`"), "{e}");
-    let t = s("", 57, "", "[character.secondary.soldier]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 0\n");
+    let t = s(
+        "",
+        57,
+        "",
+        "[character.secondary.soldier]\nkind = \"trained\"\nbase = \"mind\"\nlevel = 0\n",
+    );
     let v = violations(&t);
-    assert!(v.iter().any(|v| v.problem.contains("occupation's name")), "{v:#?}");
+    assert!(
+        v.iter().any(|v| v.problem.contains("occupation's name")),
+        "{v:#?}"
+    );
 }
 
 #[test]
 fn lines_are_named() {
     // A bad field names its line.
-    let t = s("", 58, "", "[character.secondary.sword]\nkind = \"trained\"\nbase = \"dexterity\"\nlevel = 7\n");
+    let t = s(
+        "",
+        58,
+        "",
+        "[character.secondary.sword]\nkind = \"trained\"\nbase = \"dexterity\"\nlevel = 7\n",
+    );
     let v = violations(&t);
-    let v = v.iter().find(|v| v.field == "character.secondary.sword.level").unwrap();
+    let v = v
+        .iter()
+        .find(|v| v.field == "character.secondary.sword.level")
+        .unwrap();
     assert_eq!(v.line, Some(14));
-    let e = nutshell_mls::character::validate::parse_sheet("t.toml", &s("", 58, "luck = 3", "")).unwrap_err().to_string();
-    assert!(e.contains("line 10") && e.contains("unknown field `luck`"), "{e}");
+    let e = nutshell_mls::character::validate::parse_sheet("t.toml", &s("", 58, "luck = 3", ""))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 10") && e.contains("unknown field `luck`"),
+        "{e}"
+    );
 }

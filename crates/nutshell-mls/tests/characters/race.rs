@@ -23,9 +23,19 @@ fn the_table_row_by_row() {
             // "Human | 18 | 1 year | 40 | 50 | 60 | 70"
             ("Human", "18".into(), 12, y(["40", "50", "60", "70"])),
             // "Elf or Halfling | 25 | 4 years | 113 | 153 | 193 | 233"
-            ("Elf or Halfling", "25".into(), 48, y(["113", "153", "193", "233"])),
+            (
+                "Elf or Halfling",
+                "25".into(),
+                48,
+                y(["113", "153", "193", "233"])
+            ),
             // "Dwarf or Gnome | 40 | 5 years | 150 | 200 | 250 | 300"
-            ("Dwarf or Gnome", "40".into(), 60, y(["150", "200", "250", "300"])),
+            (
+                "Dwarf or Gnome",
+                "40".into(),
+                60,
+                y(["150", "200", "250", "300"])
+            ),
             // "Ork | 12 | 9 months | 28½ | 36 | 43½ | 51"
             ("Ork", "12".into(), 9, y(["28½", "36", "43½", "51"])),
             // "Goblin | 8 | 6 months | 19 | 24 | 29 | 34"
@@ -41,7 +51,12 @@ fn the_thresholds_follow_the_increments() {
     // increments thereafter (10 human years)."
     for r in &RACES {
         for k in 1..=4 {
-            assert_eq!(r.reduction_age(k as i64), r.reductions[k - 1], "{} -{k}", r.name);
+            assert_eq!(
+                r.reduction_age(k as i64),
+                r.reductions[k - 1],
+                "{} -{k}",
+                r.name
+            );
         }
         assert_eq!(r.reduction_age(5), r.reductions[3] + 10 * r.increment);
     }
@@ -84,6 +99,9 @@ fn starting_ages_scale_with_the_increment() {
     // RULING P-42: "PCs must begin no younger than 18 and no older than 54": base age to
     // base age + 36 increments.
     assert_eq!(Race::Human.row().start_ages(), (18 * 12, 54 * 12));
-    assert_eq!(Race::ElfOrHalfling.row().start_ages(), (25 * 12, (25 + 144) * 12));
+    assert_eq!(
+        Race::ElfOrHalfling.row().start_ages(),
+        (25 * 12, (25 + 144) * 12)
+    );
     assert_eq!(Race::Ork.row().start_ages(), (12 * 12, 12 * 12 + 36 * 9));
 }

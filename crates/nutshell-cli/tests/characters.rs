@@ -1,0 +1,584 @@
+//! `nutshell mls character new|check|show`, `advance`, `behave`, `time`, end to end.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn nutshell() -> Command {
+    let mut cmd = Command::cargo_bin("nutshell").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    cmd
+}
+
+const DIR: &str = "examples/mls/characters";
+
+/// A scratch copy of an example, in a fresh temporary directory.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "nutshell-chars-{}-{}",
+        std::process::id(),
+        name.replace('.', "-")
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let to = dir.join(name);
+    let from = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/mls/characters/"
+    );
+    std::fs::copy(format!("{from}{name}"), &to).unwrap();
+    to
+}
+
+#[test]
+fn check_accepts_the_examples() {
+    nutshell()
+        .args(["mls", "character", "check"])
+        .args(
+            ["brana.toml", "hugo.toml", "grishnak.toml", "veteran.toml"]
+                .map(|f| format!("{DIR}/{f}")),
+        )
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "hugo.toml: ok: Hugo the Younger, Human aged 18, 47 CP(s) unspent",
+        ))
+        .stdout(predicate::str::contains(
+            "grishnak.toml: ok: Grishnak, Ork aged 15",
+        ));
+}
+
+#[test]
+fn check_explains_each_violation_with_its_rule() {
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "check",
+            &format!("{DIR}/broken/three-at-plus-two.toml"),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("2 rule(s) broken"))
+        .stderr(predicate::str::contains(
+            "line 6: traits.agility: 3 traits at +2",
+        ))
+        .stderr(predicate::str::contains(
+            "rule: mls, Character Generation, Primary Traits: \"May have up to 2 traits at +2",
+        ));
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "check",
+            &format!("{DIR}/broken/unknown-field.toml"),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unknown-field.toml: line 6: unknown field `strenght`",
+        ));
+    let out = nutshell()
+        .args([
+            "mls",
+            "character",
+            "check",
+            "--json",
+            &format!("{DIR}/broken/overspent.toml"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["violations"][0]["field"], "character");
+    assert!(
+        v["violations"][0]["rule"]
+            .as_str()
+            .unwrap()
+            .contains("Players have 60 CPs")
+    );
+}
+
+#[test]
+fn check_refuses_a_combatant_without_a_character() {
+    nutshell()
+        .args(["mls", "character", "check", "examples/mls/duel/knight.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no [character] table"));
+}
+
+#[test]
+fn show_prints_a_readable_sheet() {
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "show",
+            &format!("{DIR}/hugo.toml"),
+            "--ledger",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Hugo the Younger: Human, aged 18"))
+        .stdout(predicate::str::contains(
+            "spear             4  (trained, base strength+agility = 2), base+2",
+        ))
+        .stdout(predicate::str::contains(
+            "swim              3  (natural, base body = 3), base",
+        ))
+        .stdout(predicate::str::contains("trusting 14  / 6   suspicious"))
+        .stdout(predicate::str::contains("Ledger: 0 entries"));
+}
+
+#[test]
+fn new_from_flags_is_reproducible_and_checks() {
+    let args = [
+        "mls",
+        "character",
+        "new",
+        "--name",
+        "Ada",
+        "--age",
+        "20",
+        "--trait",
+        "mind=4",
+        "--trait",
+        "size=1",
+        "--occupation",
+        "scholar=mind:1",
+        "--secondary",
+        "lore=mind:trained:2",
+        "--personality",
+        "honest=roll",
+        "--personality",
+        "curious=3",
+    ];
+    nutshell()
+        .args(args)
+        .args(["--seed", "1"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("\"curious\": not a personality trait")
+                .or(predicate::str::contains("personality.curious")),
+        );
+    let out = nutshell()
+        .args(&args[..args.len() - 2])
+        .args(["--faces", "6,6,6,3,3"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // honest rolled 18: two Fate Points; THP: Size 1 + Body 2 - 2 = 1d6 = 3 (base x 3 = 3).
+    assert!(text.contains("honest = 18"), "{text}");
+    assert!(text.contains("fate_points = 2"), "{text}");
+    assert!(text.contains("thp = 3"), "{text}");
+    // 64 - 5 (mind +2) + 3 (size -1) - 6 (scholar +1) - 6 (lore +2) = 50.
+    assert!(text.contains("cps = 50"), "{text}");
+}
+
+#[test]
+fn new_refuses_what_the_rules_forbid() {
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "new",
+            "--name",
+            "X",
+            "--occupation",
+            "thief=dexterity",
+            "--secondary",
+            "stealth=dexterity:trained:5",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "character.secondary.stealth.level: base+5 is outside base..base+4",
+        ))
+        .stderr(predicate::str::contains(
+            "No Secondary Trait or Negative trait may begin above base+4",
+        ));
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "new",
+            "--name",
+            "X",
+            "--age",
+            "60",
+            "--occupation",
+            "thief=dexterity",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "PCs must begin no younger than 18 and no older than 54",
+        ));
+}
+
+#[test]
+fn new_from_a_file_writes_a_sheet_that_fights() {
+    let dir = scratch("brana.choices.toml");
+    let out = dir.with_file_name("new.toml");
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "new",
+            "--from",
+            &dir.display().to_string(),
+            "--seed",
+            "21",
+            "--out",
+            &out.display().to_string(),
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("wrote"));
+    // The same seed gives the example's sheet.
+    let made = std::fs::read_to_string(&out).unwrap();
+    let example = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/mls/characters/brana.toml"
+    ))
+    .unwrap();
+    assert_eq!(made, example);
+    // Never overwrites.
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "new",
+            "--from",
+            &dir.display().to_string(),
+            "--seed",
+            "21",
+            "--out",
+            &out.display().to_string(),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("exists"));
+    nutshell()
+        .args([
+            "mls",
+            "fight",
+            &out.display().to_string(),
+            "examples/mls/duel/brigand.toml",
+            "--seed",
+            "3",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Brana"));
+}
+
+#[test]
+fn new_asks_step_by_step() {
+    let answers = [
+        "Tess", // name
+        "",     // race: human
+        "19",   // age: 62 CPs
+        "5",    // strength 5: refused (RAv+3)
+        "4",    // strength
+        "4",
+        "4", // body, size: a third +2 ...
+        "2",
+        "2",
+        "2",
+        "2",
+        "2", // dexterity .. awareness
+        // refused as a whole: 3 traits at +2; again:
+        "4",
+        "4",
+        "2",
+        "2",
+        "2",
+        "2",
+        "2",
+        "2",
+        "",      // no negative trait
+        "guard", // occupation
+        "strength+body",
+        "5", // level 5: refused
+        "0",
+        "sword", // a secondary trait
+        "trained",
+        "dexterity",
+        "2",
+        "",   // done
+        "17", // chaste/lustful 17: refused
+        "16",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "roll",
+        "1",     // one Fate Point bought
+        "n",     // no magic
+        "sword", // weapon
+        "sword",
+        "7",
+    ];
+    let input = answers.join("\n") + "\n";
+    let out = nutshell()
+        .args(["mls", "character", "new", "--faces", "4,4,4,5,5,5,5"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("62 CPs to spend."), "{err}");
+    assert!(err.contains("strength (62 CPs left) [2]: 5\n  refused: 5 is outside 0..4: mls, Character Generation, Limits: \"No Primary Trait may ever naturally exceed the RAv+2"), "{err}");
+    assert!(err.contains("refused: 3 traits at +2, 2 allowed: mls, Character Generation, Primary Traits: \"May have up to 2 traits at +2"), "{err}");
+    assert!(
+        err.contains("refused: base+5: mls, Character Generation, Limits"),
+        "{err}"
+    );
+    assert!(err.contains("refused: 17: mls, Character Generation, Personality Traits: \"May be chosen as desired from 5 to 15"), "{err}");
+    assert!(err.contains("Secondary trait (50 CPs left)"), "{err}");
+    assert!(err.contains("Secondary trait (44 CPs left)"), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // 62 - 10 (two +2) - 2 (guard) - 6 (sword +2) - 5 (a Fate Point) = 39.
+    assert!(text.contains("cps = 39"), "{text}");
+    // chaste 16: one Fate Point; persistent rolled 4+4+4 = 12; bought 1: 2 in all.
+    assert!(text.contains("persistent = 12"), "{text}");
+    assert!(text.contains("fate_points = 2"), "{text}");
+    // THP: Size 2 + Body 4 - 2 = 4d6 = 20, more than base x 3 = 12.
+    assert!(text.contains("thp = 20"), "{text}");
+    assert!(
+        text.contains("name = \"sword\"\nskill = \"sword\"\ndam = 7"),
+        "{text}"
+    );
+}
+
+#[test]
+fn new_stops_when_the_answers_end() {
+    nutshell()
+        .args(["mls", "character", "new", "--seed", "1"])
+        .write_stdin("Tess\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the answers ended at the question \"Race\"",
+        ));
+}
+
+#[test]
+fn advance_appends_to_the_ledger() {
+    let file = scratch("hugo.toml");
+    let f = file.display().to_string();
+    // Average adventure, major role: 1d6 = 4; spear check 1d8 = 5 (base+2 needs 5): +3;
+    // a year: +2 CPs; spending: swim base -> +1 (2 CPs), money 1 CP: 1d20 = 9 -> 90 florins.
+    nutshell()
+        .args([
+            "mls",
+            "advance",
+            &f,
+            "--adventure",
+            "average",
+            "--role",
+            "major",
+            "--check",
+            "spear",
+            "--years",
+            "1",
+            "--spend",
+            "secondary:swim",
+            "--spend",
+            "money:1",
+            "--faces",
+            "4,5,9",
+            "--write",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "age 18   adventure    +4 CP  4 CP(s): average adventure, major role [1d6 = 4]",
+        ))
+        .stdout(predicate::str::contains(
+            "spear base+2 -> base+3 (needs 5+) [1d8 = 5]",
+        ))
+        .stdout(predicate::str::contains("age 19   income       +2 CP"))
+        .stdout(predicate::str::contains("swim base -> base+1"))
+        .stdout(predicate::str::contains("1 CP(s) to 90 florins"))
+        .stdout(predicate::str::contains(
+            "Hugo the Younger: 50 CP(s) unspent at age 19; saved",
+        ));
+    nutshell()
+        .args(["mls", "character", "check", &f])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# A character written by hand"), "{text}");
+    assert!(text.contains("florins = 90"));
+    // The ledger was opened from the sheet: the generation comes first.
+    assert!(text.contains("(ledger opened from the sheet)"));
+    // The same trait cannot go up twice in a year through CPs.
+    nutshell()
+        .args([
+            "mls",
+            "advance",
+            &f,
+            "--spend",
+            "secondary:swim",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "Traits may never be increased by more than one level each year through CPs.",
+        ));
+}
+
+#[test]
+fn advance_needs_a_trait_to_reduce_at_40() {
+    let file = scratch("veteran.toml");
+    let f = file.display().to_string();
+    nutshell()
+        .args(["mls", "advance", &f, "--years", "17", "--seed", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "at age 40 a primary trait other than Size must be reduced: name it (--reduce TRAIT)",
+        ));
+    let out = nutshell()
+        .args([
+            "mls", "advance", &f, "--years", "17", "--reduce", "mind", "--json", "--seed", "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["age"], 40);
+    assert_eq!(v["written"], false);
+    let last = v["entries"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["step"], "ageing");
+    assert_eq!(last["change"], "mind 1 -> 0 (age 40)");
+    // Not saved without --write.
+    nutshell()
+        .args(["mls", "character", "check", &f])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("aged 23"));
+}
+
+#[test]
+fn advance_refuses_a_broken_sheet() {
+    nutshell()
+        .args([
+            "mls",
+            "advance",
+            &format!("{DIR}/broken/tampered-ledger.toml"),
+            "--years",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nothing was changed"))
+        .stderr(predicate::str::contains(
+            "the ledger's entries add up to 48",
+        ));
+}
+
+#[test]
+fn behave_with_a_value() {
+    nutshell()
+        .args(["mls", "behave", "--trait", "17", "--faces", "18"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "a trait of 17 is Noticeable: 1d20 = 18 > 17: the character may act against it",
+        ));
+    nutshell()
+        .args(["mls", "behave", "--trait", "16", "--faces", "16"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "not higher than 16: the character behaves by the trait",
+        ));
+    let out = nutshell()
+        .args(["mls", "behave", "--trait", "12", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["noticeable"], false);
+    assert_eq!(v["roll"], Value::Null);
+    assert_eq!(v["acts_against"], true);
+}
+
+#[test]
+fn behave_on_a_sheet_checks_the_opposite() {
+    let file = scratch("brana.toml");
+    let f = file.display().to_string();
+    let out = nutshell()
+        .args([
+            "mls", "behave", &f, "--trait", "valorous", "--faces", "19", "--json", "--write",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"], 16);
+    assert_eq!(v["checks_opposite"], true);
+    assert_eq!(v["opposite"], "cowardly");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("checks = [\"cowardly\"]"), "{text}");
+    nutshell()
+        .args(["mls", "character", "check", &f])
+        .assert()
+        .success();
+    // The pending check is rolled by the next advance: cowardly 4, 1d20 = 5 -> 5.
+    nutshell()
+        .args(["mls", "advance", &f, "--faces", "5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "cowardly 4 -> 5, valorous 16 -> 15 [1d20 = 5]",
+        ));
+}
+
+#[test]
+fn time_costs() {
+    nutshell()
+        .args(["mls", "time", "cast-offensive", "--amount", "5"])
+        .assert()
+        .success()
+        .stdout("cast-offensive: 3 combat action(s)  [mls, Time Costs of Actions]\n");
+    nutshell()
+        .args(["mls", "time", "search"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 turn(s) (Search roll required)"));
+    nutshell()
+        .args(["mls", "time"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("climb-ladder"));
+}
