@@ -1,6 +1,6 @@
-//! Effects of age (mls, *Effects of Age*; *Racial Differences*): at Base Age
-//! + 22 increments (40 human years), + 32 (50), and every 10 increments after,
-//! the player reduces one primary trait other than Size by one level, never
+//! Effects of age (mls, *Effects of Age*; *Racial Differences*): at Base
+//! Age plus 22 increments (40 human years), plus 32 (50), and every 10
+//! increments after, the player reduces one primary trait other than Size by one level, never
 //! below the racial average -2.
 
 use super::Age;

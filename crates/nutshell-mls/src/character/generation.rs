@@ -301,7 +301,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
     let mut personality = BTreeMap::new();
     let mut rolled = Vec::new();
     let mut values = Personality::default();
-    for (k, _) in &choices.personality {
+    for k in choices.personality.keys() {
         if TraitId::parse(k).is_none() {
             return Err(FightError::Invalid(format!(
                 "personality.{k}: not a personality trait"

@@ -276,16 +276,16 @@ impl Character {
                     "is not a personality trait (the fifteen pairs: chaste/lustful, temperate/indulgent, forgiving/vengeful, honest/deceitful, generous/greedy, kind/selfish, consistent/arbitrary, lawful/chaotic, merciful/cruel, modest/proud, conservative/worldly, cautious/reckless, trusting/suspicious, valorous/cowardly, persistent/irresolute)".to_string(),
                 )
             })?;
-            if let Some((other, other_id, other_v)) = seen[id.pair] {
-                if other_id == id || other_v + v != personality::PAIR_SUM {
-                    return Err((
-                        format!("character.personality.{k}"),
-                        format!(
-                            "{other} = {other_v} and {k} = {v} do not add up to 20: {}",
-                            costs::rules::LIMIT_PERSONALITY
-                        ),
-                    ));
-                }
+            if let Some((other, other_id, other_v)) = seen[id.pair]
+                && (other_id == id || other_v + v != personality::PAIR_SUM)
+            {
+                return Err((
+                    format!("character.personality.{k}"),
+                    format!(
+                        "{other} = {other_v} and {k} = {v} do not add up to 20: {}",
+                        costs::rules::LIMIT_PERSONALITY
+                    ),
+                ));
             }
             seen[id.pair] = Some((k.as_str(), id, *v));
             personality.set(id, *v);

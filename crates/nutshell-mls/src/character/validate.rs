@@ -289,23 +289,22 @@ fn generation_rules(
         );
     }
     // Costs.
-    match generation::cost(ch, &sheet.traits) {
-        Ok(items) => {
-            let spent: i64 = items.iter().map(|c| c.cps).sum();
-            if let Some(start) = start {
-                if spent > start {
-                    out.push(
-                        "character",
-                        format!(
-                            "the choices cost {spent} CPs, but a {} aged {} has {start}: {} too many",
-                            race.row().name,
-                            ch.age,
-                            spent - start
-                        ),
-                        Some(rules::BUDGET),
-                    );
-                } else if start - spent != ch.cps {
-                    out.push(
+    if let Ok(items) = generation::cost(ch, &sheet.traits) {
+        let spent: i64 = items.iter().map(|c| c.cps).sum();
+        if let Some(start) = start {
+            if spent > start {
+                out.push(
+                    "character",
+                    format!(
+                        "the choices cost {spent} CPs, but a {} aged {} has {start}: {} too many",
+                        race.row().name,
+                        ch.age,
+                        spent - start
+                    ),
+                    Some(rules::BUDGET),
+                );
+            } else if start - spent != ch.cps {
+                out.push(
                         "character.cps",
                         format!(
                             "{} unspent CPs, but {start} CPs less the {spent} the choices cost leaves {}",
@@ -314,10 +313,8 @@ fn generation_rules(
                         ),
                         Some(rules::BUDGET),
                     );
-                }
             }
         }
-        Err(_) => {} // reported by the limits above
     }
     if ch.fate_points_bought < 0 {
         out.push(
