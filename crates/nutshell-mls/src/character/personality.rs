@@ -106,8 +106,8 @@ impl Personality {
     }
 
     /// Fate Points the traits give at generation: one for each trait at 16 or
-    /// 17, two for a trait at 18 (mls, *Fate Points*). A trait above 18 (only
-    /// possible in play) gives none at generation; see RULING P-45.
+    /// 17, two for a trait at 18 (mls, *Fate Points*). (3d6 gives at most 18
+    /// and a rolled 3 leaves its opposite at 17, so no trait starts above 18.)
     pub fn fate_points(&self) -> i64 {
         self.all()
             .map(|(_, v)| match v {

@@ -103,17 +103,18 @@ fn secondary_traits_one_level_a_year() {
     spend1(&mut s, "secondary:sword").unwrap();
     assert_eq!(ch(&s).secondary["sword"].level, Some(2));
     assert_eq!(ch(&s).cps, 58 + 2 - 3);
-    // "1 CP to acquire at base": a Trained trait, and a Natural one (had at base-2).
+    // "1 CP to acquire at base": a Trained trait, and a Natural one (had at base-2;
+    // RULING P-45).
     spend1(&mut s, "secondary:lore").unwrap();
     spend1(&mut s, "secondary:observe").unwrap();
     assert_eq!(ch(&s).secondary["lore"].level, Some(0));
     assert_eq!(ch(&s).secondary["observe"].level, Some(0));
     assert_eq!(ch(&s).cps, 55);
-    // An Inherent trait is had at base: its first step is base to +1, 2 CPs.
+    // RULING P-45: an Inherent trait is had at base: its first step is base to +1, 2 CPs.
     spend1(&mut s, "secondary:climb").unwrap();
     assert_eq!(ch(&s).secondary["climb"].level, Some(1));
     assert_eq!(ch(&s).cps, 53);
-    // The occupation at double cost: base to +1 is 4.
+    // RULING P-43: the occupation at double cost: base to +1 is 4.
     spend1(&mut s, "secondary:soldier").unwrap();
     assert_eq!(ch(&s).occupation.level, 1);
     assert_eq!(ch(&s).cps, 49);
@@ -389,4 +390,72 @@ fn an_ork_ages_by_9_months() {
     pass_increment(&mut s, &mut vec![Primary::Strength]).unwrap();
     assert_eq!(ch(&s).age.to_string(), "28½");
     assert_eq!(s.traits.strength, 1);
+}
+
+#[test]
+fn no_roll_at_base_plus_6() {
+    // RULING P-49: the table of mls, Checks on Secondary Traits, ends at +5 ("8 | +6"):
+    // a checked trait at base+6 is not rolled for, and the ledger says so.
+    let mut s = fresh();
+    s.character
+        .as_mut()
+        .unwrap()
+        .secondary
+        .get_mut("sword")
+        .unwrap()
+        .level = Some(6);
+    with_faces(&[], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap();
+    let last = ch(&s).ledger.last().unwrap();
+    assert_eq!(
+        last.change,
+        "sword is at base+6: the table goes no higher, no roll"
+    );
+    assert!(last.roll.is_none());
+}
+
+#[test]
+fn no_reduction_when_every_trait_is_at_the_floor() {
+    // RULING P-50: mls, Effects of Age: "Reductions may never fall below the racial
+    // average -2." With every trait but Size at RAv-2, none is reduced; the ledger says so.
+    let mut s = base("", 39, 102);
+    s.traits = nutshell_mls::sheet::Traits {
+        strength: 0,
+        body: 0,
+        size: 2,
+        dexterity: 0,
+        agility: 0,
+        mind: 0,
+        aura: 0,
+        awareness: 0,
+    };
+    pass_increment(&mut s, &mut vec![]).unwrap();
+    assert!(
+        ch(&s)
+            .ledger
+            .last()
+            .unwrap()
+            .change
+            .starts_with("no primary trait but Size")
+    );
+}
+
+#[test]
+fn a_new_sheet_is_one_whose_ledger_holds_only_the_generation() {
+    // RULING P-48: the generation rules apply while the ledger holds only generation
+    // entries; once played, the limits of play (base+6) apply instead of base+4.
+    let mut s = fresh();
+    s.character
+        .as_mut()
+        .unwrap()
+        .secondary
+        .get_mut("sword")
+        .unwrap()
+        .level = Some(5);
+    assert!(
+        validate(&s, None)
+            .iter()
+            .any(|v| v.problem.contains("base+5 is outside base..base+4"))
+    );
+    pass_increment(&mut s, &mut vec![]).unwrap();
+    assert!(validate(&s, None).is_empty(), "{:#?}", validate(&s, None));
 }

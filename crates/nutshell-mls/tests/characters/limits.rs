@@ -217,6 +217,10 @@ fn personality_chosen_from_5_to_15() {
         "",
         "[character.personality]\nhonest = 5\nkind = 15\n",
     ));
+    // RULING P-51: a pair left out is 10/10.
+    let c = super::sheet(&s("", 58, "", ""));
+    let p = c.character.as_ref().unwrap().parsed().unwrap().personality;
+    assert!(p.all().all(|(_, v)| v == 10));
     let t = s("", 58, "", "[character.personality]\nhonest = 17\n")
         .replace("thp = 6", "thp = 6\nfate_points = 1");
     one(&t, "character.personality.honest", "5 to 15");
@@ -224,7 +228,8 @@ fn personality_chosen_from_5_to_15() {
 
 #[test]
 fn up_to_five_at_16_4() {
-    // mls, Personality Traits: "Up to 5 traits may be at 16/4."
+    // mls, Personality Traits: "Up to 5 traits may be at 16/4." RULING P-51: giving a
+    // trait 4 makes its opposite 16: a 16/4 pair too (chaste = 4 below).
     let five =
         "[character.personality]\nhonest = 16\nkind = 16\nchaste = 4\nlawful = 16\nmodest = 16\n";
     let mut t = s("", 58, "", five);
