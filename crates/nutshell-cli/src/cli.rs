@@ -50,8 +50,12 @@ Examples:
   nutshell mls fight examples/mls/archers/left.toml examples/mls/archers/right.toml --distance 30
   nutshell mls attacks --skill 7 --json
   nutshell mls damage --dam 10 --critical --armor 4 --coverage partial --odds
+  nutshell mls character new                 questions step by step (answers from stdin)
+  nutshell mls character check examples/mls/characters/hugo.toml
+  nutshell mls advance hero.toml --adventure average --role major --years 1 --spend secondary:sword --write
+  nutshell mls behave --trait 17 --seed 3
 
-Referee's guide: docs/mls/combat.md.";
+Referee's guide: docs/mls/combat.md. Players' guide to characters: docs/mls/characters.md.";
 
 /// Dice for tabletop role-playing games: notation, rolls with full transcripts,
 /// and the rules that read them.
@@ -80,7 +84,7 @@ pub enum Command {
     Contest(Box<crate::rules_cmd::ContestArgs>),
     /// Roll on a d6, d66 or d666 table from a TOML file
     Table(crate::rules_cmd::TableArgs),
-    /// The MLS tactical layer: fights, fight simulations, attack rounds, damage
+    /// The MLS tactical layer: fights, fight simulations, attack rounds, damage; characters
     #[command(subcommand, after_help = MLS_EXAMPLES)]
     Mls(crate::mls_cmd::MlsCommand),
     /// Print a shell completion script

@@ -390,6 +390,7 @@ fn new_stops_when_the_answers_end() {
 fn advance_appends_to_the_ledger() {
     let file = scratch("hugo.toml");
     let f = file.display().to_string();
+    // RULING P-52: adventure, then checks, then the year, then spending.
     // Average adventure, major role: 1d6 = 4; spear check 1d8 = 5 (base+2 needs 5): +3;
     // a year: +2 CPs; spending: swim base -> +1 (2 CPs), money 1 CP: 1d20 = 9 -> 90 florins.
     nutshell()

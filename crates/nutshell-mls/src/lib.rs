@@ -4,7 +4,9 @@
 //! Actions" to "Total Attacks"; RULINGS M-4..M-9): turns of five combat rounds,
 //! close combat against one or several foes, total attack and total defence,
 //! shooting and offensive spells, damage, armour by location, hit points,
-//! shock rolls, Fate Points, and a fight simulator.
+//! shock rolls, Fate Points, and a fight simulator; and MLS characters
+//! ("Behaviour" to "Racial Differences"): generation, advancement with a
+//! ledger, personality, ageing.
 //!
 //! | module | owns |
 //! |---|---|
