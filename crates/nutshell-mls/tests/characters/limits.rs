@@ -393,3 +393,12 @@ fn lines_are_named() {
         "{e}"
     );
 }
+
+#[test]
+fn no_reductions_for_age_at_generation() {
+    // RULING P-53: mls, Primary Traits: "If 40 or older only 1 trait may be at +2, if 50
+    // or older no trait may be at +2": that is how age shows at generation; the
+    // reductions of Effects of Age ("When a character reaches the age of 40") come in play.
+    let t = s("", 116, "", "").replace("age = 18", "age = 54");
+    ok(&t);
+}
