@@ -57,7 +57,13 @@ pub fn line_of_field(text: &str, field: &str) -> Option<usize> {
             let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
             let before_ok = s == 0 || !word(bytes[s - 1]);
             let after_ok = e >= bytes.len() || !word(bytes[e]);
-            if before_ok && after_ok {
+            // A key: not in a comment, followed by `=`, `.` or `]`.
+            let line_start = text[..s].rfind('\n').map_or(0, |n| n + 1);
+            let commented = text[line_start..s].contains('#');
+            let key = text[e..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with(['=', '.', ']']);
+            if before_ok && after_ok && !commented && key {
                 hit = Some(s);
                 break;
             }
@@ -240,6 +246,39 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
                 ch.cps,
                 balance(&ch.ledger)
             ),
+            None,
+        );
+    }
+    // The ledger is written in order: ages never go back, the generation comes
+    // first, and its last age is the character's.
+    let mut last: Option<(usize, &super::ledger::Entry)> = None;
+    for (i, e) in ch.ledger.iter().enumerate() {
+        if let Some((j, p)) = last {
+            if e.age < p.age {
+                out.push(
+                    format!("character.ledger[{i}]"),
+                    format!("entry {} is at age {} after entry {} at age {}: the ledger only grows, in order", i + 1, e.age, j + 1, p.age),
+                    None,
+                );
+            }
+            if e.step == super::ledger::Step::Generation
+                && p.step != super::ledger::Step::Generation
+            {
+                out.push(
+                    format!("character.ledger[{i}]"),
+                    format!("entry {} is a generation entry after play began", i + 1),
+                    None,
+                );
+            }
+        }
+        last = Some((i, e));
+    }
+    if let Some((_, e)) = last
+        && e.age != ch.age
+    {
+        out.push(
+            "character.age",
+            format!("{}, but the ledger's last entry is at age {}: age changes only through the ledger (`nutshell mls advance --years`)", ch.age, e.age),
             None,
         );
     }

@@ -459,3 +459,27 @@ fn a_new_sheet_is_one_whose_ledger_holds_only_the_generation() {
     pass_increment(&mut s, &mut vec![]).unwrap();
     assert!(validate(&s, None).is_empty(), "{:#?}", validate(&s, None));
 }
+
+#[test]
+fn the_ledger_only_grows_in_order() {
+    // An entry out of order, or a generation entry after play, is refused.
+    let mut s = fresh();
+    pass_increment(&mut s, &mut vec![]).unwrap();
+    let mut moved = s.clone();
+    let first = moved.character.as_ref().unwrap().ledger[0].clone();
+    moved.character.as_mut().unwrap().ledger.push(first);
+    let v = validate(&moved, None);
+    assert!(
+        v.iter()
+            .any(|v| v.problem.contains("a generation entry after play began")),
+        "{v:#?}"
+    );
+    let mut aged = s.clone();
+    aged.character.as_mut().unwrap().age = nutshell_mls::character::Age::years(25);
+    let v = validate(&aged, None);
+    assert!(
+        v.iter()
+            .any(|v| v.problem.contains("the ledger's last entry is at age 19")),
+        "{v:#?}"
+    );
+}

@@ -97,6 +97,10 @@ fn the_broken_examples_say_why() {
             "tampered-ledger.toml",
             "character.cps: 60 unspent CPs, but the ledger's entries add up to 48",
         ),
+        (
+            "aged-by-hand.toml",
+            "line 39: character.age: 30, but the ledger's last entry is at age 23",
+        ),
     ];
     for (name, words) in cases {
         let e = broken(name);

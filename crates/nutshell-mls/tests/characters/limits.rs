@@ -377,14 +377,15 @@ fn lines_are_named() {
         "",
         58,
         "",
-        "[character.secondary.sword]\nkind = \"trained\"\nbase = \"dexterity\"\nlevel = 7\n",
+        "# the sword: its level is too high\n[character.secondary.sword]\nkind = \"trained\"\nbase = \"dexterity\"\nlevel = 7\n",
     );
+    // Comments and words that are not keys are skipped.
     let v = violations(&t);
     let v = v
         .iter()
         .find(|v| v.field == "character.secondary.sword.level")
         .unwrap();
-    assert_eq!(v.line, Some(14));
+    assert_eq!(v.line, Some(15));
     let e = nutshell_mls::character::validate::parse_sheet("t.toml", &s("", 58, "luck = 3", ""))
         .unwrap_err()
         .to_string();
