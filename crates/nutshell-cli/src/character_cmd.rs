@@ -441,6 +441,17 @@ fn new(args: &NewArgs) -> Result<(), Failure> {
         }
         return Err(Failure::bad_input(m));
     }
+    // Say what was rolled.
+    if let Some(ch) = &sheet.character {
+        for e in ch.ledger.iter().filter(|e| e.roll.is_some()) {
+            let _ = writeln!(
+                anstream::stderr(),
+                "{} [{}]",
+                e.change,
+                e.roll.as_deref().unwrap_or("")
+            );
+        }
+    }
     // The sheet must also be readable as a combatant.
     nutshell_mls::sheet::Side::parse("the new sheet", &text).map_err(bad)?;
     let header = "# An MLS character sheet (docs/mls/characters.md); it also fights: nutshell mls fight THIS OTHER\n";
