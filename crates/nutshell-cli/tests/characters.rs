@@ -247,8 +247,12 @@ fn new_from_a_file_writes_a_sheet_that_fights() {
         ])
         .assert()
         .success()
-        .stderr(predicate::str::contains("honest rolled: 8, deceitful 12 [3d6 = [6, 1, 1] = 8]"))
-        .stderr(predicate::str::contains("THP 9 [3d6 = [2, 6, 1] = 9; base x 3 = 9]"))
+        .stderr(predicate::str::contains(
+            "honest rolled: 8, deceitful 12 [3d6 = [6, 1, 1] = 8]",
+        ))
+        .stderr(predicate::str::contains(
+            "THP 9 [3d6 = [2, 6, 1] = 9; base x 3 = 9]",
+        ))
         .stderr(predicate::str::contains("wrote"));
     // The same seed gives the example's sheet.
     let made = std::fs::read_to_string(&out).unwrap();

@@ -41,6 +41,26 @@ pub fn income(character: &Character, age: Age) -> i64 {
 /// trait drops back, and a reduction for age falls due; `reduce` gives the
 /// player's choice of trait when one does (taken from its front).
 pub fn pass_increment(sheet: &mut Combatant, reduce: &mut Vec<Primary>) -> Result<(), FightError> {
+    all_or_nothing(sheet, reduce, |s, r| increment(s, r))
+}
+
+/// Runs `change`; on an error, puts the sheet and the list back as they were,
+/// so a refused change leaves no trace.
+fn all_or_nothing<T: Clone>(
+    sheet: &mut Combatant,
+    extra: &mut T,
+    change: impl FnOnce(&mut Combatant, &mut T) -> Result<(), FightError>,
+) -> Result<(), FightError> {
+    let (before, extra_before) = (sheet.clone(), extra.clone());
+    let result = change(sheet, extra);
+    if result.is_err() {
+        *sheet = before;
+        *extra = extra_before;
+    }
+    result
+}
+
+fn increment(sheet: &mut Combatant, reduce: &mut Vec<Primary>) -> Result<(), FightError> {
     let ch = character(sheet)?;
     let row = ch.race.row();
     let race = ch.race;
@@ -214,6 +234,10 @@ fn pay(ch: &mut Character, cps: i64, what: &str, rule: &str) -> Result<(), Fight
 
 /// Spends CPs, with its entry in the ledger.
 pub fn spend(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(), FightError> {
+    all_or_nothing(sheet, &mut (), |s, _| spend_now(s, what, dice))
+}
+
+fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(), FightError> {
     let natural = sheet.traits;
     let ch = character(sheet)?;
     let age = ch.age;
@@ -423,6 +447,14 @@ fn set_personality(ch: &mut Character, id: TraitId, value: i64) {
 /// the table for a secondary trait (at most one roll each), 1d20 for a
 /// personality trait (any number). The sheet's pending checks are cleared.
 pub fn after_adventure(
+    sheet: &mut Combatant,
+    checks: &[String],
+    dice: &mut Dice,
+) -> Result<(), FightError> {
+    all_or_nothing(sheet, &mut (), |s, _| roll_checks(s, checks, dice))
+}
+
+fn roll_checks(
     sheet: &mut Combatant,
     checks: &[String],
     dice: &mut Dice,

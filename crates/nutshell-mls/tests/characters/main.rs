@@ -8,6 +8,7 @@ mod files;
 mod generation;
 mod limits;
 mod personality;
+mod properties;
 mod race;
 mod time;
 
