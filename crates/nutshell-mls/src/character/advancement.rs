@@ -41,7 +41,7 @@ pub fn income(character: &Character, age: Age) -> i64 {
 /// trait drops back, and a reduction for age falls due; `reduce` gives the
 /// player's choice of trait when one does (taken from its front).
 pub fn pass_increment(sheet: &mut Combatant, reduce: &mut Vec<Primary>) -> Result<(), FightError> {
-    all_or_nothing(sheet, reduce, |s, r| increment(s, r))
+    all_or_nothing(sheet, reduce, increment)
 }
 
 /// Runs `change`; on an error, puts the sheet and the list back as they were,
