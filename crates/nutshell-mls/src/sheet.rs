@@ -409,6 +409,16 @@ fn field_line(text: &str, name: &str, field: &str) -> Option<usize> {
     Some(line_of(text, from + found.map_or(0, |(i, _)| i)))
 }
 
+/// A TOML or schema error in `file` as the tool reports it: the file, the
+/// line, and what is wrong.
+pub fn toml_error(file: &str, text: &str, e: &toml::de::Error) -> FightError {
+    let line = e
+        .span()
+        .map(|s| format!("line {}: ", line_of(text, s.start)))
+        .unwrap_or_default();
+    FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
+}
+
 /// The most combatants one side may have.
 pub const MAX_COMBATANTS: usize = 1000;
 
@@ -416,13 +426,7 @@ impl Side {
     /// Reads a side (or one combatant) from TOML text; `file` names it in errors,
     /// which give the field and the line.
     pub fn parse(file: &str, text: &str) -> Result<Side, FightError> {
-        let bad = |e: toml::de::Error| {
-            let line = e
-                .span()
-                .map(|s| format!("line {}: ", line_of(text, s.start)))
-                .unwrap_or_default();
-            FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
-        };
+        let bad = |e: toml::de::Error| toml_error(file, text, &e);
         let table: toml::Table = toml::from_str(text).map_err(bad)?;
         let side = if table.contains_key("combatant") || table.contains_key("side") {
             let f: SideFile = toml::from_str(text).map_err(bad)?;

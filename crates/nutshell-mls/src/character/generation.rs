@@ -467,17 +467,6 @@ pub fn open_ledger(sheet: &mut Combatant) -> Result<(), FightError> {
 impl Choices {
     /// Reads choices from TOML; errors name the field and line.
     pub fn parse(file: &str, text: &str) -> Result<Choices, FightError> {
-        toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| {
-                    format!(
-                        "line {}: ",
-                        text[..s.start.min(text.len())].matches('\n').count() + 1
-                    )
-                })
-                .unwrap_or_default();
-            FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
-        })
+        toml::from_str(text).map_err(|e| crate::sheet::toml_error(file, text, &e))
     }
 }

@@ -450,18 +450,8 @@ fn generation_rules(
 /// Reads a character sheet (one combatant with a `[character]` table) as
 /// written, without making it ready to fight; errors name the field and line.
 pub fn parse_sheet(file: &str, text: &str) -> Result<Combatant, crate::FightError> {
-    let c: Combatant = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| {
-                format!(
-                    "line {}: ",
-                    text[..s.start.min(text.len())].matches('\n').count() + 1
-                )
-            })
-            .unwrap_or_default();
-        crate::FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
-    })?;
+    let c: Combatant =
+        toml::from_str(text).map_err(|e| crate::sheet::toml_error(file, text, &e))?;
     if c.character.is_none() {
         return Err(crate::FightError::File(format!(
             "{file}: no [character] table: this is a combatant sheet, not a character (docs/mls/characters.md)"
