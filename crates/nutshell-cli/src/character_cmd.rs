@@ -951,19 +951,27 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
 
 // ---------------------------------------------------------------- advance
 
+/// Bad input listing the rules a sheet breaks, one a line.
+fn broken_rules(headline: &str, violations: &[impl std::fmt::Display]) -> Failure {
+    let mut m = format!("error: {headline}:");
+    for v in violations {
+        m.push_str(&format!("\n  {v}"));
+    }
+    Failure::bad_input(m)
+}
+
 pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
     let (mut sheet, text) = load(&args.file)?;
     let shown = args.file.display().to_string();
     let violations = validate(&sheet, Some(&text));
     if !violations.is_empty() {
-        let mut m = format!(
-            "error: {shown} breaks {} rule(s); `nutshell mls character check` explains; nothing was changed:",
-            violations.len()
-        );
-        for v in &violations {
-            m.push_str(&format!("\n  {v}"));
-        }
-        return Err(Failure::bad_input(m));
+        return Err(broken_rules(
+            &format!(
+                "{shown} breaks {} rule(s); `nutshell mls character check` explains; nothing was changed",
+                violations.len()
+            ),
+            &violations,
+        ));
     }
     generation::open_ledger(&mut sheet).map_err(bad)?;
     let before = sheet
@@ -1023,14 +1031,13 @@ pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
     let new_text = to_toml(&sheet).map_err(bad)?;
     let after = validate(&sheet, Some(&new_text));
     if !after.is_empty() {
-        let mut m = format!(
-            "error: the result would break {} rule(s); nothing was changed:",
-            after.len()
-        );
-        for v in &after {
-            m.push_str(&format!("\n  {v}"));
-        }
-        return Err(Failure::bad_input(m));
+        return Err(broken_rules(
+            &format!(
+                "the result would break {} rule(s); nothing was changed",
+                after.len()
+            ),
+            &after,
+        ));
     }
     let ch = sheet
         .character
