@@ -589,3 +589,66 @@ fn time_costs() {
         .success()
         .stdout(predicate::str::contains("climb-ladder"));
 }
+
+#[test]
+fn a_new_character_cannot_raise_at_once_what_generation_bought() {
+    // RULING P-54; mls, Limits: "No Secondary Trait ... may begin above base+4": Brana's
+    // sword was bought at base+2 at 21, so it waits for the next increment.
+    let file = scratch("brana.toml");
+    let f = file.display().to_string();
+    nutshell()
+        .args([
+            "mls",
+            "advance",
+            &f,
+            "--spend",
+            "secondary:sword",
+            "--write",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "secondary.sword was bought at generation at age 21",
+        ));
+    nutshell()
+        .args([
+            "mls",
+            "advance",
+            &f,
+            "--years",
+            "1",
+            "--spend",
+            "secondary:sword",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sword base+2 -> base+3"));
+}
+
+#[test]
+fn checks_cannot_be_rolled_without_end() {
+    // RULING P-56; mls, Checks on Secondary Traits: "After an adventure is completed the
+    // player may roll 1d8 ... No more than one roll may be made per trait".
+    let file = scratch("veteran.toml");
+    let f = file.display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["mls", "advance", f.as_str(), "--check", "dodge", "--write"];
+        args.extend_from_slice(extra);
+        nutshell().args(args).assert()
+    };
+    run(&["--faces", "8"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the last adventure was at age 21, and the character is 23",
+        ));
+    run(&["--adventure", "minor", "--role", "minor", "--faces", "8"]).success();
+    run(&["--faces", "8"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "already rolled for after this adventure",
+        ));
+    nutshell()
+        .args(["mls", "character", "check", &f])
+        .assert()
+        .success();
+}

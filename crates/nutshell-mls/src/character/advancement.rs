@@ -61,6 +61,7 @@ fn all_or_nothing<T: Clone>(
 }
 
 fn increment(sheet: &mut Combatant, reduce: &mut Vec<Primary>) -> Result<(), FightError> {
+    let natural = sheet.traits;
     let ch = character(sheet)?;
     let row = ch.race.row();
     let race = ch.race;
@@ -94,7 +95,13 @@ fn increment(sheet: &mut Combatant, reduce: &mut Vec<Primary>) -> Result<(), Fig
             0,
             rules::TRAINING,
         )
-        .target(format!("primary.{}", t.primary));
+        .target(format!("training.{}", t.primary));
+        let entry = match Primary::parse(&t.primary) {
+            Some(p) => entry
+                .from(Some(p.get(&natural) + 1))
+                .to(Some(p.get(&natural))),
+            None => entry,
+        };
         ch.ledger.push(entry);
         ch.training = None;
     }
@@ -208,17 +215,17 @@ impl Spend {
 }
 
 fn once_a_year(ch: &Character, target: &str, rule: &str) -> Result<(), FightError> {
-    if ch
-        .ledger
-        .iter()
-        .any(|e| e.step == Step::Spend && e.age == ch.age && e.target.as_deref() == Some(target))
-    {
-        return Err(invalid(format!(
+    match super::ledger::changed_at(&ch.ledger, ch.age, target, &ch.occupation.name) {
+        Some(Step::Generation) => Err(invalid(format!(
+            "{target} was bought at generation at age {}, and that is this increment's change (RULING P-54): {rule}",
+            ch.age
+        ))),
+        Some(_) => Err(invalid(format!(
             "{target} was already changed with CPs at age {}: {rule}",
             ch.age
-        )));
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn pay(ch: &mut Character, cps: i64, what: &str, rule: &str) -> Result<(), FightError> {
@@ -284,7 +291,10 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             } else {
                 rule.to_string()
             };
-            Entry::new(age, Step::Spend, change, -step, &rule).target(target)
+            Entry::new(age, Step::Spend, change, -step, &rule)
+                .target(target)
+                .from(from)
+                .to(Some(to))
         }
         Spend::Negative(name) => {
             let target = format!("negative.{name}");
@@ -302,6 +312,7 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             })?;
             once_a_year(ch, &target, rule)?;
             pay(ch, cost, name, rule)?;
+            let to = (level > 0).then_some(level - 1);
             let change = if level == 0 {
                 ch.negative.remove(name);
                 format!("{name} removed from base")
@@ -311,7 +322,10 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
                 }
                 format!("{name} {} -> {}", level_name(level), level_name(level - 1))
             };
-            Entry::new(age, Step::Spend, change, -cost, rule).target(target)
+            Entry::new(age, Step::Spend, change, -cost, rule)
+                .target(target)
+                .from(Some(level))
+                .to(to)
         }
         Spend::Personality(name) => {
             let rule = rules::PERSONALITY_INCREASE;
@@ -347,6 +361,8 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
                 rule,
             )
             .target(target)
+            .from(Some(from))
+            .to(Some(from + 1))
         }
         Spend::Train(p) => {
             let rule = rules::TRAINING;
@@ -375,7 +391,9 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
                 -costs::TRAINING_COST,
                 rule,
             )
-            .target(format!("primary.{p}"))
+            .target(format!("training.{p}"))
+            .from(Some(v))
+            .to(Some(v + 1))
         }
         Spend::Money(n) => {
             let rule = rules::MONEY;
@@ -388,6 +406,7 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             }
             let florins: i64 = faces.iter().sum::<i64>() * costs::FLORINS_PER_FACE;
             let ch = character(sheet)?;
+            let before = ch.florins;
             ch.florins += florins;
             Entry::new(
                 age,
@@ -397,6 +416,8 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
                 rule,
             )
             .target("florins")
+            .from(Some(before))
+            .to(Some(before + florins))
             .roll(format!("{n}d20 = {faces:?}, x 10"))
         }
         Spend::Prayer(n) => {
@@ -413,6 +434,7 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             }
             pay(ch, *n, "prayer", rule)?;
             let favour = n * costs::FAVOUR_PER_CP;
+            let before = ch.favour;
             ch.favour += favour;
             Entry::new(
                 age,
@@ -422,6 +444,8 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
                 rule,
             )
             .target("favour")
+            .from(Some(before))
+            .to(Some(before + favour))
         }
     };
     character(sheet)?.ledger.push(entry);
@@ -441,6 +465,36 @@ fn set_personality(ch: &mut Character, id: TraitId, value: i64) {
             ch.personality.insert(theirs, 20 - value);
         }
     }
+}
+
+/// A secondary trait is rolled for once per completed adventure: the
+/// ledger's last adventure must be at this age, with no roll for `name`
+/// since (RULING P-56).
+fn adventure_for_check(ch: &Character, name: &str) -> Result<(), FightError> {
+    let rule = rules::SECONDARY_CHECK;
+    let Some(j) = ch.ledger.iter().rposition(|e| e.step == Step::Adventure) else {
+        return Err(invalid(format!(
+            "{name} cannot be rolled for: no adventure was completed (give --adventure and --role in the same command). {rule}"
+        )));
+    };
+    let adventure = &ch.ledger[j];
+    if adventure.age != ch.age {
+        return Err(invalid(format!(
+            "{name} cannot be rolled for: the last adventure was at age {}, and the character is {} (give --adventure and --role in the same command). {rule}",
+            adventure.age, ch.age
+        )));
+    }
+    let target = format!("secondary.{name}");
+    if ch.ledger[j + 1..]
+        .iter()
+        .any(|e| e.step == Step::Check && e.target.as_deref() == Some(target.as_str()))
+    {
+        return Err(invalid(format!(
+            "{name} was already rolled for after this adventure (age {}): one roll per trait per adventure. {rule}",
+            adventure.age
+        )));
+    }
+    Ok(())
 }
 
 /// Rolls for checked traits after an adventure, in the order given: 1d8 on
@@ -471,6 +525,7 @@ fn roll_checks(
                 .personality;
             let v = values.get(id);
             let r = dice.die(20, &|| format!("for the check on {}", id.name()))?;
+            let to = if r > v { v + 1 } else { v };
             let change = if r > v {
                 set_personality(ch, id, v + 1);
                 format!(
@@ -487,6 +542,8 @@ fn roll_checks(
             ch.ledger.push(
                 Entry::new(age, Step::Check, change, 0, rule)
                     .target(format!("personality.{}", id.name()))
+                    .from(Some(v))
+                    .to(Some(to))
                     .roll(format!("1d20 = {r}")),
             );
             continue;
@@ -496,6 +553,7 @@ fn roll_checks(
             return Err(invalid(format!("{name} was checked twice: {rule}")));
         }
         rolled_secondary.push(name);
+        adventure_for_check(ch, name)?;
         let is_occupation = *name == ch.occupation.name;
         let level = if is_occupation {
             Some(ch.occupation.level)
@@ -523,14 +581,21 @@ fn roll_checks(
                     0,
                     rule,
                 )
-                .target(format!("secondary.{name}")),
+                .target(format!("secondary.{name}"))
+                .from(Some(level))
+                .to(Some(level)),
             );
             continue;
         };
         let r = dice.die(8, &|| format!("for the check on {name}"))?;
         let ch = character(sheet)?;
+        let after = if r >= needs {
+            costs::check_raises_to(level)
+        } else {
+            level
+        };
         let change = if r >= needs {
-            let to = costs::check_raises_to(level);
+            let to = after;
             if is_occupation {
                 ch.occupation.level = to;
             } else if let Some(s) = ch.secondary.get_mut(name) {
@@ -547,6 +612,8 @@ fn roll_checks(
         ch.ledger.push(
             Entry::new(age, Step::Check, change, 0, rule)
                 .target(format!("secondary.{name}"))
+                .from(Some(level))
+                .to(Some(after))
                 .roll(format!("1d8 = {r}")),
         );
     }

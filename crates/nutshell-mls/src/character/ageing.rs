@@ -56,5 +56,7 @@ pub fn reduce(
         0,
         rules::AGEING,
     )
-    .target(format!("primary.{primary}")))
+    .target(format!("primary.{primary}"))
+    .from(Some(*v + 1))
+    .to(Some(*v)))
 }

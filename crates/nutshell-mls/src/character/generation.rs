@@ -74,6 +74,8 @@ pub struct Cost {
     pub what: String,
     /// CPs spent (negative: yielded).
     pub cps: i64,
+    /// The value bought (a trait's value, a level, a number of Fate Points).
+    pub to: i64,
     /// The rule.
     pub rule: &'static str,
 }
@@ -100,6 +102,7 @@ pub fn cost(character: &Character, traits: &Traits) -> Result<Vec<Cost>, (String
                 field: format!("traits.{p}"),
                 what: format!("{p} {} (RAv{offset:+})", p.get(traits)),
                 cps,
+                to: p.get(traits),
                 rule: rules::PRIMARY_COST,
             });
         }
@@ -119,6 +122,7 @@ pub fn cost(character: &Character, traits: &Traits) -> Result<Vec<Cost>, (String
         field: "character.occupation".into(),
         what: format!("occupation {} at {}", o.name, level_name(o.level)),
         cps,
+        to: o.level,
         rule: rules::OCCUPATION,
     });
     for (k, s) in &character.secondary {
@@ -136,6 +140,7 @@ pub fn cost(character: &Character, traits: &Traits) -> Result<Vec<Cost>, (String
             field: format!("character.secondary.{k}"),
             what: format!("{k} ({}) at {}", kind_name(s.kind), level_name(level)),
             cps,
+            to: level,
             rule: rules::SECONDARY_COST,
         });
     }
@@ -154,6 +159,7 @@ pub fn cost(character: &Character, traits: &Traits) -> Result<Vec<Cost>, (String
             field: format!("character.negative.{k}"),
             what: format!("negative trait {k} at {}", level_name(n.level)),
             cps: -yields,
+            to: n.level,
             rule: rules::NEGATIVE,
         });
     }
@@ -162,6 +168,7 @@ pub fn cost(character: &Character, traits: &Traits) -> Result<Vec<Cost>, (String
             field: "character.fate_points_bought".into(),
             what: format!("{} Fate Point(s) bought", character.fate_points_bought),
             cps: costs::FATE_POINT_COST * character.fate_points_bought,
+            to: character.fate_points_bought,
             rule: rules::FATE_POINTS,
         });
     }
@@ -340,6 +347,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
                             rules::PERSONALITY,
                         )
                         .target(format!("personality.{name}"))
+                        .to(Some(r.natural()))
                         .roll(format!(
                             "3d6 = {:?} = {}",
                             r.faces,
@@ -378,14 +386,20 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
     };
     if let Ok(items) = cost(&character, &choices.traits) {
         for c in items {
-            ledger.push(Entry::new(age, Step::Generation, c.what, -c.cps, c.rule).target(c.field));
+            ledger.push(
+                Entry::new(age, Step::Generation, c.what, -c.cps, c.rule)
+                    .target(c.field)
+                    .to(Some(c.to)),
+            );
         }
     }
+    ledger.extend(chosen_personality(&character, age));
     let base = thp_base(&choices.traits);
     let (thp, roll) = roll_points(base, 1, "THP", dice)?;
     ledger.push(
         Entry::new(age, Step::Generation, format!("THP {thp}"), 0, rules::THP)
             .target("thp")
+            .to(Some(thp))
             .roll(roll),
     );
     if choices.magic {
@@ -394,6 +408,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
         ledger.push(
             Entry::new(age, Step::Generation, format!("TMP {tmp}"), 0, rules::TMP)
                 .target("character.tmp")
+                .to(Some(tmp))
                 .roll(roll),
         );
         character.tmp = Some(tmp);
@@ -411,7 +426,8 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
             0,
             rules::FATE_POINTS,
         )
-        .target("fate_points"),
+        .target("fate_points")
+        .to(Some(fate_points)),
     );
     character.cps = super::ledger::balance(&ledger);
     character.ledger = ledger;
@@ -438,6 +454,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
 /// record. Does nothing when the ledger has entries.
 pub fn open_ledger(sheet: &mut Combatant) -> Result<(), FightError> {
     let traits = sheet.traits;
+    let (thp, fate_points) = (sheet.thp, sheet.fate_points);
     let Some(ch) = sheet.character.as_mut() else {
         return Ok(());
     };
@@ -458,10 +475,100 @@ pub fn open_ledger(sheet: &mut Combatant) -> Result<(), FightError> {
     )];
     let items = cost(ch, &traits).map_err(|(f, e)| FightError::Invalid(format!("{f}: {e}")))?;
     for c in items {
-        ledger.push(Entry::new(ch.age, Step::Generation, c.what, -c.cps, c.rule).target(c.field));
+        ledger.push(
+            Entry::new(ch.age, Step::Generation, c.what, -c.cps, c.rule)
+                .target(c.field)
+                .to(Some(c.to)),
+        );
     }
+    let age = ch.age;
+    ledger.extend(chosen_personality(ch, age));
+    let written = "as written on the sheet";
+    for r in &ch.rolled {
+        if let (Some(id), Some(v)) = (TraitId::parse(r), ch.personality.get(r)) {
+            ledger.push(
+                Entry::new(
+                    age,
+                    Step::Generation,
+                    format!("{} rolled: {v} ({written})", id.name()),
+                    0,
+                    rules::PERSONALITY,
+                )
+                .target(format!("personality.{}", id.name()))
+                .to(Some(*v))
+                .roll(format!("3d6 ({written})")),
+            );
+        }
+    }
+    ledger.push(
+        Entry::new(
+            age,
+            Step::Generation,
+            format!("THP {thp} ({written})"),
+            0,
+            rules::THP,
+        )
+        .target("thp")
+        .to(Some(thp)),
+    );
+    if let Some(tmp) = ch.tmp {
+        ledger.push(
+            Entry::new(
+                age,
+                Step::Generation,
+                format!("TMP {tmp} ({written})"),
+                0,
+                rules::TMP,
+            )
+            .target("character.tmp")
+            .to(Some(tmp)),
+        );
+    }
+    ledger.push(
+        Entry::new(
+            age,
+            Step::Generation,
+            format!("{fate_points} Fate Point(s) ({written})"),
+            0,
+            rules::FATE_POINTS,
+        )
+        .target("fate_points")
+        .to(Some(i64::from(fate_points))),
+    );
     ch.ledger = ledger;
     Ok(())
+}
+
+/// The generation entries of the personality traits chosen (not rolled)
+/// away from 10/10: each names the trait as the sheet does, and its value.
+pub fn chosen_personality(ch: &Character, age: Age) -> Vec<Entry> {
+    ch.personality
+        .iter()
+        .filter(|(k, v)| **v != 10 && !ch.rolled.iter().any(|r| r.eq_ignore_ascii_case(k)))
+        .filter_map(|(k, v)| {
+            let id = TraitId::parse(k)?;
+            // A pair written twice (both sides) gets one entry.
+            if ch.personality.contains_key(id.opposite().name()) && id.side == 1 {
+                return None;
+            }
+            Some(
+                Entry::new(
+                    age,
+                    Step::Generation,
+                    format!(
+                        "{} chosen: {v}, {} {}",
+                        id.name(),
+                        id.opposite().name(),
+                        20 - v
+                    ),
+                    0,
+                    rules::PERSONALITY,
+                )
+                .target(format!("personality.{}", id.name()))
+                .to(Some(*v)),
+            )
+        })
+        .collect()
 }
 
 impl Choices {

@@ -15,6 +15,7 @@
 //! | [`personality`] | the fifteen pairs; Fate Points from traits |
 //! | [`ledger`] | the append-only ledger and its balance |
 //! | [`generation`] | the budget, the cost of a sheet, choices to a new sheet |
+//! | [`replay`] | `check` replays the ledger and compares it with the sheet |
 //! | [`validate`] | every rule a sheet must keep, as violations naming field and line |
 //! | [`advancement`] | income, adventures, spending, checks after an adventure |
 //! | [`ageing`] | reductions of primary traits at the racial thresholds |
@@ -30,6 +31,7 @@ pub mod ledger;
 pub mod personality;
 pub mod primary;
 pub mod race;
+pub mod replay;
 pub mod time;
 pub mod validate;
 
@@ -45,7 +47,7 @@ use std::fmt;
 
 /// An age, kept in months; written in sheets as years (`18`, or `28.5` for an
 /// Ork's 9-month increments: a whole number of months).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Age(pub i64);
 
 impl Age {

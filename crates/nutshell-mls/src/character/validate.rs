@@ -80,6 +80,24 @@ pub fn line_of_field(text: &str, field: &str) -> Option<usize> {
     found.then(|| text[..at].matches('\n').count() + 1)
 }
 
+/// `character.ledger[N]` -> N.
+fn ledger_index(field: &str) -> Option<usize> {
+    field
+        .strip_prefix("character.ledger[")?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
+}
+
+/// The line of the header of the ledger's entry `n` (from 0).
+pub fn line_of_entry(text: &str, n: usize) -> Option<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "[[character.ledger]]")
+        .nth(n)
+        .map(|(i, _)| i + 1)
+}
+
 struct Out<'t> {
     text: Option<&'t str>,
     list: Vec<Violation>,
@@ -88,7 +106,10 @@ struct Out<'t> {
 impl Out<'_> {
     fn push(&mut self, field: impl Into<String>, problem: impl Into<String>, rule: Option<&str>) {
         let field = field.into();
-        let line = self.text.and_then(|t| line_of_field(t, &field));
+        let line = self.text.and_then(|t| match ledger_index(&field) {
+            Some(n) => line_of_entry(t, n),
+            None => line_of_field(t, &field),
+        });
         self.list.push(Violation {
             field,
             line,
@@ -291,6 +312,9 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
     }
     if new {
         generation_rules(sheet, ch, &parsed.personality, &mut out);
+    }
+    for f in super::replay::replay(sheet) {
+        out.push(f.field, f.problem, f.rule.as_deref());
     }
     out.list
 }

@@ -32,6 +32,18 @@ fn fresh() -> Combatant {
     base("", 18, 60)
 }
 
+/// The fresh character a year on (62 CPs at 19): what generation bought is
+/// no longer this increment's change.
+fn played() -> Combatant {
+    let mut s = fresh();
+    pass_increment(&mut s, &mut vec![]).unwrap();
+    s
+}
+
+fn minor_adventure(s: &mut Combatant) {
+    with_faces(&[], |d| adventure(s, Adventure::Minor, Role::Minor, d)).unwrap();
+}
+
 #[test]
 fn yearly_income_and_the_ledger() {
     // mls, Character Points: "A character receives 2 CPs per year up until the age of 40,
@@ -89,36 +101,88 @@ fn spend1(s: &mut Combatant, what: &str) -> Result<(), String> {
 fn secondary_traits_one_level_a_year() {
     // mls, Character Advancement, Secondary Traits: "2 CPs to go from base to +1 ... Traits
     // may never be increased by more than one level each year through CPs."
-    let mut s = fresh();
+    let mut s = played();
     spend1(&mut s, "secondary:sword").unwrap();
     assert_eq!(ch(&s).secondary["sword"].level, Some(1));
-    assert_eq!(ch(&s).cps, 58);
+    assert_eq!(ch(&s).cps, 60);
     let e = spend1(&mut s, "secondary:sword").unwrap_err();
     assert!(
-        e.contains("already changed with CPs at age 18")
+        e.contains("already changed with CPs at age 19")
             && e.contains("more than one level each year"),
         "{e}"
     );
     pass_increment(&mut s, &mut vec![]).unwrap();
     spend1(&mut s, "secondary:sword").unwrap();
     assert_eq!(ch(&s).secondary["sword"].level, Some(2));
-    assert_eq!(ch(&s).cps, 58 + 2 - 3);
+    assert_eq!(ch(&s).cps, 60 + 2 - 3);
     // "1 CP to acquire at base": a Trained trait, and a Natural one (had at base-2;
     // RULING P-45).
     spend1(&mut s, "secondary:lore").unwrap();
     spend1(&mut s, "secondary:observe").unwrap();
     assert_eq!(ch(&s).secondary["lore"].level, Some(0));
     assert_eq!(ch(&s).secondary["observe"].level, Some(0));
-    assert_eq!(ch(&s).cps, 55);
+    assert_eq!(ch(&s).cps, 57);
     // RULING P-45: an Inherent trait is had at base: its first step is base to +1, 2 CPs.
     spend1(&mut s, "secondary:climb").unwrap();
     assert_eq!(ch(&s).secondary["climb"].level, Some(1));
-    assert_eq!(ch(&s).cps, 53);
+    assert_eq!(ch(&s).cps, 55);
     // RULING P-43: the occupation at double cost: base to +1 is 4.
     spend1(&mut s, "secondary:soldier").unwrap();
     assert_eq!(ch(&s).occupation.level, 1);
-    assert_eq!(ch(&s).cps, 49);
+    assert_eq!(ch(&s).cps, 51);
     assert!(validate(&s, None).is_empty());
+}
+
+#[test]
+fn a_generation_purchase_is_this_increments_change() {
+    // RULING P-54. mls, Limits: "No Secondary Trait ... may begin above base+4", and
+    // mls, Character Advancement, Secondary Traits: "Traits may never be increased by more
+    // than one level each year through CPs": what generation bought was bought this
+    // increment, so it cannot be raised again at the same age.
+    let mut s = fresh();
+    let e = spend1(&mut s, "secondary:sword").unwrap_err();
+    assert!(
+        e.contains("bought at generation at age 18") && e.contains("more than one level each year"),
+        "{e}"
+    );
+    let e = spend1(&mut s, "secondary:soldier").unwrap_err();
+    assert!(e.contains("bought at generation"), "{e}");
+    // mls, Personality Traits: "Up to 5 traits may be at 16/4": valorous chosen at 15
+    // cannot be bought to 16 at once.
+    let e = spend1(&mut s, "personality:valorous").unwrap_err();
+    assert!(
+        e.contains("bought at generation") && e.contains("more that one level each year"),
+        "{e}"
+    );
+    // A ledger written by hand that does it anyway is caught by check.
+    let mut hand = fresh();
+    let c = hand.character.as_mut().unwrap();
+    c.secondary.get_mut("sword").unwrap().level = Some(1);
+    c.cps -= 2;
+    c.ledger.push(
+        nutshell_mls::character::ledger::Entry::new(
+            c.age,
+            Step::Spend,
+            "sword base -> base+1",
+            -2,
+            "mls, Character Advancement, Secondary Traits",
+        )
+        .target("secondary.sword")
+        .from(Some(0))
+        .to(Some(1)),
+    );
+    let v = validate(&hand, None);
+    assert!(
+        v.iter()
+            .any(|v| v.problem.contains("already changed at age 18")
+                && v.field.starts_with("character.ledger[")),
+        "{v:#?}"
+    );
+    // A year on, it may be raised.
+    pass_increment(&mut s, &mut vec![]).unwrap();
+    spend1(&mut s, "secondary:sword").unwrap();
+    spend1(&mut s, "personality:valorous").unwrap();
+    assert!(validate(&s, None).is_empty(), "{:#?}", validate(&s, None));
 }
 
 #[test]
@@ -146,26 +210,27 @@ fn secondary_traits_stop_at_base_plus_6() {
 fn negative_traits_decrease() {
     // mls, Decrease Negative Traits: "+1 to base at a cost of 2 CPs, and removed from base
     // level at a cost of 1 CP."
-    let mut s = fresh();
+    let mut s = played();
     spend1(&mut s, "negative:fear").unwrap();
     assert_eq!(ch(&s).negative["fear"].level, 0);
-    assert_eq!(ch(&s).cps, 58);
+    assert_eq!(ch(&s).cps, 60);
     let e = spend1(&mut s, "negative:fear").unwrap_err();
     assert!(e.contains("more than one level each year"), "{e}");
     pass_increment(&mut s, &mut vec![]).unwrap();
     spend1(&mut s, "negative:fear").unwrap();
     assert!(!ch(&s).negative.contains_key("fear"));
-    assert_eq!(ch(&s).cps, 59);
+    assert_eq!(ch(&s).cps, 61);
+    assert!(validate(&s, None).is_empty(), "{:#?}", validate(&s, None));
 }
 
 #[test]
 fn personality_increases() {
     // mls, Increase a Personality Trait: "by one level to 16 or 17 at a cost of 5 CPs"; the
     // opposing trait falls (the pair adds up to 20).
-    let mut s = fresh();
+    let mut s = played();
     spend1(&mut s, "personality:valorous").unwrap();
     assert_eq!(ch(&s).personality["valorous"], 16);
-    assert_eq!(ch(&s).cps, 55);
+    assert_eq!(ch(&s).cps, 57);
     // "Each Personality trait may not be increased by more that one level each year"
     assert!(
         spend1(&mut s, "personality:valorous")
@@ -175,7 +240,7 @@ fn personality_increases() {
     // Raising the opposite trait writes the pair through the name the sheet uses.
     spend1(&mut s, "personality:cowardly").unwrap();
     assert_eq!(ch(&s).personality["valorous"], 15);
-    assert_eq!(ch(&s).cps, 54);
+    assert_eq!(ch(&s).cps, 56);
     // "Personality traits may NOT be increased to 20 by CPs."
     s.character
         .as_mut()
@@ -288,6 +353,7 @@ fn secondary_checks_after_an_adventure() {
     // mls, Checks on Secondary Traits: "roll 1d8 for each Secondary trait that has received
     // a check. If the result is high enough the trait goes up one level."
     let mut s = fresh();
+    minor_adventure(&mut s);
     // sword at base needs 3; observe (natural, base-2) needs 2 and goes to base.
     with_faces(&[3, 2], |d| {
         after_adventure(&mut s, &["sword".into(), "observe".into()], d)
@@ -296,9 +362,11 @@ fn secondary_checks_after_an_adventure() {
     assert_eq!(ch(&s).secondary["sword"].level, Some(1));
     assert_eq!(ch(&s).secondary["observe"].level, Some(0));
     // sword at +1 needs 4: a 3 fails.
+    minor_adventure(&mut s);
     with_faces(&[3], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap();
     assert_eq!(ch(&s).secondary["sword"].level, Some(1));
     // "No more than one roll may be made per trait"
+    minor_adventure(&mut s);
     let e = with_faces(&[8], |d| {
         after_adventure(&mut s, &["sword".into(), "sword".into()], d)
     })
@@ -306,10 +374,56 @@ fn secondary_checks_after_an_adventure() {
     assert!(e.to_string().contains("checked twice"), "{e}");
     // A Trained trait not acquired is not available, so cannot be checked.
     let mut s = fresh();
+    minor_adventure(&mut s);
     let e = with_faces(&[], |d| after_adventure(&mut s, &["lore".into()], d)).unwrap_err();
     assert!(e.to_string().contains("not available"), "{e}");
     // Checks cost no CPs and keep the ledger in balance.
     assert_eq!(balance(&ch(&s).ledger), ch(&s).cps);
+}
+
+#[test]
+fn one_roll_per_trait_per_completed_adventure() {
+    // RULING P-56. mls, Checks on Secondary Traits: "After an adventure is completed the
+    // player may roll 1d8 for each Secondary trait that has received a check ... No more
+    // than one roll may be made per trait": no roll without an adventure, and one per
+    // trait per adventure, however many commands.
+    let mut s = fresh();
+    let e = with_faces(&[], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap_err();
+    assert!(e.to_string().contains("no adventure was completed"), "{e}");
+    minor_adventure(&mut s);
+    with_faces(&[1], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap();
+    let e = with_faces(&[], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("already rolled for after this adventure"),
+        "{e}"
+    );
+    // The adventure of an earlier age does not count.
+    pass_increment(&mut s, &mut vec![]).unwrap();
+    let e = with_faces(&[], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap_err();
+    assert!(
+        e.to_string().contains("the last adventure was at age 18"),
+        "{e}"
+    );
+    assert!(validate(&s, None).is_empty(), "{:#?}", validate(&s, None));
+    // A ledger with a second roll written in by hand is caught by check.
+    let mut hand = s.clone();
+    let c = hand.character.as_mut().unwrap();
+    let roll = c
+        .ledger
+        .iter()
+        .find(|e| e.step == Step::Check)
+        .unwrap()
+        .clone();
+    let mut roll = roll;
+    roll.age = c.age;
+    c.ledger.push(roll);
+    let v = validate(&hand, None);
+    assert!(
+        v.iter()
+            .any(|v| v.problem.contains("the last adventure was at 18")),
+        "{v:#?}"
+    );
 }
 
 #[test]
@@ -404,6 +518,7 @@ fn no_roll_at_base_plus_6() {
         .get_mut("sword")
         .unwrap()
         .level = Some(6);
+    minor_adventure(&mut s);
     with_faces(&[], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap();
     let last = ch(&s).ledger.last().unwrap();
     assert_eq!(
@@ -456,8 +571,16 @@ fn a_new_sheet_is_one_whose_ledger_holds_only_the_generation() {
             .iter()
             .any(|v| v.problem.contains("base+5 is outside base..base+4"))
     );
+    // Once played, base+5 is within the limits of play; but no entry made it, so the
+    // only fault left is the hand edit (RULING P-55).
     pass_increment(&mut s, &mut vec![]).unwrap();
-    assert!(validate(&s, None).is_empty(), "{:#?}", validate(&s, None));
+    let v = validate(&s, None);
+    assert_eq!(v.len(), 1, "{v:#?}");
+    assert_eq!(v[0].field, "character.secondary.sword.level");
+    assert!(
+        v[0].problem.contains("changed outside the ledger"),
+        "{v:#?}"
+    );
 }
 
 #[test]

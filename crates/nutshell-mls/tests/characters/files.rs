@@ -98,6 +98,10 @@ fn the_broken_examples_say_why() {
             "character.cps: 60 unspent CPs, but the ledger's entries add up to 48",
         ),
         (
+            "edited-by-hand.toml",
+            "line 7: traits.strength: 4 on the sheet, but the ledger makes it 3: changed outside the ledger",
+        ),
+        (
             "aged-by-hand.toml",
             "line 39: character.age: 30, but the ledger's last entry is at age 23",
         ),

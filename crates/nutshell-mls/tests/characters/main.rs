@@ -1,6 +1,6 @@
 //! MLS characters, rule by rule: every cost, limit and table entry has a test
 //! citing the rule text (001, *The Nutshell MLS*) or a project ruling
-//! (docs/rulings.md, P-40..P-47).
+//! (docs/rulings.md, P-40..P-56).
 
 mod advancement;
 mod costs;
@@ -10,6 +10,7 @@ mod limits;
 mod personality;
 mod properties;
 mod race;
+mod replay;
 mod time;
 
 use nutshell_dice::Scripted;
