@@ -180,7 +180,17 @@ fn read(path: &Path) -> Result<String, Failure> {
 
 fn load(path: &Path) -> Result<(Combatant, String), Failure> {
     let text = read(path)?;
-    let sheet = parse_sheet(&path.display().to_string(), &text).map_err(bad)?;
+    let shown = path.display().to_string();
+    let sheet = parse_sheet(&shown, &text).map_err(|e| {
+        // A file of choices is not a sheet: say what it is for.
+        if Choices::parse(&shown, &text).is_ok() {
+            Failure::bad_input(format!(
+                "error: {shown} is a file of choices, not a character sheet: make the sheet with `nutshell mls character new --from {shown} --out SHEET.toml`"
+            ))
+        } else {
+            bad(e)
+        }
+    })?;
     Ok((sheet, text))
 }
 

@@ -22,7 +22,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let to = dir.join(name);
+    let to = dir.join(std::path::Path::new(name).file_name().unwrap());
     let from = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/mls/characters/"
@@ -46,6 +46,40 @@ fn check_accepts_the_examples() {
         ))
         .stdout(predicate::str::contains(
             "grishnak.toml: ok: Grishnak, Ork aged 15",
+        ));
+}
+
+#[test]
+fn the_guides_glob_checks_every_sheet() {
+    // docs/mls/characters.md: `nutshell mls character check examples/mls/characters/*.toml`;
+    // the choices files for `character new --from` live in choices/, not among the sheets.
+    let sheets: Vec<String> = std::fs::read_dir(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/mls/characters"
+    ))
+    .unwrap()
+    .map(|e| e.unwrap().path())
+    .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+    .map(|p| format!("{DIR}/{}", p.file_name().unwrap().to_string_lossy()))
+    .collect();
+    assert_eq!(sheets.len(), 4, "{sheets:?}");
+    nutshell()
+        .args(["mls", "character", "check"])
+        .args(&sheets)
+        .assert()
+        .success();
+    // A choices file given to check says what it is for.
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "check",
+            &format!("{DIR}/choices/brana.choices.toml"),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "is a file of choices, not a character sheet: make the sheet with `nutshell mls character new --from",
         ));
 }
 
@@ -231,7 +265,7 @@ fn new_refuses_what_the_rules_forbid() {
 
 #[test]
 fn new_from_a_file_writes_a_sheet_that_fights() {
-    let dir = scratch("brana.choices.toml");
+    let dir = scratch("choices/brana.choices.toml");
     let out = dir.with_file_name("new.toml");
     nutshell()
         .args([
