@@ -121,9 +121,14 @@ pub struct AdvanceArgs {
     /// sheet's own pending checks, in the order given; repeat
     #[arg(long, value_name = "TRAIT")]
     pub check: Vec<String>,
-    /// Age increments to pass (years for a human): CPs, training ending, ageing
-    #[arg(long, alias = "years", value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    /// Age increments of the race to pass (a year for a human, 9 months for an Ork, 4 years
+    /// for an Elf): CPs, training ending, ageing
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000), conflicts_with = "years")]
     pub increments: u32,
+    /// Years to pass: a whole number of the race's increments (an Elf ages 4 years an
+    /// increment, so --years 5 is refused)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub years: Option<u32>,
     /// The primary trait to reduce when age demands it, in order; repeat
     #[arg(long, value_name = "TRAIT")]
     pub reduce: Vec<String>,
@@ -1026,7 +1031,30 @@ pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
     if !checks.is_empty() {
         advancement::after_adventure(&mut sheet, &checks, &mut dice).map_err(bad)?;
     }
-    for _ in 0..args.increments {
+    let increments = match args.years {
+        None => i64::from(args.increments),
+        Some(y) => {
+            let ch = sheet
+                .character
+                .as_ref()
+                .ok_or_else(|| Failure::other("error: the sheet has no [character] table"))?;
+            let row = ch.race.row();
+            let months = i64::from(y) * 12;
+            if months % row.increment != 0 {
+                return Err(Failure::bad_input(format!(
+                    "error: --years {y}: a {} ages by increments of {}, and {y} years is not a whole number of them; give --increments N instead (mls, Racial Differences); nothing was changed",
+                    row.name,
+                    if row.increment % 12 == 0 {
+                        format!("{} year(s)", row.increment / 12)
+                    } else {
+                        format!("{} months", row.increment)
+                    }
+                )));
+            }
+            months / row.increment
+        }
+    };
+    for _ in 0..increments {
         advancement::pass_increment(&mut sheet, &mut reduce).map_err(bad)?;
     }
     if !reduce.is_empty() {

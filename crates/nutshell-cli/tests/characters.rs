@@ -686,3 +686,55 @@ fn checks_cannot_be_rolled_without_end() {
         .assert()
         .success();
 }
+
+#[test]
+fn years_are_years() {
+    // mls, Racial Differences: an Elf's increment is 4 years. `--years` counts years
+    // (whole increments only); `--increments` counts increments.
+    let dir = scratch("brana.toml");
+    let f = dir.with_file_name("elf.toml").display().to_string();
+    nutshell()
+        .args([
+            "mls",
+            "character",
+            "new",
+            "--name",
+            "Ela",
+            "--race",
+            "elf",
+            "--age",
+            "29",
+            "--occupation",
+            "scout=awareness",
+            "--seed",
+            "1",
+            "--out",
+            &f,
+        ])
+        .assert()
+        .success();
+    nutshell()
+        .args(["mls", "advance", &f, "--years", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--years 5: a Elf or Halfling ages by increments of 4 year(s)",
+        ));
+    let out = nutshell()
+        .args(["mls", "advance", &f, "--years", "8", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["age"], 37);
+    let out = nutshell()
+        .args(["mls", "advance", &f, "--increments", "2", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["age"], 37);
+}
