@@ -564,6 +564,11 @@ fn choices_from_flags(args: &NewArgs) -> Result<Choices, Failure> {
             Some(l) => Some(int("secondary", l)?),
             None => Some(0),
         };
+        if secondary.contains_key(name) {
+            return Err(Failure::bad_input(format!(
+                "error: --secondary {s}: {name} was already given; give each secondary trait once"
+            )));
+        }
         secondary.insert(
             name.to_string(),
             Secondary {
@@ -580,6 +585,16 @@ fn choices_from_flags(args: &NewArgs) -> Result<Choices, Failure> {
             Some((l, b)) => (int("negative", l)?, Some(b.to_string())),
             None => (int("negative", rest)?, None),
         };
+        if negative.contains_key(name) {
+            return Err(Failure::bad_input(format!(
+                "error: --negative {n}: {name} was already given; give each negative trait once"
+            )));
+        }
+        if secondary.contains_key(name) {
+            return Err(Failure::bad_input(format!(
+                "error: --negative {n}: {name} is a secondary trait too; a trait is either secondary or negative"
+            )));
+        }
         negative.insert(name.to_string(), Negative { base, level });
     }
     let mut personality = BTreeMap::new();
@@ -590,7 +605,14 @@ fn choices_from_flags(args: &NewArgs) -> Result<Choices, Failure> {
         } else {
             PersonalityChoice::Value(int("personality", v)?)
         };
-        personality.insert(name.to_ascii_lowercase(), choice);
+        if personality
+            .insert(name.to_ascii_lowercase(), choice)
+            .is_some()
+        {
+            return Err(Failure::bad_input(format!(
+                "error: --personality {p}: {name} was already given; give each personality trait once"
+            )));
+        }
     }
     Ok(Choices {
         name: args.name.clone().unwrap_or_default(),

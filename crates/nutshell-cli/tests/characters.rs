@@ -738,3 +738,77 @@ fn years_are_years() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["age"], 37);
 }
+
+#[test]
+fn a_trait_is_given_once_and_is_secondary_or_negative() {
+    // A repeated --secondary or --negative used to replace the earlier one silently.
+    let base = [
+        "mls",
+        "character",
+        "new",
+        "--name",
+        "Ada",
+        "--occupation",
+        "scholar=mind",
+        "--seed",
+        "1",
+    ];
+    let refused = |extra: &[&str], words: &str| {
+        nutshell()
+            .args(base)
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(words.to_string()));
+    };
+    refused(
+        &[
+            "--secondary",
+            "lore=mind:trained:2",
+            "--secondary",
+            "lore=mind:trained:0",
+        ],
+        "--secondary lore=mind:trained:0: lore was already given",
+    );
+    refused(
+        &["--negative", "greed=1", "--negative", "greed=0"],
+        "--negative greed=0: greed was already given",
+    );
+    refused(
+        &["--personality", "honest=12", "--personality", "honest=8"],
+        "--personality honest=8: honest was already given",
+    );
+    // mls, Negative Traits: a negative trait yields CPs; the same name cannot also be a
+    // secondary trait bought with them.
+    refused(
+        &[
+            "--secondary",
+            "greed=mind:trained:1",
+            "--negative",
+            "greed=1",
+        ],
+        "greed is a secondary trait too",
+    );
+    // The same on a sheet: check says so.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/mls/characters/hugo.toml"
+    ))
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "nutshell-chars-{}-secondary-and-negative.toml",
+        std::process::id()
+    ));
+    std::fs::write(
+        &dir,
+        format!("{text}\n[character.negative.swim]\nlevel = 1\n"),
+    )
+    .unwrap();
+    nutshell()
+        .args(["mls", "character", "check", &dir.display().to_string()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "character.negative.swim: swim is a secondary trait too",
+        ));
+}

@@ -231,6 +231,13 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
     }
     for (k, n) in &ch.negative {
         check_level(&mut out, format!("character.negative.{k}.level"), n.level);
+        if ch.secondary.contains_key(k) || *k == ch.occupation.name {
+            out.push(
+                format!("character.negative.{k}"),
+                format!("{k} is a secondary trait too: a trait is either secondary or negative"),
+                Some(rules::NEGATIVE),
+            );
+        }
     }
     // Personality.
     for (id, v) in parsed.personality.all() {
