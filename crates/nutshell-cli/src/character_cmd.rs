@@ -1064,8 +1064,8 @@ pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
             let months = i64::from(y) * 12;
             if months % row.increment != 0 {
                 return Err(Failure::bad_input(format!(
-                    "error: --years {y}: a {} ages by increments of {}, and {y} years is not a whole number of them; give --increments N instead (mls, Racial Differences); nothing was changed",
-                    row.name,
+                    "error: --years {y}: {} ages by increments of {}, and {y} years is not a whole number of them; give --increments N instead (mls, Racial Differences); nothing was changed",
+                    row.a(),
                     if row.increment % 12 == 0 {
                         format!("{} year(s)", row.increment / 12)
                     } else {

@@ -718,7 +718,7 @@ fn years_are_years() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--years 5: a Elf or Halfling ages by increments of 4 year(s)",
+            "--years 5: an Elf or Halfling ages by increments of 4 year(s)",
         ));
     let out = nutshell()
         .args(["mls", "advance", &f, "--years", "8", "--json"])

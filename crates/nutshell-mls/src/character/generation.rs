@@ -22,8 +22,8 @@ pub fn budget(race: Race, age: Age) -> Result<i64, String> {
     let (young, old) = row.start_ages();
     if age.0 < young || age.0 > old {
         return Err(format!(
-            "a {} starts no younger than {} and no older than {} (RULING P-42): {}",
-            row.name,
+            "{} starts no younger than {} and no older than {} (RULING P-42): {}",
+            row.a(),
             Age(young),
             Age(old),
             rules::START_AGE
@@ -298,10 +298,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
     ledger.push(Entry::new(
         age,
         Step::Generation,
-        format!(
-            "{start} CPs to build a {} aged {age}",
-            choices.race.row().name
-        ),
+        format!("{start} CPs to build {} aged {age}", choices.race.row().a()),
         start,
         rules::BUDGET,
     ));
@@ -466,8 +463,8 @@ pub fn open_ledger(sheet: &mut Combatant) -> Result<(), FightError> {
         ch.age,
         Step::Generation,
         format!(
-            "{start} CPs to build a {} aged {} (ledger opened from the sheet)",
-            ch.race.row().name,
+            "{start} CPs to build {} aged {} (ledger opened from the sheet)",
+            ch.race.row().a(),
             ch.age
         ),
         start,

@@ -165,6 +165,17 @@ impl RaceRow {
 }
 
 /// An age in months as years, with a fraction where needed ("28½").
+impl RaceRow {
+    /// The race's name with its article: "a Human", "an Ork", "an Elf or Halfling".
+    pub fn a(&self) -> String {
+        let vowel = self
+            .name
+            .starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']);
+        format!("{} {}", if vowel { "an" } else { "a" }, self.name)
+    }
+}
+
+/// An age in months as years ("18", "28½").
 pub fn show_age(months: i64) -> String {
     let (y, m) = (months.div_euclid(12), months.rem_euclid(12));
     match m {

@@ -173,9 +173,9 @@ fn generation_entry(r: &mut Replay, st: &mut State, i: usize, e: &Entry, occupat
             Ok(b) if b != e.cps => r.bad(
                 i,
                 format!(
-                    "{} starting CPs, but a {} aged {} has {b}",
+                    "{} starting CPs, but {} aged {} has {b}",
                     e.cps,
-                    race.row().name,
+                    race.row().a(),
                     e.age
                 ),
                 Some(rules::BUDGET),

@@ -148,9 +148,9 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
         out.push(
             "character.age",
             format!(
-                "{} is younger than the base age of a {} ({})",
+                "{} is younger than the base age of {} ({})",
                 ch.age,
-                row.name,
+                row.a(),
                 Age(row.base_age)
             ),
             Some(rules::START_AGE),
@@ -348,10 +348,10 @@ fn generation_rules(
         out.push(
             format!("traits.{}", plus_two[plus_two.len() - 1]),
             format!(
-                "{} traits at +2 ({}), but a {} aged {} with {} trait(s) below RAv may have {allowed}",
+                "{} traits at +2 ({}), but {} aged {} with {} trait(s) below RAv may have {allowed}",
                 plus_two.len(),
                 names.join(", "),
-                race.row().name,
+                race.row().a(),
                 ch.age,
                 ALL.iter().filter(|p| p.get(&sheet.traits) < race.average()).count()
             ),
@@ -366,8 +366,8 @@ fn generation_rules(
                 out.push(
                     "character",
                     format!(
-                        "the choices cost {spent} CPs, but a {} aged {} has {start}: {} too many",
-                        race.row().name,
+                        "the choices cost {spent} CPs, but {} aged {} has {start}: {} too many",
+                        race.row().a(),
                         ch.age,
                         spent - start
                     ),

@@ -105,3 +105,18 @@ fn starting_ages_scale_with_the_increment() {
     );
     assert_eq!(Race::Ork.row().start_ages(), (12 * 12, 12 * 12 + 36 * 9));
 }
+
+#[test]
+fn races_take_their_article() {
+    // "an Ork", "an Elf or Halfling", not "a Ork" (review item 11).
+    use nutshell_mls::character::race::Race;
+    assert_eq!(Race::Ork.row().a(), "an Ork");
+    assert_eq!(Race::ElfOrHalfling.row().a(), "an Elf or Halfling");
+    assert_eq!(Race::Human.row().a(), "a Human");
+    let e = nutshell_mls::character::generation::budget(
+        Race::Ork,
+        nutshell_mls::character::Age::years(60),
+    )
+    .unwrap_err();
+    assert!(e.starts_with("an Ork starts no younger than 12"), "{e}");
+}
