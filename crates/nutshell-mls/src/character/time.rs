@@ -147,6 +147,12 @@ pub fn cost(key: &str, amount: Option<i64>) -> Result<(i64, Unit), String> {
         format!("\"{key}\" is not an action: {}", keys.join(", "))
     })?;
     let n = match a.scale {
+        Scale::Fixed if amount.is_some() => {
+            return Err(format!(
+                "{}: its cost is fixed, so it takes no amount (--amount is for casting and climbing)",
+                a.key
+            ));
+        }
         Scale::Fixed => 1,
         Scale::PerTwoMagicPoints | Scale::PerHalfMetre => {
             let amount = amount.filter(|n| *n >= 1).ok_or_else(|| {

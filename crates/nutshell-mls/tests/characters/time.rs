@@ -34,3 +34,14 @@ fn every_action_of_the_table() {
     assert_eq!(rolls.iter().filter(|r| r.starts_with("Stealth")).count(), 2);
     assert_eq!(rolls.iter().filter(|r| r.starts_with("Search")).count(), 2);
 }
+
+#[test]
+fn a_fixed_cost_takes_no_amount() {
+    // mls, Time Costs of Actions: "Open an unlocked door: 1 movement point." has no
+    // amount; `time open-door --amount 3` used to ignore it silently.
+    let e = cost("open-door", Some(3)).unwrap_err();
+    assert!(
+        e.contains("open-door: its cost is fixed, so it takes no amount"),
+        "{e}"
+    );
+}
