@@ -439,9 +439,11 @@ fn new(args: &NewArgs) -> Result<(), Failure> {
         choices_from_flags(args)?
     } else {
         let stdin = std::io::stdin();
+        let echo = !std::io::IsTerminal::is_terminal(&stdin);
         let mut ask = Asker {
             input: stdin.lock(),
             err: anstream::stderr(),
+            echo,
         };
         interactive(&mut ask)?
     };
@@ -636,6 +638,9 @@ fn choices_from_flags(args: &NewArgs) -> Result<Choices, Failure> {
 struct Asker<R: BufRead, W: Write> {
     input: R,
     err: W,
+    /// Echo each answer: when the answers are piped, so a transcript reads
+    /// like a dialogue; a terminal has echoed them already.
+    echo: bool,
 }
 
 impl<R: BufRead, W: Write> Asker<R, W> {
@@ -675,7 +680,9 @@ impl<R: BufRead, W: Write> Asker<R, W> {
                 answer = d.to_string();
             }
             // Echo piped answers so a transcript reads like a dialogue.
-            let _ = writeln!(self.err, "{answer}");
+            if self.echo {
+                let _ = writeln!(self.err, "{answer}");
+            }
             match parse(&answer) {
                 Ok(v) => return Ok(v),
                 Err(why) => self.say(&format!("  refused: {why}")),
@@ -1253,4 +1260,28 @@ pub fn time_cost(args: &TimeArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Asker;
+
+    fn transcript(echo: bool) -> String {
+        let mut err = Vec::new();
+        let mut a = Asker {
+            input: "Tess\n".as_bytes(),
+            err: &mut err,
+            echo,
+        };
+        let name: String = a.ask("Name", None, |s| Ok(s.to_string())).unwrap();
+        assert_eq!(name, "Tess");
+        String::from_utf8(err).unwrap()
+    }
+
+    #[test]
+    fn answers_are_echoed_only_when_piped() {
+        // A terminal shows what was typed: echoing it again printed each answer twice.
+        assert_eq!(transcript(true), "Name: Tess\n");
+        assert_eq!(transcript(false), "Name: ");
+    }
 }
