@@ -383,7 +383,7 @@ impl Fight {
             max_turns: options.max_turns,
             pending: Vec::new(),
         };
-        fight.check_over();
+        fight.check_over(false);
         Ok(fight)
     }
 
@@ -434,14 +434,20 @@ impl Fight {
         let mut dice = Dice::new(source);
         if self.round == 0 {
             self.begin_turn();
+            // Everyone on a side may have fled in the movement phase.
+            self.check_over(false);
+            if let Some(e) = &self.ending {
+                return Ok(Progress::Over(e.clone()));
+            }
         }
         self.round += 1;
         let round = self.round;
         self.resolve_round(&mut dice)?;
-        if self.round == ROUNDS {
+        let turn_done = self.round == ROUNDS;
+        if turn_done {
             self.end_turn();
         }
-        self.check_over();
+        self.check_over(turn_done);
         Ok(match &self.ending {
             Some(e) => Progress::Over(e.clone()),
             None => Progress::Round {
@@ -845,14 +851,16 @@ impl Fight {
         self.round = 0;
     }
 
-    fn check_over(&mut self) {
+    /// Ends the fight when a side has no one standing, or, at the end of a
+    /// turn, when the turn limit is reached.
+    fn check_over(&mut self, turn_done: bool) {
         if self.ending.is_some() {
             return;
         }
         let up = |s: usize| self.fighters.iter().any(|f| f.side == s && f.standing());
         let (a, b) = (up(0), up(1));
         let ending = match (a, b) {
-            (true, true) if self.turn >= self.max_turns && self.round == 0 => Some(Ending {
+            (true, true) if turn_done && self.turn >= self.max_turns => Some(Ending {
                 winner: None,
                 turns: self.turn,
                 reason: format!("no side won in {} turns", self.max_turns),

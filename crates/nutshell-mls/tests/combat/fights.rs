@@ -753,3 +753,37 @@ fn a_move_heads_for_the_nearest_enemy() {
     assert_eq!(who(&f, "Far").position, 18);
     assert_eq!(who(&f, "Ann").position, 3);
 }
+
+#[test]
+fn the_last_turn_before_the_limit_is_played_in_full() {
+    // max_turns 2: turn 2 has all five rounds, and the draw comes after them.
+    let mut f = Fight::new(
+        [
+            side(&combatant("Ann", 0, 5, 20, "")),
+            side(&combatant("Bob", 0, 5, 20, "")),
+        ],
+        FightOptions {
+            max_turns: 2,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    let mut dice = Scripted::new([]);
+    for turn in 1..=2 {
+        for r in 1..=4 {
+            assert_eq!(
+                f.step(&mut dice).unwrap(),
+                Progress::Round { turn, round: r }
+            );
+        }
+        let fifth = f.step(&mut dice).unwrap();
+        if turn == 1 {
+            assert_eq!(fifth, Progress::Round { turn, round: 5 });
+        } else {
+            assert!(
+                matches!(fifth, Progress::Over(ref e) if e.winner.is_none() && e.turns == 2),
+                "{fifth:?}"
+            );
+        }
+    }
+}
