@@ -812,3 +812,33 @@ fn a_trait_is_given_once_and_is_secondary_or_negative() {
             "character.negative.swim: swim is a secondary trait too",
         ));
 }
+
+#[test]
+fn new_names_fields_not_lines_of_a_sheet_never_shown() {
+    // mls, Primary Traits: "May have up to 2 traits at +2": the refusal names the trait,
+    // with no line of the (unwritten) sheet.
+    let out = nutshell()
+        .args([
+            "mls",
+            "character",
+            "new",
+            "--name",
+            "Ada",
+            "--occupation",
+            "scholar=mind",
+            "--trait",
+            "strength=4",
+            "--trait",
+            "body=4",
+            "--trait",
+            "agility=4",
+            "--seed",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("traits.agility: 3 traits at +2"), "{e}");
+    assert!(!e.contains("line "), "{e}");
+}
