@@ -32,7 +32,8 @@ pub struct Finding {
 }
 
 const OUTSIDE: &str = "changed outside the ledger";
-const REPLAY: &str = "RULING P-55: the sheet is what its ledger makes it; every change is an entry naming its target, from and to";
+/// The ruling `check` replays the ledger by.
+pub const REPLAY: &str = "RULING P-55: the sheet is what its ledger makes it; every change is an entry naming its target, from and to";
 
 #[derive(Default)]
 struct State {

@@ -129,14 +129,17 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
         out.push(
             "character",
             "this sheet has no [character] table: it is a combatant, not a character",
-            None,
+            Some(
+                "docs/mls/characters.md, The sheet: a character sheet is a combatant sheet with a [character] table",
+            ),
         );
         return out.list;
     };
     let parsed = match ch.parsed() {
         Ok(p) => p,
         Err((field, problem)) => {
-            out.push(field, problem, None);
+            let rule = default_rule(&field);
+            out.push(field, problem, Some(rule));
             return out.list;
         }
     };
@@ -323,7 +326,25 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
     for f in super::replay::replay(sheet) {
         out.push(f.field, f.problem, f.rule.as_deref());
     }
-    out.list
+    let mut list = out.list;
+    for v in &mut list {
+        if v.rule.is_none() {
+            v.rule = Some(default_rule(&v.field).to_string());
+        }
+    }
+    list
+}
+
+/// The rule of a violation found without one: every violation cites a rule.
+fn default_rule(field: &str) -> &'static str {
+    if field.starts_with("character.ledger") || field == "character.cps" || field == "character.age"
+    {
+        super::replay::REPLAY
+    } else if field == "character.checks" {
+        rules::SECONDARY_CHECK
+    } else {
+        "docs/mls/characters.md, The sheet: a character sheet is a combatant sheet with a [character] table"
+    }
 }
 
 fn generation_rules(

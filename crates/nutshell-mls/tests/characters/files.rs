@@ -62,6 +62,31 @@ fn broken(name: &str) -> String {
 }
 
 #[test]
+fn every_violation_cites_a_rule() {
+    // The issue: check "explains each violation with the rule it breaks".
+    for entry in std::fs::read_dir(path("broken")).unwrap() {
+        let p = entry.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let Ok(sheet) = parse_sheet("b.toml", &text) else {
+            continue;
+        };
+        for v in validate(&sheet, Some(&text)) {
+            assert!(v.rule.is_some(), "{}: {v}", p.display());
+        }
+    }
+    // A ledger out of order, a hand-aged and a hand-edited sheet.
+    let text = read("veteran.toml")
+        .replacen("age = 23", "age = 30", 1)
+        .replacen("cps = 48", "cps = 50", 1);
+    let sheet = parse_sheet("v.toml", &text).unwrap();
+    let v = validate(&sheet, Some(&text));
+    assert!(v.len() >= 2, "{v:#?}");
+    for v in v {
+        assert!(v.rule.is_some(), "{v}");
+    }
+}
+
+#[test]
 fn the_broken_examples_say_why() {
     let cases = [
         (
