@@ -64,7 +64,9 @@ fn expression() -> impl Strategy<Value = String> {
             inner.clone().prop_map(|a| format!("({a})[x]")),
             (1u8..4, dice_term())
                 .prop_map(|(n, d)| format!("({n}d4){}", &d[d.find('d').unwrap()..])),
-            (inner.clone(), inner).prop_map(|(a, b)| format!("({a}) >= ({b})")),
+            // Parenthesized whole: a comparison inside a sum would otherwise
+            // chain with another (`a >= b + c >= d`), which the notation refuses.
+            (inner.clone(), inner).prop_map(|(a, b)| format!("(({a}) >= ({b}))")),
         ]
     })
 }
