@@ -31,7 +31,7 @@ impl Fight {
     ) -> Result<(), FightError> {
         let n = self.fighters.len();
         let mut attacker = vec![false; n];
-        let near = Near::new(self, round);
+        let near = Near::new(round);
         // How many attackers each combatant already draws this round.
         let mut drawn = vec![0usize; n];
         #[allow(clippy::needless_range_loop)] // `self` is borrowed mutably in the loop
@@ -616,24 +616,36 @@ impl Fight {
 /// The combatants who may be attacked this round, by side and square, in
 /// file order: finding an adjacent enemy looks at three squares, not at everyone.
 struct Near {
-    by_square: [std::collections::BTreeMap<i64, Vec<usize>>; 2],
+    round: usize,
+    /// Built on the first pick of the round: a round where every target
+    /// stays valid (most rounds of a duel) never builds it.
+    by_square: std::cell::OnceCell<[std::collections::BTreeMap<i64, Vec<usize>>; 2]>,
 }
 
 impl Near {
-    fn new(fight: &Fight, round: usize) -> Near {
-        let mut by_square = [
-            std::collections::BTreeMap::new(),
-            std::collections::BTreeMap::new(),
-        ];
-        for (j, f) in fight.fighters.iter().enumerate() {
-            if fight.attackable(j, round) {
-                by_square[f.side]
-                    .entry(f.position)
-                    .or_insert_with(Vec::new)
-                    .push(j);
-            }
+    fn new(round: usize) -> Near {
+        Near {
+            round,
+            by_square: std::cell::OnceCell::new(),
         }
-        Near { by_square }
+    }
+
+    fn squares(&self, fight: &Fight) -> &[std::collections::BTreeMap<i64, Vec<usize>>; 2] {
+        self.by_square.get_or_init(|| {
+            let mut by_square = [
+                std::collections::BTreeMap::new(),
+                std::collections::BTreeMap::new(),
+            ];
+            for (j, f) in fight.fighters.iter().enumerate() {
+                if fight.attackable(j, self.round) {
+                    by_square[f.side]
+                        .entry(f.position)
+                        .or_insert_with(Vec::new)
+                        .push(j);
+                }
+            }
+            by_square
+        })
     }
 
     /// The adjacent enemy with room for one more attacker (`open`) that
@@ -646,7 +658,7 @@ impl Near {
         position: i64,
         open: &dyn Fn(usize) -> bool,
     ) -> Option<usize> {
-        let squares = self.by_square[1 - side].range(position - 1..=position + 1);
+        let squares = self.squares(fight)[1 - side].range(position - 1..=position + 1);
         if fight.fighters[i].sheet.tactic.target == TargetChoice::First {
             // Each square's list is in file order: the first of the firsts.
             return squares
