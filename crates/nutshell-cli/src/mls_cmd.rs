@@ -18,7 +18,8 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Fights per simulation chunk (progress is reported per chunk).
+/// The most fights in one simulation chunk (progress is reported per chunk;
+/// a run has at least about 200 chunks, so slow fights still show progress).
 const CHUNK: u64 = 1_000;
 
 #[derive(Debug, Subcommand)]
@@ -289,14 +290,14 @@ fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} fights, {eta} left")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    if trials < 20 * CHUNK {
-        progress.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    // indicatif draws nothing when stderr is not a terminal; a quick run
+    // clears the bar when it finishes.
+    let chunk_size = (trials / 200).clamp(1, CHUNK);
     let started = std::time::Instant::now();
-    let parts: Result<Vec<Tally>, nutshell_mls::FightError> = (0..trials.div_ceil(CHUNK))
+    let parts: Result<Vec<Tally>, nutshell_mls::FightError> = (0..trials.div_ceil(chunk_size))
         .into_par_iter()
         .map(|chunk| {
-            let range = chunk * CHUNK..(chunk * CHUNK + CHUNK).min(trials);
+            let range = chunk * chunk_size..(chunk * chunk_size + chunk_size).min(trials);
             let n = range.end - range.start;
             let tally = Tally::run(&sides, &options, args.seed, range, &|| {});
             progress.inc(n);
