@@ -1,0 +1,360 @@
+//! A turn (mls, *Party Turns and Turn Order*): the movement phase (set
+//! actions chosen and moves made), everyone's attacks scheduled, the rounds
+//! resolved in `close` and `shooting`, and the turn's end.
+
+use super::{Action, Attacking, Ending, Fight};
+use crate::dice::Dice;
+use crate::error::FightError;
+use crate::health::State;
+use crate::log::rule;
+use crate::schedule::Schedule;
+use crate::sheet::{Preferred, WeaponKind};
+
+impl Fight {
+    /// The movement phase: the active side chooses set actions and moves; then
+    /// everyone's attacks for the turn are scheduled.
+    pub(super) fn begin_turn(&mut self) {
+        self.turn += 1;
+        let active = self.active_side();
+        self.note(Some(rule::TURN_ORDER), |s| {
+            format!("Turn {}: {}", s.turn, s.sides[active])
+        });
+        for i in 0..self.fighters.len() {
+            let f = &mut self.fighters[i];
+            f.schedule = Schedule::none();
+            f.charging = false;
+            f.moved = 0;
+            f.shot_by.clear();
+        }
+        if self.turn == 1 {
+            // The side acting second has its set actions ready from the start
+            // (project ruling P-22): an archer can shoot back in the first turn.
+            for i in 0..self.fighters.len() {
+                if self.fighters[i].side != active && self.fighters[i].standing() {
+                    let action = self.choose_action(i);
+                    self.fighters[i].action = Some(action);
+                    self.note(Some(rule::SET_ACTIONS), |s| {
+                        format!("{} stands ready to {}", s.name(i), action.name())
+                    });
+                }
+            }
+        }
+        for i in 0..self.fighters.len() {
+            if self.fighters[i].side == active && self.fighters[i].standing() {
+                let action = self.choose_action(i);
+                self.fighters[i].action = Some(action);
+                self.note(Some(rule::SET_ACTIONS), |s| {
+                    format!("{} chooses {}", s.name(i), action.name())
+                });
+                self.make_move(i, action);
+            }
+        }
+        for i in 0..self.fighters.len() {
+            if self.fighters[i].standing() {
+                self.schedule(i, active);
+            }
+        }
+    }
+
+    /// Those of `enemies` who chose Flee! in their side's last turn.
+    pub(super) fn fleeing(&self, enemies: &[usize]) -> Vec<usize> {
+        enemies
+            .iter()
+            .copied()
+            .filter(|&j| self.fighters[j].action == Some(Action::Flee))
+            .collect()
+    }
+
+    /// Chooses `i`'s set action for this turn: its tactic, within the rules.
+    pub(super) fn choose_action(&self, i: usize) -> Action {
+        let f = &self.fighters[i];
+        let ranged = f.sheet.ranged().map(|w| w.kind);
+        if f.broke_off {
+            Action::Flee
+        } else if self.engaged(i) {
+            Action::Fight
+        } else if f.sheet.melee().is_some()
+            && ranged.is_none()
+            && !self.fleeing(&self.standing_enemies(i)).is_empty()
+        {
+            Action::Pursue
+        } else if let Some(kind) = ranged {
+            match (f.sheet.tactic.action, kind) {
+                (Some(Preferred::MoveAndShoot), _) => Action::MoveAndShoot,
+                (Some(Preferred::Respond), _) => Action::Respond,
+                (None, WeaponKind::Spell) => Action::CastOffensiveSpells,
+                (None, _) => Action::Shoot,
+            }
+        } else if f.sheet.melee().is_none() || f.sheet.tactic.action == Some(Preferred::Respond) {
+            Action::Respond
+        } else {
+            let target = self.nearest(i, &self.standing_enemies(i));
+            match target {
+                Some(j) if self.separation(i, j) - 1 <= f.sheet.movement() => Action::Charge,
+                Some(_) => Action::Move,
+                None => Action::Respond,
+            }
+        }
+    }
+
+    /// Makes `i`'s move for its set action (mls, *1. Movement*).
+    pub(super) fn make_move(&mut self, i: usize, action: Action) {
+        let enemies = self.standing_enemies(i);
+        let fleeing = self.fleeing(&enemies);
+        let movement = self.fighters[i].sheet.movement();
+        match action {
+            Action::Charge | Action::Move => {
+                if let Some(j) = self.nearest(i, &enemies) {
+                    let moved = self.move_toward(i, j, movement);
+                    self.fighters[i].moved = moved;
+                    self.fighters[i].target = Some(j);
+                    if action == Action::Charge {
+                        self.fighters[i].charging = true;
+                    }
+                    self.note(Some(rule::MOVEMENT), |s| {
+                        format!(
+                            "{} moves {moved} square(s) toward {} (up to Agl+1 = {movement}); {} apart",
+                            s.name(i),
+                            s.name(j),
+                            s.separation(i, j)
+                        )
+                    });
+                }
+            }
+            Action::MoveAndShoot => {
+                if let Some(j) = self.nearest(i, &enemies) {
+                    // Close in, but never into contact: a shooter stays at least 2 squares off.
+                    let room = (self.separation(i, j) - 2).max(0);
+                    let moved = self.move_toward(i, j, movement.min(room));
+                    self.fighters[i].moved = moved;
+                    self.note(Some(rule::MOVE_AND_SHOOT), |s| {
+                        format!(
+                            "{} moves {moved} square(s) and will shoot in round {}",
+                            s.name(i),
+                            moved.clamp(1, 5)
+                        )
+                    });
+                }
+            }
+            Action::Pursue => {
+                if let Some(j) = self.pick(i, &fleeing) {
+                    let moved = self.move_toward(i, j, 2 * movement);
+                    self.fighters[i].moved = moved;
+                    self.fighters[i].target = Some(j);
+                    self.note(Some(rule::PURSUE), |s| {
+                        format!(
+                            "{} pursues {} {moved} square(s) (up to twice Agl+1 = {}); {} apart",
+                            s.name(i),
+                            s.name(j),
+                            2 * movement,
+                            s.separation(i, j)
+                        )
+                    });
+                }
+            }
+            Action::Flee => self.flee(i, 2 * movement),
+            Action::Fight | Action::Shoot | Action::CastOffensiveSpells | Action::Respond => {}
+        }
+    }
+
+    /// "The fleeing character MUST use ALL of his movement allowance": away
+    /// from the nearest enemy. He escapes when no standing enemy could reach
+    /// him with a pursuit (twice its Agl+1) next turn (project ruling P-19).
+    pub(super) fn flee(&mut self, i: usize, squares: i64) {
+        let enemies = self.standing_enemies(i);
+        let nearest = enemies
+            .iter()
+            .copied()
+            .min_by_key(|&j| (self.separation(i, j), j));
+        let away = match nearest {
+            Some(j) if self.fighters[j].position != self.fighters[i].position => {
+                (self.fighters[i].position - self.fighters[j].position).signum()
+            }
+            _ => {
+                if self.fighters[i].side == 0 {
+                    -1
+                } else {
+                    1
+                }
+            }
+        };
+        self.fighters[i].position += away * squares;
+        self.fighters[i].broke_off = false;
+        let caught = enemies
+            .iter()
+            .any(|&j| self.separation(i, j) - 1 <= 2 * self.fighters[j].sheet.movement());
+        self.note(Some(rule::FLEE), |s| {
+            format!("{} flees {squares} square(s) (twice Agl+1)", s.name(i))
+        });
+        if !caught {
+            self.fighters[i].state = State::Escaped;
+            self.note(Some(rule::FLEE), |s| {
+                format!("{} is out of every enemy's reach and escapes", s.name(i))
+            });
+        }
+    }
+
+    /// Schedules `i`'s attacks for the turn (RULING M-4) from its set action,
+    /// or, on the other side's turn, from where it stands.
+    pub(super) fn schedule(&mut self, i: usize, active: usize) {
+        let adjacent = self.engaged(i);
+        let f = &self.fighters[i];
+        let tactic = &f.sheet.tactic;
+        let shape = |s: Schedule| {
+            let s = s.delayed(tactic.delay as usize);
+            if tactic.rush { s.rushed() } else { s }
+        };
+        let ranged_skill = f.sheet.ranged().map(|w| f.sheet.skill(&w.skill));
+        // Without a melee weapon a combatant only defends in close combat.
+        let melee = match f.sheet.melee() {
+            Some(_) => Schedule::for_skill(f.melee_skill()),
+            None => Schedule::none(),
+        };
+        let (schedule, attacking) = if f.side == active {
+            match f.action {
+                Some(Action::Fight) => (shape(melee), Attacking::Melee),
+                Some(Action::Respond) if adjacent => (shape(melee), Attacking::Melee),
+                // "regardless of skill he may only make one attack, in the fifth round"
+                Some(Action::Charge) if adjacent => (Schedule::from_rounds(&[5]), Attacking::Melee),
+                Some(Action::Shoot | Action::CastOffensiveSpells) => (
+                    shape(Schedule::for_skill(ranged_skill.unwrap_or(0))),
+                    Attacking::Ranged,
+                ),
+                // "he may attack in any single round from any point during his movement"
+                Some(Action::MoveAndShoot) => (
+                    Schedule::from_rounds(&[f.moved.clamp(1, 5) as usize]),
+                    Attacking::Ranged,
+                ),
+                // "IF, and only if, he finishes his move adjacent ... a single unopposed attack in the fifth round"
+                Some(Action::Pursue) if adjacent => {
+                    (Schedule::from_rounds(&[5]), Attacking::Unopposed)
+                }
+                _ => (Schedule::none(), Attacking::Melee),
+            }
+        } else if f.action == Some(Action::Flee) {
+            // A fleer has turned his back: "He may not make any attacks" and a
+            // pursuer catches him from behind, with an unopposed attack.
+            (Schedule::none(), Attacking::Melee)
+        } else if adjacent && f.sheet.melee().is_some() {
+            // "Any inactive character ... may attack any enemy in the hex in front of him."
+            (shape(melee), Attacking::Melee)
+        } else if matches!(
+            f.action,
+            Some(Action::Shoot | Action::CastOffensiveSpells | Action::MoveAndShoot)
+        ) && ranged_skill.is_some()
+        {
+            // "Any active or inactive character who is not being attacked by an adjacent opponent may shoot"
+            (
+                shape(Schedule::for_skill(ranged_skill.unwrap_or(0))),
+                Attacking::Ranged,
+            )
+        } else {
+            (Schedule::none(), Attacking::Melee)
+        };
+        let rounds = schedule.rounds();
+        let f = &mut self.fighters[i];
+        f.schedule = schedule;
+        f.attacking = attacking;
+        if !rounds.is_empty() {
+            self.note(Some(rule::ROUNDS), |s| {
+                format!("{} attacks in round(s) {:?}", s.name(i), rounds)
+            });
+        }
+    }
+
+    /// Whether `j` may be attacked in `round`: a charger "may only be attacked
+    /// in the 5th round".
+    pub(super) fn attackable(&self, j: usize, round: usize) -> bool {
+        self.fighters[j].standing() && (!self.fighters[j].charging || round == 5)
+    }
+
+    pub(super) fn resolve_round(&mut self, dice: &mut Dice<'_>) -> Result<(), FightError> {
+        let round = self.round;
+        self.pending.clear();
+        self.shoot(dice, round)?;
+        self.close_combat(dice, round)?;
+        self.apply_hits(dice)?;
+        Ok(())
+    }
+
+    /// "All full turn actions ... now take effect"; unconscious combatants
+    /// count down their turns.
+    pub(super) fn end_turn(&mut self) {
+        for i in 0..self.fighters.len() {
+            if let State::Unconscious(Some(n)) = self.fighters[i].state
+                && self.fighters[i].down_turn != self.turn
+            {
+                let left = n.saturating_sub(1);
+                if left == 0 {
+                    self.fighters[i].state = State::Standing;
+                    self.note(Some(rule::UNCONSCIOUS), |s| {
+                        format!("{} comes round", s.name(i))
+                    });
+                } else {
+                    self.fighters[i].state = State::Unconscious(Some(left));
+                }
+            }
+        }
+        self.round = 0;
+    }
+
+    /// Ends the fight when a side has no one standing, or, at the end of a
+    /// turn, when the turn limit is reached.
+    pub(super) fn check_over(&mut self, turn_done: bool) {
+        if self.ending.is_some() {
+            return;
+        }
+        let up = |s: usize| self.fighters.iter().any(|f| f.side == s && f.standing());
+        let (a, b) = (up(0), up(1));
+        let ending = match (a, b) {
+            (true, true) if turn_done && self.turn >= self.max_turns => Some(Ending {
+                winner: None,
+                turns: self.turn,
+                reason: format!("no side won in {} turns", self.max_turns),
+            }),
+            (true, true) => None,
+            (false, false) => {
+                // Everyone is down: a side whose members are all dead (or fled)
+                // loses to one with survivors, who will come round.
+                let survivors = |s: usize| {
+                    self.fighters
+                        .iter()
+                        .any(|f| f.side == s && matches!(f.state, State::Unconscious(_)))
+                };
+                match (survivors(0), survivors(1)) {
+                    (true, false) | (false, true) => {
+                        let w = if survivors(0) { 0 } else { 1 };
+                        Some(Ending {
+                            winner: Some(w),
+                            turns: self.turn,
+                            reason: format!(
+                                "everyone is down, and only side {} has survivors",
+                                self.sides[w]
+                            ),
+                        })
+                    }
+                    _ => Some(Ending {
+                        winner: None,
+                        turns: self.turn,
+                        reason: "neither side has anyone standing".into(),
+                    }),
+                }
+            }
+            (winner_a, _) => {
+                let w = if winner_a { 0 } else { 1 };
+                Some(Ending {
+                    winner: Some(w),
+                    turns: self.turn,
+                    reason: format!("no one of {} is standing", self.sides[1 - w]),
+                })
+            }
+        };
+        if let Some(e) = ending {
+            self.note(None, |s| match e.winner {
+                Some(w) => format!("Winner: {} ({})", s.sides[w], e.reason),
+                None => format!("A draw: {}", e.reason),
+            });
+            self.ending = Some(e);
+        }
+    }
+}
