@@ -2,6 +2,8 @@
 //! the libraries and prints what they return.
 
 mod character_cmd;
+mod character_new;
+mod character_play;
 mod cli;
 mod exit;
 mod fraction;

@@ -161,9 +161,9 @@ pub fn run(command: &MlsCommand, limits: &Limits) -> Result<(), Failure> {
         MlsCommand::Attacks(args) => attacks(args),
         MlsCommand::Damage(args) => damage(args, limits),
         MlsCommand::Character(command) => crate::character_cmd::run(command),
-        MlsCommand::Advance(args) => crate::character_cmd::advance(args),
-        MlsCommand::Behave(args) => crate::character_cmd::behave(args),
-        MlsCommand::Time(args) => crate::character_cmd::time_cost(args),
+        MlsCommand::Advance(args) => crate::character_play::advance(args),
+        MlsCommand::Behave(args) => crate::character_play::behave(args),
+        MlsCommand::Time(args) => crate::character_play::time_cost(args),
     }
 }
 

@@ -1,0 +1,282 @@
+//! `nutshell mls advance`, `behave` and `time`: a character in play.
+
+use crate::character_cmd::*;
+use crate::exit::Failure;
+use nutshell_mls::character::costs::{self, rules};
+use nutshell_mls::character::generation;
+use nutshell_mls::character::personality::TraitId;
+use nutshell_mls::character::primary::Primary;
+use nutshell_mls::character::validate::{to_toml, validate};
+use nutshell_mls::character::{advancement, behaviour, time};
+use nutshell_mls::dice::Dice;
+use serde_json::json;
+use std::io::Write;
+
+// ---------------------------------------------------------------- advance
+
+/// Bad input listing the rules a sheet breaks, one a line.
+fn broken_rules(headline: &str, violations: &[impl std::fmt::Display]) -> Failure {
+    let mut m = format!("error: {headline}:");
+    for v in violations {
+        m.push_str(&format!("\n  {v}"));
+    }
+    Failure::bad_input(m)
+}
+
+pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
+    let (mut sheet, text) = load(&args.file)?;
+    let shown = args.file.display().to_string();
+    let violations = validate(&sheet, Some(&text));
+    if !violations.is_empty() {
+        return Err(broken_rules(
+            &format!(
+                "{shown} breaks {} rule(s); `nutshell mls character check` explains; nothing was changed",
+                violations.len()
+            ),
+            &violations,
+        ));
+    }
+    generation::open_ledger(&mut sheet).map_err(bad)?;
+    let before = sheet
+        .character
+        .as_ref()
+        .map(|c| c.ledger.len())
+        .unwrap_or(0);
+    let mut reduce = Vec::new();
+    for r in &args.reduce {
+        reduce.push(Primary::parse(r).ok_or_else(|| {
+            Failure::bad_input(format!("error: --reduce {r}: not a primary trait"))
+        })?);
+    }
+    let spends: Vec<advancement::Spend> = args
+        .spend
+        .iter()
+        .map(|s| {
+            advancement::Spend::parse(s)
+                .map_err(|e| Failure::bad_input(format!("error: --spend {s}: {e}")))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut source = args.source.source()?;
+    let mut dice = Dice::new(source.dice());
+    if let (Some(size), Some(role)) = (args.adventure, args.role) {
+        let size = match size {
+            AdventureArg::Minor => costs::Adventure::Minor,
+            AdventureArg::Average => costs::Adventure::Average,
+            AdventureArg::Major => costs::Adventure::Major,
+        };
+        let role = match role {
+            RoleArg::Minor => costs::Role::Minor,
+            RoleArg::Major => costs::Role::Major,
+        };
+        advancement::adventure(&mut sheet, size, role, &mut dice).map_err(bad)?;
+    }
+    let mut checks = sheet
+        .character
+        .as_ref()
+        .map(|c| c.checks.clone())
+        .unwrap_or_default();
+    checks.extend(args.check.iter().cloned());
+    if !checks.is_empty() {
+        advancement::after_adventure(&mut sheet, &checks, &mut dice).map_err(bad)?;
+    }
+    let increments = match args.years {
+        None => i64::from(args.increments),
+        Some(y) => {
+            let ch = sheet
+                .character
+                .as_ref()
+                .ok_or_else(|| Failure::other("error: the sheet has no [character] table"))?;
+            let row = ch.race.row();
+            let months = i64::from(y) * 12;
+            if months % row.increment != 0 {
+                return Err(Failure::bad_input(format!(
+                    "error: --years {y}: {} ages by increments of {}, and {y} years is not a whole number of them; give --increments N instead (mls, Racial Differences); nothing was changed",
+                    row.a(),
+                    if row.increment % 12 == 0 {
+                        format!("{} year(s)", row.increment / 12)
+                    } else {
+                        format!("{} months", row.increment)
+                    }
+                )));
+            }
+            months / row.increment
+        }
+    };
+    for _ in 0..increments {
+        advancement::pass_increment(&mut sheet, &mut reduce).map_err(bad)?;
+    }
+    if !reduce.is_empty() {
+        return Err(Failure::bad_input(format!(
+            "error: --reduce given {} time(s) more than age demanded: nothing was changed",
+            reduce.len()
+        )));
+    }
+    for s in &spends {
+        advancement::spend(&mut sheet, s, &mut dice).map_err(bad)?;
+    }
+    let new_text = to_toml(&sheet).map_err(bad)?;
+    let after = validate(&sheet, Some(&new_text));
+    if !after.is_empty() {
+        return Err(broken_rules(
+            &format!(
+                "the result would break {} rule(s); nothing was changed",
+                after.len()
+            ),
+            &after,
+        ));
+    }
+    let ch = sheet
+        .character
+        .as_ref()
+        .ok_or_else(|| Failure::other("error: the character vanished"))?;
+    let added = &ch.ledger[before..];
+    let mut out = anstream::stdout().lock();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({"entries": added, "cps": ch.cps, "age": ch.age, "written": args.write})
+        )?;
+    } else {
+        for e in added {
+            writeln!(out, "{}", entry_line(e))?;
+            writeln!(out, "    rule: {}", e.rule)?;
+        }
+        writeln!(
+            out,
+            "{}: {} CP(s) unspent at age {}{}",
+            sheet.name,
+            ch.cps,
+            ch.age,
+            if args.write {
+                "; saved"
+            } else {
+                " (not saved: add --write)"
+            }
+        )?;
+    }
+    if args.write {
+        let header = text
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>();
+        std::fs::write(&args.file, format!("{header}{new_text}"))
+            .map_err(|e| Failure::other(format!("error: {shown}: {e}")))?;
+    }
+    if let Some(w) = source.leftover_warning() {
+        let _ = writeln!(anstream::stderr(), "{w}");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- behave
+
+pub fn behave(args: &BehaveArgs) -> Result<(), Failure> {
+    let mut source = args.source.source()?;
+    let mut out = anstream::stdout().lock();
+    let (b, name, opposite) = match &args.file {
+        None => {
+            let v: i64 = args.trait_.parse().map_err(|_| {
+                Failure::bad_input(format!(
+                    "error: --trait {}: without a sheet, give the trait's value (0..20)",
+                    args.trait_
+                ))
+            })?;
+            if !(0..=20).contains(&v) {
+                return Err(Failure::bad_input(format!(
+                    "error: --trait {v}: {}",
+                    rules::LIMIT_PERSONALITY
+                )));
+            }
+            let mut dice = Dice::new(source.dice());
+            (behaviour::behave(v, &mut dice).map_err(bad)?, None, None)
+        }
+        Some(path) => {
+            let (mut sheet, text) = load(path)?;
+            let id = TraitId::parse(&args.trait_).ok_or_else(|| {
+                Failure::bad_input(format!(
+                    "error: --trait {}: not a personality trait",
+                    args.trait_
+                ))
+            })?;
+            let mut dice = Dice::new(source.dice());
+            let b = behaviour::on_sheet(&mut sheet, id.name(), &mut dice).map_err(bad)?;
+            if args.write && b.checks_opposite {
+                let header = text
+                    .lines()
+                    .take_while(|l| l.starts_with('#'))
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>();
+                let new_text = to_toml(&sheet).map_err(bad)?;
+                std::fs::write(path, format!("{header}{new_text}"))
+                    .map_err(|e| Failure::other(format!("error: {}: {e}", path.display())))?;
+            }
+            (b, Some(id.name()), Some(id.opposite().name()))
+        }
+    };
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({"trait": name, "value": b.value, "noticeable": b.noticeable, "roll": b.roll, "acts_against": b.acts_against, "checks_opposite": b.checks_opposite, "opposite": opposite})
+        )?;
+    } else {
+        let what = name
+            .map(|n| format!("{n} {}", b.value))
+            .unwrap_or_else(|| format!("a trait of {}", b.value));
+        match b.roll {
+            None => writeln!(
+                out,
+                "{what}: 15 or less, the character behaves as the player wishes (no roll)"
+            )?,
+            Some(r) if b.acts_against => writeln!(
+                out,
+                "{what} is Noticeable: 1d20 = {r} > {}: the character may act against it; the opposing trait{} is checked",
+                b.value,
+                opposite.map(|o| format!(" ({o})")).unwrap_or_default()
+            )?,
+            Some(r) => writeln!(
+                out,
+                "{what} is Noticeable: 1d20 = {r}, not higher than {}: the character behaves by the trait",
+                b.value
+            )?,
+        }
+        writeln!(out, "  rule: {}", rules::BEHAVIOUR)?;
+    }
+    if let Some(w) = source.leftover_warning() {
+        let _ = writeln!(anstream::stderr(), "{w}");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- time
+
+pub fn time_cost(args: &TimeArgs) -> Result<(), Failure> {
+    let mut out = anstream::stdout().lock();
+    let unit = |u: time::Unit| match u {
+        time::Unit::MovementPoint => "movement point(s)",
+        time::Unit::Turn => "turn(s)",
+        time::Unit::CombatAction => "combat action(s)",
+    };
+    match &args.action {
+        None => {
+            for a in &time::ACTIONS {
+                writeln!(out, "{:<20} {}", a.key, a.text)?;
+            }
+        }
+        Some(key) => {
+            let (n, u) = time::cost(key, args.amount)
+                .map_err(|e| Failure::bad_input(format!("error: {e}")))?;
+            let a = time::find(key)
+                .map(|a| a.roll.map(|r| format!(" ({r})")).unwrap_or_default())
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "{key}: {n} {}{a}  [mls, Time Costs of Actions]",
+                unit(u)
+            )?;
+        }
+    }
+    Ok(())
+}
