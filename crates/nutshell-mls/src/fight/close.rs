@@ -187,6 +187,20 @@ impl Fight {
             .add(defence, "total defence")
     }
 
+    /// `i`'s close-combat attack roll this round: its melee skill with the
+    /// attack's modifiers.
+    fn attack_roll(
+        &mut self,
+        dice: &mut Dice<'_>,
+        i: usize,
+        round: usize,
+        what: RollFor,
+    ) -> Result<Roll, FightError> {
+        let skill = self.fighters[i].melee_skill();
+        let mods = self.attack_mods(i, round);
+        self.roll(dice, i, skill, mods, what)
+    }
+
     fn melee_dam(&self, i: usize) -> i64 {
         self.fighters[i].sheet.melee().map_or(0, |w| w.dam)
     }
@@ -414,9 +428,7 @@ impl Fight {
         t: usize,
         round: usize,
     ) -> Result<(), FightError> {
-        let skill = self.fighters[i].melee_skill();
-        let modifier = self.attack_mods(i, round);
-        let roll = self.roll(dice, i, skill, modifier, RollFor::Unopposed(t))?;
+        let roll = self.attack_roll(dice, i, round, RollFor::Unopposed(t))?;
         self.unopposed_hit(i, t, self.melee_dam(i), roll);
         Ok(())
     }
@@ -478,14 +490,7 @@ impl Fight {
         };
         while let Some(c) = current {
             consumed.push(c);
-            let skill_t = self.fighters[t].melee_skill();
-            let rt = self.roll(
-                dice,
-                t,
-                skill_t,
-                self.attack_mods(t, round),
-                RollFor::TotalAttack(c),
-            )?;
+            let rt = self.attack_roll(dice, t, round, RollFor::TotalAttack(c))?;
             let skill_c = self.fighters[c].melee_skill();
             let (mod_c, what) = if attacker[c] {
                 let what = if is_total(self, c) {
@@ -594,14 +599,7 @@ impl Fight {
                 .collect::<Vec<_>>()
             {
                 consumed.push(a);
-                let skill = self.fighters[a].melee_skill();
-                let ra = self.roll(
-                    dice,
-                    a,
-                    skill,
-                    self.attack_mods(a, round),
-                    RollFor::Unopposed(t),
-                )?;
+                let ra = self.attack_roll(dice, a, round, RollFor::Unopposed(t))?;
                 if self.fighters[a].sheet.tactic.mode == Mode::Forego {
                     continue;
                 }

@@ -34,18 +34,12 @@ fn a_success_that_is_not_higher_does_not_hit() {
     assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (14, 12));
 }
 
-fn three_goblins() -> String {
-    (1..=3)
-        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 20, ""))
-        .collect()
-}
-
 #[test]
 fn one_against_three_takes_minus_two_and_must_beat_them_all() {
     // mls, Close Combat: "Each enemy in excess of the first making an attack
     // causes penalty of -1 to the single character's roll. To hit a character
     // must succeed with his roll AND roll higher than all his opponents."
-    let mut f = fight(&combatant("Ann", 8, 8, 20, ""), &three_goblins());
+    let mut f = fight(&combatant("Ann", 8, 8, 20, ""), &band(3, 8, 6, 20));
     // Ann 4,4,4 = 12 + 8 - 2 = 18; Gob1 17, Gob2 16, Gob3 14 (failure).
     // Ann beats all three and hits Gob1 (her target): 2d6 1,1 -> Dam 8.
     round(&mut f, &[4, 4, 4, 3, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1]);
@@ -60,10 +54,7 @@ fn blocks_and_hits_in_the_same_round() {
     // mls, Normal Attacks: "If he rolls higher than some he blocks their
     // attacks and is hit by the others." Project ruling P-18: an attacker hits
     // only when he beats every opponent he faces.
-    let gobs: String = (1..=2)
-        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 20, ""))
-        .collect();
-    let mut f = fight(&combatant("Ann", 8, 8, 20, ""), &gobs);
+    let mut f = fight(&combatant("Ann", 8, 8, 20, ""), &band(2, 8, 6, 20));
     // Ann 3,3,3 = 9 + 8 - 1 = 16; Gob1 3,3,4 = 18 hits her; Gob2 2,2,3 = 15 is
     // blocked; Ann beats Gob2 but not Gob1, so she hits no one.
     // Gob1's Dam 6: 1d6 + 1d3 = 1,1 -> 6; Ann 20 -> 14.
@@ -241,12 +232,16 @@ fn armour_by_location_and_an_aimed_blow() {
     logged(&f, "on the chest");
 }
 
-#[test]
-fn a_total_attack_chain_adds_strength_and_goes_on() {
-    // mls, Total Attack: "If this attack is successful the character increases
-    // his Dam for that attack by his Strength. In addition the total attacker
-    // may now make a second attack against a second opponent ... continuing to
-    // attack until he has hit all enemies".
+/// `n` combatants named Gob1.. with the same skill, Dam and THP.
+fn band(n: usize, skill: i64, dam: i64, thp: i64) -> String {
+    (1..=n)
+        .map(|i| combatant(&format!("Gob{i}"), skill, dam, thp, ""))
+        .collect()
+}
+
+/// Ann (skill 10, Dam 8, Strength 3, every attack a Total Attack, THP 40)
+/// against Gob1 and Gob2 (skill 8, Dam 6, THP 30).
+fn total_attacker_against_two() -> Fight {
     let ann = combatant(
         "Ann",
         10,
@@ -254,10 +249,16 @@ fn a_total_attack_chain_adds_strength_and_goes_on() {
         40,
         "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
     );
-    let gobs: String = (1..=2)
-        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 30, ""))
-        .collect();
-    let mut f = fight(&ann, &gobs);
+    fight(&ann, &band(2, 8, 6, 30))
+}
+
+#[test]
+fn a_total_attack_chain_adds_strength_and_goes_on() {
+    // mls, Total Attack: "If this attack is successful the character increases
+    // his Dam for that attack by his Strength. In addition the total attacker
+    // may now make a second attack against a second opponent ... continuing to
+    // attack until he has hit all enemies".
+    let mut f = total_attacker_against_two();
     // Ann 4,4,3 = 21 vs Gob1 2,2,2 = 14: critical, Dam (8 + 3) x 2 = 22.
     // Ann 3,3,3 = 19 vs Gob2 3,3,2 = 16: Dam 11.
     // Gob1 takes 5d6 + 1d3 (all 1s) -> 22: 30 -> 8, below half: shock 6,6,6.
@@ -284,17 +285,7 @@ fn a_failed_total_attack_gives_the_enemy_his_strength_and_unopposed_attacks() {
     // mls, Following Up a Total Attack: a critical hit against a total attacker
     // may follow up. Project ruling P-20: the unopposed attacks come whether or
     // not the enemy hit.
-    let ann = combatant(
-        "Ann",
-        10,
-        8,
-        40,
-        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
-    );
-    let gobs: String = (1..=2)
-        .map(|i| combatant(&format!("Gob{i}"), 8, 6, 30, ""))
-        .collect();
-    let mut f = fight(&ann, &gobs);
+    let mut f = total_attacker_against_two();
     // Ann 2,2,2 = 16 vs Gob1 4,4,4 = 20 critical: Dam (6 + 3) x 2 = 18.
     // Gob2's unopposed attack 3,3,3 = 17 succeeds: Dam 6.
     // Damage: 4d6 + 1d3 (1s) -> 18: 40 -> 22; 1d6 + 1d3 (1s) -> 6: 22 -> 16,
@@ -720,10 +711,7 @@ fn at_most_eight_enemies_attack_one_combatant() {
     // Project ruling P-23: the eight squares around a combatant hold at most
     // eight attackers; mls, Close Combat: "-1 to the single character's roll"
     // for each beyond the first. Ten goblins, all adjacent on the line.
-    let gobs: String = (1..=10)
-        .map(|i| combatant(&format!("Gob{i}"), 10, 4, 20, ""))
-        .collect();
-    let mut f = fight(&combatant("Ann", 10, 8, 40, ""), &gobs);
+    let mut f = fight(&combatant("Ann", 10, 8, 40, ""), &band(10, 10, 4, 20));
     // Everyone rolls 1,1,2 and fails: Ann and eight goblins, 27 faces.
     let faces: Vec<i64> = std::iter::repeat_n([1, 1, 2], 9).flatten().collect();
     round(&mut f, &faces);
