@@ -581,8 +581,12 @@ fn print_check(out: &mut impl Write, r: &CheckResult, json: bool) -> Result<(), 
     if let Some(m) = r.margin {
         details.push(format!("margin {m:+}"));
     }
-    if let Some(x) = r.experience {
-        details.push(format!("+{x} experience point"));
+    for e in &r.experience {
+        let s = if e.points == 1 { "" } else { "s" };
+        details.push(format!(
+            "{}: +{} experience point{s}",
+            e.character, e.points
+        ));
     }
     if !details.is_empty() {
         summary.push_str(&format!(" ({})", details.join(", ")));
@@ -823,6 +827,10 @@ fn print_contest(out: &mut impl Write, r: &ContestResult, json: bool) -> Result<
             side.total.map_or("-".to_string(), |t| t.to_string()),
             side.outcome.id()
         )?;
+        for e in &side.experience {
+            let s = if e.points == 1 { "" } else { "s" };
+            writeln!(out, "  {}: +{} experience point{s}", e.character, e.points)?;
+        }
         write_steps(out, &side.transcript)?;
     }
     write_steps(out, &r.transcript)?;

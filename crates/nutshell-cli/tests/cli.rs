@@ -446,7 +446,10 @@ fn check_json_has_the_outcome_and_transcript() {
         "1,1",
     ]);
     assert_eq!(json["outcome"], "botch");
-    assert_eq!(json["experience"], 1);
+    assert_eq!(
+        json["experience"],
+        serde_json::json!([{"character": "the roller", "points": 1}])
+    );
 }
 
 #[test]

@@ -69,3 +69,29 @@ impl From<nutshell_dice::NotationError> for RulesError {
         RulesError::Invalid(e.to_string())
     }
 }
+
+/// `a + b`, or an error naming `what` when the sum leaves the 64-bit range
+/// (RULING N-1: "Overflow is an error, never a wrap").
+pub fn add(a: i64, b: i64, what: &str) -> Result<i64, RulesError> {
+    a.checked_add(b).ok_or_else(|| overflow(what))
+}
+
+/// The sum of `values`, or an error naming `what` on overflow (RULING N-1).
+pub fn sum(values: impl IntoIterator<Item = i64>, what: &str) -> Result<i64, RulesError> {
+    values
+        .into_iter()
+        .try_fold(0i64, |acc, v| add(acc, v, what))
+}
+
+/// `a * b`, or an error naming `what` on overflow (RULING N-1).
+pub fn mul(a: i64, b: i64, what: &str) -> Result<i64, RulesError> {
+    a.checked_mul(b).ok_or_else(|| overflow(what))
+}
+
+/// The error for a sum or product that leaves the 64-bit range.
+pub fn overflow(what: &str) -> RulesError {
+    RulesError::Invalid(format!(
+        "{what} overflows: the numbers are too large (at most {} either way; RULING N-1: overflow is an error, never a wrap)",
+        i64::MAX
+    ))
+}

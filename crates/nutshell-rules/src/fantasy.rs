@@ -357,7 +357,7 @@ impl Check {
                 dice: dice.rolled,
                 transcript,
                 effect,
-                experience: None,
+                experience: Vec::new(),
             });
         }
         if self.dc <= 10 && !self.stressful {
@@ -456,7 +456,7 @@ impl Check {
             dice: dice.rolled,
             transcript,
             effect,
-            experience: None,
+            experience: Vec::new(),
         })
     }
 

@@ -165,7 +165,7 @@ impl Test {
             dice: dice.rolled,
             transcript,
             effect: None,
-            experience: None,
+            experience: Vec::new(),
         })
     }
 
@@ -332,7 +332,7 @@ impl Contest {
             dice: Vec::new(),
             transcript: Vec::new(),
             effect: None,
-            experience: None,
+            experience: Vec::new(),
         };
         let mut sides = vec![side(ca, ta, a_wins), side(cb, tb, !a_wins)];
         sides[0].dice = a_dice;

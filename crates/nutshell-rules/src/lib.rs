@@ -40,7 +40,7 @@ pub mod tiered_d20;
 
 pub use error::RulesError;
 pub use odds::OutcomeOdds;
-pub use outcome::{CheckResult, ContestResult, Outcome, Step};
+pub use outcome::{CheckResult, ContestResult, Experience, Outcome, Step};
 
 /// The ruleset ids, as the command line and the JSON name them.
 pub const RULESETS: [&str; 5] = ["fantasy", "mls", "exploding-d6", "tiered-d20", "favor-3d6"];

@@ -110,7 +110,7 @@ impl Check {
             dice: Vec::new(),
             transcript,
             effect: None,
-            experience: None,
+            experience: Vec::new(),
         }
     }
 

@@ -96,9 +96,40 @@ pub struct CheckResult {
     /// An effect rolled after the outcome (magnitude or damage), if asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<EffectRoll>,
-    /// Experience points gained (exploding-d6: a botch gives 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub experience: Option<i64>,
+    /// Experience points gained, by character (exploding-d6: "Whenever a
+    /// Character Botches, they get +1 Experience Point").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub experience: Vec<Experience>,
+}
+
+impl CheckResult {
+    /// The experience points `character` gained (0 if none).
+    pub fn experience_of(&self, character: &str) -> i64 {
+        self.experience
+            .iter()
+            .filter(|e| e.character == character)
+            .map(|e| e.points)
+            .sum()
+    }
+}
+
+/// Experience points gained by one character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Experience {
+    /// Who: `the roller`, `helper 1`, `side A`, ...
+    pub character: String,
+    /// How many points.
+    pub points: i64,
+}
+
+impl Experience {
+    /// `points` for `character`.
+    pub fn new(character: &str, points: i64) -> Experience {
+        Experience {
+            character: character.to_string(),
+            points,
+        }
+    }
 }
 
 /// An effect roll: the expression rolled for this outcome and its result.

@@ -314,7 +314,7 @@ impl Check {
             dice: dice.rolled,
             transcript,
             effect,
-            experience: None,
+            experience: Vec::new(),
         })
     }
 

@@ -1,4 +1,6 @@
 use super::*;
+use num_bigint::BigInt;
+use num_rational::BigRational;
 use nutshell_rules::Outcome;
 use nutshell_rules::exploding_d6::{Check, Contest};
 
@@ -45,7 +47,10 @@ fn sixes_explode() {
 #[test]
 fn botches() {
     let r = check(10, 5).roll(&mut faces(&[1, 1])).unwrap();
-    assert_eq!((r.outcome, r.experience), (Outcome::Botch, Some(1)));
+    assert_eq!(
+        (r.outcome, r.experience_of("the roller")),
+        (Outcome::Botch, 1)
+    );
     let r = check(4, 5).roll(&mut faces(&[1, 5])).unwrap();
     assert_eq!(
         (r.outcome, r.natural, r.total),
@@ -158,21 +163,85 @@ fn exact_odds() {
     assert_eq!(odds.probability("first"), Some(&ratio(1, 2)));
 }
 
-/// Project ruling P-7: with helpers there is no rote success; everyone rolls.
+/// "If your [(Score + Modifiers) >= #] before the d6 roll, and you can take your
+/// time, you Succeed automatically." (Rote Actions; project ruling P-7): helpers
+/// do not turn a rote success into a roll that can botch.
 #[test]
-fn p7_no_rote_with_helpers() {
-    let r = Check {
+fn p7_rote_success_with_helpers() {
+    let c = Check {
+        rote: true,
+        helpers: vec![0, 2],
+        ..check(9, 5)
+    };
+    let r = c.roll(&mut faces(&[])).unwrap();
+    assert_eq!((r.outcome, r.dice.len()), (Outcome::Success, 0));
+    cites(&r, "Rote Actions");
+    assert!(
+        r.transcript[0].text.contains("rote action"),
+        "{:?}",
+        r.transcript
+    );
+    let odds = c.odds().unwrap();
+    assert_eq!(odds.probability("success"), Some(&ratio(1, 1)));
+    assert_eq!(odds.probability("botch"), Some(&ratio(0, 1)));
+    // Short of #: everyone rolls, and the transcript still says why.
+    let c = Check {
         rote: true,
         helpers: vec![0],
-        ..check(9, 5)
-    }
-    .roll(&mut faces(&[2, 3]))
-    .unwrap();
+        ..check(4, 5)
+    };
+    let r = c.roll(&mut faces(&[2, 3])).unwrap();
     assert_eq!(r.dice.len(), 2);
+    assert!(r.transcript[0].text.contains("no rote success"));
 }
 
-/// Project ruling P-5: explosions stop at the explosion limit, reported; the
-/// exact odds of a check are computed up to the Difficulty, without a tail.
+/// "Whenever a Character Botches, they get +1 Experience Point" (Botch (1)): the
+/// experience goes to whoever botched, the roller or a helper, each of them.
+#[test]
+fn experience_goes_to_whoever_botched() {
+    let coop = Check {
+        helpers: vec![1, 2],
+        ..check(3, 9)
+    };
+    // The roller rolls 4; helper 1 botches (1, 1); helper 2 botches (1, 1).
+    let r = coop.roll(&mut faces(&[4, 1, 1, 1, 1])).unwrap();
+    assert_eq!(r.outcome, Outcome::Botch);
+    assert_eq!(r.experience_of("the roller"), 0);
+    assert_eq!(r.experience_of("helper 1"), 1);
+    assert_eq!(r.experience_of("helper 2"), 1);
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("helper 1, helper 2")),
+        "{:?}",
+        r.transcript
+    );
+    // Nobody botches: no experience.
+    let r = coop.roll(&mut faces(&[4, 2, 3])).unwrap();
+    assert!(r.experience.is_empty());
+}
+
+/// "Whenever a Character Botches, they get +1 Experience Point" and "Re-roll
+/// ties on opposed rolls" (RULING X-6, P-6): two botches are a tie, and both
+/// sides keep their point; each side lists its own dice.
+#[test]
+fn contest_experience_and_dice_per_side() {
+    let c = Contest {
+        first: check(0, 0),
+        second: check(0, 0),
+    };
+    // Both botch (a tie), then A botches again and B rolls 3.
+    let r = c.roll(&mut faces(&[1, 1, 1, 1, 1, 1, 3])).unwrap();
+    assert_eq!(r.winner, "second");
+    assert_eq!(r.sides[0].experience_of("side A"), 2);
+    assert_eq!(r.sides[1].experience_of("side B"), 1);
+    let a: Vec<i64> = r.sides[0].dice.iter().map(|d| d.face).collect();
+    let b: Vec<i64> = r.sides[1].dice.iter().map(|d| d.face).collect();
+    assert_eq!((a, b), (vec![1, 1, 1, 1], vec![1, 1, 3]));
+}
+
+/// Project ruling P-5: a rolled die stops at the explosion limit, reported; the
+/// exact odds of a check have no limit and no tail.
 #[test]
 fn p5_the_explosion_limit() {
     let c = Check {
@@ -190,6 +259,83 @@ fn p5_the_explosion_limit() {
     let odds = check(0, 30).odds().unwrap();
     assert_eq!(odds.probability("success"), Some(&ratio(1, 7776)));
     assert_eq!(odds.tail, "0");
+    // # 600, far past the explosion limit of rolled dice: still exact. A first
+    // 6 (1/6), then E >= 594 for the bonus dice: 6^-98 * 1/6. In all 6^-100.
+    let odds = check(0, 600).odds().unwrap();
+    let p = odds.probability("success").unwrap();
+    assert_eq!(p.denom(), &BigInt::from(6).pow(100));
+    // Far beyond any exact answer: refused, not truncated.
+    let e = check(0, 1_000_000).odds().unwrap_err();
+    assert!(e.to_string().contains("chain of"), "{e}");
+}
+
+/// Contest odds are exact in closed form (P-5, RULING X-6): they lie within a
+/// direct sum over chains of at most 20 explosions and that sum plus the
+/// probability it leaves out.
+#[test]
+fn contest_odds_in_closed_form() {
+    use nutshell_rules::exploding_d6::series;
+    for (a, b) in [(0, 0), (3, 2), (-4, 9), (13, 0), (0, 13), (2, 40)] {
+        let (wins, ties) = series::compare(a, b).unwrap();
+        let (lo_wins, lo_ties, left_out) = truncated_compare(a, b, 20);
+        assert!(
+            wins >= lo_wins && wins <= &lo_wins + &left_out,
+            "{a} vs {b}"
+        );
+        assert!(
+            ties >= lo_ties && ties <= &lo_ties + &left_out,
+            "{a} vs {b}"
+        );
+    }
+    // The odds of equal sides are 1/2; of 3 against 2, a small rational.
+    let c = |a, b| {
+        Contest {
+            first: check(a, 0),
+            second: check(b, 0),
+        }
+        .odds()
+        .unwrap()
+    };
+    assert_eq!(c(5, 5).probability("first"), Some(&ratio(1, 2)));
+    let p = c(3, 2).probability("first").unwrap().clone();
+    assert!(p.denom() < &BigInt::from(10_000_000), "{p}");
+    assert!(c(3, 2).tail == "0");
+}
+
+/// The d6 roll of one character, by direct enumeration of chains of at most
+/// `depth` explosions: (value or botch, probability), and the mass left out.
+fn d6_roll_by_chains(depth: u32) -> (Vec<(Option<i64>, BigRational)>, BigRational) {
+    let mut out = vec![(None, ratio(1, 36)), (Some(1), ratio(5, 36))];
+    for v in 2..=5 {
+        out.push((Some(v), ratio(1, 6)));
+    }
+    for k in 1..=depth {
+        let p = BigRational::new(1.into(), BigInt::from(6).pow(k + 1));
+        for t in 1..=5 {
+            out.push((Some(6 * i64::from(k) + t), p.clone()));
+        }
+    }
+    let left_out = BigRational::new(1.into(), BigInt::from(6).pow(depth + 1));
+    (out, left_out)
+}
+
+fn truncated_compare(a: i64, b: i64, depth: u32) -> (BigRational, BigRational, BigRational) {
+    let (rolls, left_out) = d6_roll_by_chains(depth);
+    let mut wins = ratio(0, 1);
+    let mut ties = ratio(0, 1);
+    for (x, p) in &rolls {
+        for (y, q) in &rolls {
+            let rx = x.map(|v| v + a);
+            let ry = y.map(|v| v + b);
+            if rx > ry {
+                wins += p * q;
+            } else if rx == ry {
+                ties += p * q;
+            }
+        }
+    }
+    // Either side's missing chains: at most twice the mass left out.
+    (wins, ties, &left_out + &left_out)
 }
 
 /// Project ruling P-6: in opposed rolls a botch is the lowest result: it loses
