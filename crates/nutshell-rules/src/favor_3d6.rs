@@ -6,7 +6,7 @@
 //! RULINGS V-1..V-3.
 
 use crate::dice::Dice;
-use crate::error::RulesError;
+use crate::error::{self, RulesError};
 use crate::odds::{self, OutcomeOdds};
 use crate::outcome::{CheckResult, ContestResult, Outcome, Step};
 use num_rational::BigRational;
@@ -22,6 +22,8 @@ const RULE_FAVOR: &str = "favor-3d6, Favor and Disfavor (RULING V-1)";
 const RULE_CRIT: &str = "favor-3d6, Critical Successes and Failures (RULING V-2)";
 const RULE_CONTEST: &str = "favor-3d6, Contesting (RULING V-3)";
 const RULE_TIE: &str = "favor-3d6, Tie Breakers (RULING V-3)";
+const RULE_RANK: &str =
+    "favor-3d6, Favor and Disfavor, Critical Successes and Failures (project ruling P-11)";
 
 /// The most dice a test may roll (favor beyond this is refused).
 pub const MAX_DICE: i64 = 100;
@@ -84,27 +86,41 @@ impl Test {
 
     /// The total of a roll: the doubled sum plus the modifier on a critical
     /// success, 0 on a critical failure (modifiers ignored) or with no dice.
-    fn total(&self, dice: Dice3) -> i64 {
+    /// Overflow is an error (RULING N-1).
+    fn total(&self, dice: Dice3) -> Result<i64, RulesError> {
         match dice {
-            Dice3::NoDice | Dice3::CriticalFailure => 0,
-            Dice3::CriticalSuccess(sum) => 2 * sum + self.modifier,
-            Dice3::Plain(sum) => sum + self.modifier,
+            Dice3::NoDice | Dice3::CriticalFailure => Ok(0),
+            Dice3::CriticalSuccess(sum) => error::add(2 * sum, self.modifier, "the total"),
+            Dice3::Plain(sum) => error::add(sum, self.modifier, "the total"),
         }
     }
 
-    fn outcome(&self, dice: Dice3) -> Outcome {
-        match dice {
+    fn outcome(&self, dice: Dice3) -> Result<Outcome, RulesError> {
+        Ok(match dice {
             Dice3::NoDice => Outcome::Failure,
             Dice3::CriticalFailure => Outcome::CriticalFailure,
             Dice3::CriticalSuccess(_) => Outcome::CriticalSuccess,
             Dice3::Plain(_) => {
-                if self.total(dice) >= self.td {
+                if self.total(dice)? >= self.td {
                     Outcome::Success
                 } else {
                     Outcome::Failure
                 }
             }
-        }
+        })
+    }
+
+    /// How a roll ranks in a contest: a test failed automatically for want of
+    /// dice ranks below every rolled test ("If you have enough disfavor to
+    /// roll zero dice, the test is automatically failed"), a critical failure
+    /// (value 0) below every other rolled total, even a negative one; then
+    /// totals, higher first (project ruling P-11).
+    fn rank(&self, dice: Dice3) -> Result<(u8, i64), RulesError> {
+        Ok(match dice {
+            Dice3::NoDice => (0, 0),
+            Dice3::CriticalFailure => (1, 0),
+            _ => (2, self.total(dice)?),
+        })
     }
 
     fn roll_dice(
@@ -138,7 +154,7 @@ impl Test {
                 format!("{who}three or more 6s: critical success; the dice's {sum} is doubled to {} before modifiers", 2 * sum),
             )),
             Dice3::CriticalFailure => steps.push(Step::new(RULE_CRIT, format!("{who}every die is a 1: critical failure; the result is 0 and modifiers are ignored"))),
-            Dice3::Plain(sum) => steps.push(Step::new(RULE_TEST, format!("{who}dice {faces:?} = {sum}, {:+} = {}", self.modifier, sum + self.modifier))),
+            Dice3::Plain(sum) => steps.push(Step::new(RULE_TEST, format!("{who}dice {faces:?} = {sum}, {:+} = {}", self.modifier, self.total(classified)?))),
         }
         Ok((classified, faces, steps))
     }
@@ -147,8 +163,8 @@ impl Test {
     pub fn roll(&self, source: &mut dyn DiceSource) -> Result<CheckResult, RulesError> {
         let mut dice = Dice::new(source);
         let (classified, faces, mut transcript) = self.roll_dice(&mut dice, "")?;
-        let outcome = self.outcome(classified);
-        let total = self.total(classified);
+        let outcome = self.outcome(classified)?;
+        let total = self.total(classified)?;
         if matches!(classified, Dice3::Plain(_)) {
             transcript.push(Step::new(
                 RULE_TEST,
@@ -218,22 +234,20 @@ impl Test {
             Outcome::Success,
             Outcome::CriticalSuccess,
         ];
-        let events = self
-            .dice_odds()?
-            .into_iter()
-            .map(|(d, p)| (self.outcome(d), p));
+        let mut events = Vec::new();
+        for (d, p) in self.dice_odds()? {
+            events.push((self.outcome(d)?, p));
+        }
         Ok(OutcomeOdds::new(ID, odds::tally(&order, events)))
     }
 
-    /// The exact distribution of the total.
-    fn total_odds(&self) -> Result<BTreeMap<i64, BigRational>, RulesError> {
-        let mut totals = BTreeMap::new();
+    /// The exact distribution of the contest rank (see [`Test::rank`]).
+    fn rank_odds(&self) -> Result<BTreeMap<(u8, i64), BigRational>, RulesError> {
+        let mut ranks = BTreeMap::new();
         for (d, p) in self.dice_odds()? {
-            *totals
-                .entry(self.total(d))
-                .or_insert_with(BigRational::zero) += p;
+            *ranks.entry(self.rank(d)?).or_insert_with(BigRational::zero) += p;
         }
-        Ok(totals)
+        Ok(ranks)
     }
 }
 
@@ -290,19 +304,44 @@ impl Contest {
         let (ca, _, sa) = self.first.test.roll_dice(&mut dice, "A: ")?;
         let a_dice: Vec<_> = dice.rolled.drain(..).collect();
         let (cb, _, sb) = self.second.test.roll_dice(&mut dice, "B: ")?;
-        let ta = self.first.test.total(ca);
-        let tb = self.second.test.total(cb);
+        let ta = self.first.test.total(ca)?;
+        let tb = self.second.test.total(cb)?;
+        let ra = self.first.test.rank(ca)?;
+        let rb = self.second.test.rank(cb)?;
         let mut transcript = Vec::new();
+        let shown = |class: Dice3, total: i64| match class {
+            Dice3::NoDice => "no dice (failed automatically)".to_string(),
+            Dice3::CriticalFailure => "0 (critical failure)".to_string(),
+            _ => total.to_string(),
+        };
         transcript.push(Step::new(
             RULE_CONTEST,
-            format!("totals: A {ta}, B {tb}; the higher wins"),
+            format!(
+                "totals: A {}, B {}; the higher wins",
+                shown(ca, ta),
+                shown(cb, tb)
+            ),
         ));
-        let a_wins = if ta != tb {
-            ta > tb
+        let winner = if ra != rb {
+            if ra.0 != rb.0 {
+                let why = if ra.0.min(rb.0) == 0 {
+                    "a test failed automatically never beats a rolled one"
+                } else {
+                    "a critical failure loses to any other rolled total"
+                };
+                transcript.push(Step::new(RULE_RANK, why));
+            }
+            Some(ra > rb)
+        } else if ra.0 == 0 {
+            transcript.push(Step::new(
+                RULE_RANK,
+                "both tests failed automatically: neither side wins",
+            ));
+            None
         } else {
             let (rule, why) = break_tie(&self.first, &self.second);
             transcript.push(Step::new(RULE_TIE, format!("a tie: {why}")));
-            match rule {
+            Some(match rule {
                 Some(a) => a,
                 None => {
                     let coin = dice.roll(2, "to break the tie (1: A, 2: B)")?;
@@ -315,13 +354,14 @@ impl Contest {
                     ));
                     coin == 1
                 }
-            }
+            })
         };
         let side = |class: Dice3, total: i64, won: bool| CheckResult {
             ruleset: ID,
             outcome: match class {
                 Dice3::CriticalSuccess(_) if won => Outcome::CriticalSuccess,
                 Dice3::CriticalFailure => Outcome::CriticalFailure,
+                Dice3::NoDice => Outcome::Failure,
                 _ if won => Outcome::Success,
                 _ => Outcome::Failure,
             },
@@ -334,31 +374,44 @@ impl Contest {
             effect: None,
             experience: Vec::new(),
         };
-        let mut sides = vec![side(ca, ta, a_wins), side(cb, tb, !a_wins)];
+        let mut sides = vec![
+            side(ca, ta, winner == Some(true)),
+            side(cb, tb, winner == Some(false)),
+        ];
         sides[0].dice = a_dice;
         sides[0].transcript = sa;
         sides[1].dice = dice.rolled;
         sides[1].transcript = sb;
         Ok(ContestResult {
             ruleset: ID,
-            winner: if a_wins { "first" } else { "second" },
+            winner: match winner {
+                Some(true) => "first",
+                Some(false) => "second",
+                None => "none",
+            },
             sides,
             transcript,
         })
     }
 
-    /// The exact probability of each side winning.
+    /// The exact probability of each side winning (and, when both sides
+    /// would fail automatically, of neither).
     pub fn odds(&self) -> Result<OutcomeOdds, RulesError> {
-        let a = self.first.test.total_odds()?;
-        let b = self.second.test.total_odds()?;
+        let a = self.first.test.rank_odds()?;
+        let b = self.second.test.rank_odds()?;
         let (tie_rule, _) = break_tie(&self.first, &self.second);
         let mut a_wins = BigRational::zero();
-        for (ta, p) in &a {
-            for (tb, q) in &b {
+        let mut neither = BigRational::zero();
+        for (ra, p) in &a {
+            for (rb, q) in &b {
                 let pq = p * q;
-                if ta > tb {
+                if ra > rb {
                     a_wins += pq;
-                } else if ta == tb {
+                } else if ra == rb {
+                    if ra.0 == 0 {
+                        neither += pq;
+                        continue;
+                    }
                     match tie_rule {
                         Some(true) => a_wins += pq,
                         Some(false) => {}
@@ -367,13 +420,14 @@ impl Contest {
                 }
             }
         }
-        let b_wins = BigRational::one() - &a_wins;
-        Ok(OutcomeOdds::named(
-            ID,
-            vec![
-                ("second".to_string(), b_wins),
-                ("first".to_string(), a_wins),
-            ],
-        ))
+        let b_wins = BigRational::one() - &a_wins - &neither;
+        let mut outcomes = vec![
+            ("second".to_string(), b_wins),
+            ("first".to_string(), a_wins),
+        ];
+        if !neither.is_zero() {
+            outcomes.insert(0, ("none".to_string(), neither));
+        }
+        Ok(OutcomeOdds::named(ID, outcomes))
     }
 }

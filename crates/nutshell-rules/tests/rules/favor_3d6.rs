@@ -206,9 +206,11 @@ fn exact_odds() {
     );
 }
 
-/// Project ruling P-11: a side with no dice counts 0 in a contest.
+/// "If you have enough disfavor to roll zero dice, the test is automatically
+/// failed." (Favor and Disfavor; project ruling P-11): a failed test never
+/// beats a rolled one, however low its total.
 #[test]
-fn p11_no_dice_counts_zero_in_a_contest() {
+fn p11_no_dice_never_beats_a_rolled_test() {
     let none = Side {
         test: Test {
             disfavor: 3,
@@ -219,13 +221,53 @@ fn p11_no_dice_counts_zero_in_a_contest() {
     };
     let c = Contest {
         first: none,
-        second: side(-10),
+        second: side(-15),
     };
     let r = c.roll(&mut faces(&[1, 2, 3])).unwrap();
-    assert_eq!(r.sides[0].total, Some(0));
+    assert_eq!(r.winner, "second", "6 - 15 = -9 still beats no roll at all");
+    assert_eq!(r.sides[0].outcome, Outcome::Failure);
+    assert_eq!(r.sides[1].outcome, Outcome::Success);
+    assert!(r.transcript.iter().any(|s| s.text.contains("never beats")));
+    let odds = c.odds().unwrap();
+    assert_eq!(odds.probability("second"), Some(&ratio(1, 1)));
+    assert_eq!(odds.probability("first"), Some(&ratio(0, 1)));
+    // Both without dice: neither wins.
+    let c = Contest {
+        first: none,
+        second: none,
+    };
+    let r = c.roll(&mut faces(&[])).unwrap();
+    assert_eq!(r.winner, "none");
+    assert_eq!(c.odds().unwrap().probability("none"), Some(&ratio(1, 1)));
+}
+
+/// "If every die rolled during a test is a 1, it is considered a critical
+/// failure. The roll's value becomes 0 and ignores modifiers." (Critical
+/// Successes and Failures; project ruling P-11): a critical failure loses to
+/// any other rolled total, even a negative one; two critical failures tie.
+#[test]
+fn p11_a_critical_failure_loses_to_a_negative_total() {
+    let c = Contest {
+        first: side(5),
+        second: side(-40),
+    };
+    // A: 1, 1, 1 (critical failure, 0); B: 2, 2, 2 - 40 = -34.
+    let r = c.roll(&mut faces(&[1, 1, 1, 2, 2, 2])).unwrap();
+    assert_eq!(r.winner, "second");
+    assert_eq!(r.sides[0].outcome, Outcome::CriticalFailure);
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("critical failure loses"))
+    );
+    // Exactly: A loses only on 1, 1, 1 (1/216) against any roll but B's 1, 1, 1;
+    // B's every other roll totals at most 36 - 40 < 0 and A's at least 8, so A
+    // wins the rest, and the tie of two critical failures goes to the better
+    // modifier (A).
+    let odds = c.odds().unwrap();
     assert_eq!(
-        r.winner, "first",
-        "the other side totals 6 - 10 = -4, below 0"
+        odds.probability("second"),
+        Some(&(ratio(1, 216) * ratio(215, 216)))
     );
 }
 
