@@ -6,6 +6,11 @@ use crate::source_args::SourceArgs;
 use clap::{Args, ValueEnum};
 use comfy_table::{CellAlignment, Table, presets};
 use nutshell_rules::odds::OutcomeOdds;
+use nutshell_rules::request::{
+    CheckRequest, ContestRequest, ExplodingCheck, ExplodingContest, FantasyCheck, FantasyDc,
+    FavorCheck, FavorContest, MlsCheck, MlsContest, Numbers, Odds, Rolled, TieredCheck, ToolsName,
+    TurnOdds, TurnResult,
+};
 use nutshell_rules::{
     CheckResult, ContestResult, exploding_d6, fantasy, favor_3d6, mls, tiered_d20,
 };
@@ -54,18 +59,6 @@ pub enum ToolsArg {
     Superior,
     /// Superior tools and training: d12
     SuperiorTrained,
-}
-
-impl From<ToolsArg> for fantasy::Tools {
-    fn from(t: ToolsArg) -> fantasy::Tools {
-        match t {
-            ToolsArg::ImprovisedPoor => fantasy::Tools::ImprovisedPoor,
-            ToolsArg::Improvised => fantasy::Tools::Improvised,
-            ToolsArg::Standard => fantasy::Tools::Standard,
-            ToolsArg::Superior => fantasy::Tools::Superior,
-            ToolsArg::SuperiorTrained => fantasy::Tools::SuperiorTrained,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -127,6 +120,9 @@ pub struct CheckArgs {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "fantasy")]
 pub struct FantasyArgs {
+    /// The ability score's modifier: added to the check, and the only modifier of the default magnitude check
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub ability: Option<i64>,
     /// The check allows critical success (a natural 20 threatens; confirm)
     #[arg(long)]
     pub crit_success: bool,
@@ -145,7 +141,7 @@ pub struct FantasyArgs {
     /// No retry is allowed (no take-20)
     #[arg(long)]
     pub no_retry: bool,
-    /// Spend a reroll if the check fails (also tiered-d20: reroll one d20)
+    /// Spend a reroll if the check fails (also tiered-d20: one reroll of a d20, for the whole turn)
     #[arg(long)]
     pub reroll: bool,
     /// Another forces a reroll
@@ -157,7 +153,7 @@ pub struct FantasyArgs {
     /// The magnitude (or damage) pool rolled on a success, such as 1d8+4 (also tiered-d20)
     #[arg(long, value_name = "POOL", conflicts_with_all = ["magnitude", "tools"])]
     pub effect: Option<String>,
-    /// Roll the default magnitude check on a success: 1d6 + the check's modifier
+    /// Roll the default magnitude check on a success: 1d6 + the ability score (--ability)
     #[arg(long)]
     pub magnitude: bool,
     /// The tools for the magnitude check, choosing its die (implies --magnitude)
@@ -218,8 +214,8 @@ pub struct TieredArgs {
     /// The attempt to clear the jam (+5 per attempt after the first)
     #[arg(long, value_name = "K", requires = "jam_tier")]
     pub attempt: Option<u32>,
-    /// A further check in the same round, as SKILL:DC (repeatable); the turn stops at a critical failure
-    #[arg(long, value_name = "SKILL:DC", allow_hyphen_values = true)]
+    /// A further check in the same round (repeatable), as SKILL:DC or with its own options: '--skill 3 --dc 15 --advantage'; the turn stops at a critical failure
+    #[arg(long, value_name = "CHECK", allow_hyphen_values = true)]
     pub then: Vec<String>,
 }
 
@@ -301,41 +297,23 @@ fn only_for(ruleset: Ruleset, allowed: &[Ruleset], flag: &str, given: bool) -> R
     Ok(())
 }
 
-fn difficulty(ruleset: Ruleset, dc: &Option<String>, required: bool) -> Result<i64, Failure> {
-    let Some(text) = dc else {
-        if required {
-            let name = match ruleset {
-                Ruleset::ExplodingD6 => "the Difficulty # (--dc N)",
-                Ruleset::Favor3d6 => "the Test Difficulty (--dc N)",
-                _ => "the DC (--dc N)",
-            };
-            return Err(Failure::bad_input(format!(
-                "error: {} needs {name}",
-                ruleset.id()
-            )));
-        }
-        return Ok(0);
-    };
-    let parsed = if ruleset == Ruleset::Fantasy {
-        fantasy::dc(text)
-    } else {
-        text.trim().parse().ok()
-    };
-    parsed.ok_or_else(|| {
-        let hint = if ruleset == Ruleset::Fantasy {
-            " or a descriptor (laughable, trivial, routine, average, difficult, hard, extreme, godlike, impossible)"
-        } else {
-            ""
-        };
-        Failure::bad_input(format!("error: --dc {text}: expected a whole number{hint}"))
-    })
+/// The difficulty given as `--dc`, as a whole number (fantasy descriptors are
+/// read by the ruleset's request).
+fn difficulty(dc: &Option<String>) -> Result<Option<i64>, Failure> {
+    dc.as_ref()
+        .map(|text| {
+            text.trim().parse().map_err(|_| {
+                Failure::bad_input(format!("error: --dc {text}: expected a whole number"))
+            })
+        })
+        .transpose()
 }
-
 fn validate(args: &CheckArgs) -> Result<(), Failure> {
     use Ruleset::*;
     let r = args.ruleset;
     let f = &args.fantasy;
     let fantasy_flags = [
+        ("--ability", f.ability.is_some()),
         ("--crit-success", f.crit_success),
         ("--crit-failure", f.crit_failure),
         ("--natural-even", f.natural_even),
@@ -386,177 +364,115 @@ fn validate(args: &CheckArgs) -> Result<(), Failure> {
     for (flag, given) in tiered_flags {
         only_for(r, &[TieredD20], flag, given)?;
     }
-    if t.penalty.iter().chain(&t.bonus).any(|&v| v < 0) {
-        return Err(Failure::bad_input(
-            "error: --bonus and --penalty take positive numbers (a penalty of 2 is --penalty 2)",
-        ));
-    }
     Ok(())
 }
 
-fn fantasy_check(args: &CheckArgs) -> Result<fantasy::Check, Failure> {
+/// The check the flags describe, as the ruleset's request (the same type a
+/// JSON request deserializes into).
+fn check_request(args: &CheckArgs) -> Result<CheckRequest, Failure> {
+    let modifier = Numbers::from(args.side.modifier.clone());
     let f = &args.fantasy;
-    let reroll = match (f.reroll, f.forced_reroll, f.cancel_reroll) {
-        (false, false, _) => fantasy::Reroll::None,
-        (true, false, _) => fantasy::Reroll::Own,
-        (false, true, false) => fantasy::Reroll::Forced,
-        (_, true, true) => fantasy::Reroll::ForcedCancelled,
-        (true, true, false) => fantasy::Reroll::OwnAndForced,
-    };
-    let modifier: i64 = args.side.modifier.iter().sum();
-    let pool = match (&f.effect, f.magnitude || f.tools.is_some()) {
-        (Some(pool), _) => Some(pool.clone()),
-        // RULING F-6: by default 1d6 + the check's ability modifier.
-        (None, true) => Some(
-            fantasy::Effect::magnitude(
-                f.tools.map_or(fantasy::Tools::Standard, Into::into),
-                modifier,
-            )
-            .pool,
-        ),
-        (None, false) => None,
-    };
-    let effect = match pool {
-        Some(pool) => Some(fantasy::Effect {
-            pool,
-            steps: f.step.unwrap_or(0),
-            extra: f.extra.unwrap_or(0),
+    let t = &args.tiered;
+    Ok(match args.ruleset {
+        Ruleset::Fantasy => CheckRequest::Fantasy(FantasyCheck {
+            modifier,
+            ability: f.ability,
+            dc: args.dc.clone().map(FantasyDc::Text),
+            crit_success: f.crit_success,
+            crit_failure: f.crit_failure,
+            natural_even: f.natural_even,
+            take: f.take.map(|t| match t {
+                TakeArg::Zero => 0,
+                TakeArg::Ten => 10,
+                TakeArg::Twenty => 20,
+            }),
+            stressful: f.stressful,
+            no_retry: f.no_retry,
+            reroll: f.reroll,
+            forced_reroll: f.forced_reroll,
+            cancel_reroll: f.cancel_reroll,
+            effect: f.effect.clone(),
+            magnitude: f.magnitude,
+            tools: f.tools.map(Into::into),
+            step: f.step,
+            extra: f.extra,
             nominal: f.nominal,
         }),
-        None if f.step.is_some() || f.extra.is_some() || f.nominal => {
-            return Err(Failure::bad_input(
-                "error: --step, --extra and --nominal change the magnitude pool: ask for it with --magnitude or --effect POOL",
-            ));
-        }
-        None => None,
-    };
-    Ok(fantasy::Check {
-        modifier,
-        dc: difficulty(
-            Ruleset::Fantasy,
-            &args.dc,
-            f.take.is_none() || args.dc.is_some(),
-        )?,
-        crit_success: f.crit_success,
-        crit_failure: f.crit_failure,
-        natural_even: f.natural_even,
-        take: f.take.map(|t| match t {
-            TakeArg::Zero => fantasy::Take::Zero,
-            TakeArg::Ten => fantasy::Take::Ten,
-            TakeArg::Twenty => fantasy::Take::Twenty,
+        Ruleset::Mls => CheckRequest::Mls(MlsCheck {
+            modifier,
+            skill: args.side.skill,
         }),
-        stressful: f.stressful,
-        no_retry: f.no_retry,
-        reroll,
-        effect,
+        Ruleset::ExplodingD6 => CheckRequest::ExplodingD6(ExplodingCheck {
+            modifier,
+            score: args.side.score,
+            dc: difficulty(&args.dc)?,
+            rote: args.exploding.rote,
+            helper: args.exploding.helper.clone().into(),
+        }),
+        Ruleset::TieredD20 => CheckRequest::TieredD20(TieredCheck {
+            modifier,
+            skill: args.side.skill,
+            dc: difficulty(&args.dc)?,
+            bonus: t.bonus.clone().into(),
+            penalty: t.penalty.clone().into(),
+            advantage: u32::from(t.advantage),
+            disadvantage: u32::from(t.disadvantage),
+            edge: t.edge,
+            lose_edge: t.lose_edge,
+            dc_edge: t.dc_edge,
+            action: t.action,
+            jam_tier: t.jam_tier,
+            attempt: t.attempt,
+            effect: f.effect.clone(),
+            reroll: f.reroll,
+            then: t
+                .then
+                .iter()
+                .map(|spec| TieredCheck::parse_then(spec))
+                .collect::<Result<_, _>>()
+                .map_err(rules_error)?,
+        }),
+        Ruleset::Favor3d6 => CheckRequest::Favor3d6(FavorCheck {
+            modifier,
+            favor: args.side.favor,
+            disfavor: args.side.disfavor,
+            dc: difficulty(&args.dc)?,
+        }),
     })
 }
 
-fn tiered_check(args: &CheckArgs, skill: i64, dc: i64) -> tiered_d20::Check {
-    let t = &args.tiered;
-    tiered_d20::Check {
-        skill,
-        modifier: args.side.modifier.iter().sum(),
-        bonuses: t.bonus.clone(),
-        penalties: t.penalty.clone(),
-        dc,
-        advantage: u32::from(t.advantage),
-        disadvantage: u32::from(t.disadvantage),
-        edges: t.edge.unwrap_or(0),
-        lost_edges: t.lose_edge.unwrap_or(0),
-        dc_edges: t.dc_edge.unwrap_or(0),
-        action: t.action.unwrap_or(1),
-        jam: t.jam_tier.map(|tier| (tier, t.attempt.unwrap_or(1))),
-        effect: args.fantasy.effect.clone(),
-        reroll: args.fantasy.reroll,
+impl From<ToolsArg> for ToolsName {
+    fn from(t: ToolsArg) -> ToolsName {
+        match t {
+            ToolsArg::ImprovisedPoor => ToolsName::ImprovisedPoor,
+            ToolsArg::Improvised => ToolsName::Improvised,
+            ToolsArg::Standard => ToolsName::Standard,
+            ToolsArg::Superior => ToolsName::Superior,
+            ToolsArg::SuperiorTrained => ToolsName::SuperiorTrained,
+        }
     }
 }
 
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
     validate(args)?;
+    let request = check_request(args)?;
+    request.validate().map_err(rules_error)?;
     let mut out = anstream::stdout().lock();
-    let modifier: i64 = args.side.modifier.iter().sum();
-    let odds: OutcomeOdds;
-    let results: Vec<CheckResult>;
-    let mut source = if args.odds {
-        None
-    } else {
-        Some(args.source.source()?)
-    };
-    macro_rules! run {
-        ($check:expr) => {{
-            let c = $check;
-            if args.odds {
-                odds = c.odds().map_err(rules_error)?;
-                results = Vec::new();
-            } else {
-                odds = OutcomeOdds::named("", Vec::new());
-                results = vec![
-                    c.roll(source.as_mut().expect("a source").dice())
-                        .map_err(rules_error)?,
-                ];
-            }
-        }};
-    }
-    match args.ruleset {
-        Ruleset::Fantasy => run!(fantasy_check(args)?),
-        Ruleset::Mls => run!(mls::Check {
-            skill: args.side.skill.unwrap_or(0),
-            modifier
-        }),
-        Ruleset::ExplodingD6 => run!(exploding_d6::Check {
-            score: args.side.score.unwrap_or(0),
-            modifier,
-            difficulty: difficulty(args.ruleset, &args.dc, true)?,
-            rote: args.exploding.rote,
-            helpers: args.exploding.helper.clone(),
-            max_explosions: 0,
-        }),
-        Ruleset::TieredD20 => {
-            let dc = difficulty(args.ruleset, &args.dc, args.tiered.jam_tier.is_none())?;
-            let first = tiered_check(args, args.side.skill.unwrap_or(0), dc);
-            if args.tiered.then.is_empty() {
-                run!(first);
-            } else {
-                let mut checks = vec![first];
-                for spec in &args.tiered.then {
-                    let (skill, dc) = spec
-                        .split_once(':')
-                        .and_then(|(s, d)| Some((s.trim().parse().ok()?, d.trim().parse().ok()?)))
-                        .ok_or_else(|| {
-                            Failure::bad_input(format!(
-                                "error: --then {spec}: expected SKILL:DC, such as 3:15"
-                            ))
-                        })?;
-                    checks.push(tiered_d20::Check {
-                        action: 1,
-                        ..tiered_check(args, skill, dc)
-                    });
-                }
-                let turn = tiered_d20::Turn { checks };
-                if args.odds {
-                    return print_turn_odds(&mut out, &turn, args.json);
-                }
-                let results = turn
-                    .roll(source.as_mut().expect("a source").dice())
-                    .map_err(rules_error)?;
-                return print_turn(&mut out, &results, args.json);
-            }
-        }
-        Ruleset::Favor3d6 => run!(favor_3d6::Test {
-            modifier,
-            favor: args.side.favor.unwrap_or(0),
-            disfavor: args.side.disfavor.unwrap_or(0),
-            td: difficulty(args.ruleset, &args.dc, true)?,
-        }),
-    }
     if args.odds {
-        return print_odds(&mut out, &odds, args.json);
+        return match request.odds().map_err(rules_error)? {
+            Odds::Check(odds) => print_odds(&mut out, &odds, args.json),
+            Odds::Turn(turn) => print_turn_odds(&mut out, &turn, args.json),
+        };
     }
-    if let Some(warning) = source.as_ref().and_then(|s| s.leftover_warning()) {
+    let mut source = args.source.source()?;
+    let rolled = request.roll(source.dice()).map_err(rules_error)?;
+    if let Some(warning) = source.leftover_warning() {
         Failure::other(warning).print();
     }
-    print_check(&mut out, &results[0], args.json)
+    match rolled {
+        Rolled::Check(result) => print_check(&mut out, &result, args.json),
+        Rolled::Turn(turn) => print_turn(&mut out, &turn, args.json),
+    }
 }
 
 fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Failure> {
@@ -605,54 +521,30 @@ fn write_steps(out: &mut impl Write, steps: &[nutshell_rules::Step]) -> Result<(
     Ok(())
 }
 
-fn print_turn(out: &mut impl Write, results: &[CheckResult], json: bool) -> Result<(), Failure> {
+fn print_turn(out: &mut impl Write, turn: &TurnResult, json: bool) -> Result<(), Failure> {
     if json {
-        return write_json(
-            out,
-            &serde_json::json!({"ruleset": tiered_d20::ID, "checks": results}),
-        );
+        return write_json(out, turn);
     }
-    for (k, r) in results.iter().enumerate() {
+    for (k, r) in turn.checks.iter().enumerate() {
         writeln!(out, "check {}:", k + 1)?;
         print_check(out, r, false)?;
     }
     Ok(())
 }
 
-fn print_turn_odds(
-    out: &mut impl Write,
-    turn: &tiered_d20::Turn,
-    json: bool,
-) -> Result<(), Failure> {
-    let reach = turn.reach_odds().map_err(rules_error)?;
-    let mut all = Vec::new();
-    for (k, check) in turn.checks.iter().enumerate() {
-        let c = tiered_d20::Check {
-            action: k as u32 + 1,
-            ..check.clone()
-        };
-        all.push(c.odds().map_err(rules_error)?);
-    }
+fn print_turn_odds(out: &mut impl Write, turn: &TurnOdds, json: bool) -> Result<(), Failure> {
     if json {
-        let checks: Vec<_> = all
-            .iter()
-            .zip(&reach)
-            .map(|(o, r)| serde_json::json!({"reached": nutshell_rules::odds::fraction(r), "outcomes": o.outcomes}))
-            .collect();
-        return write_json(
-            out,
-            &serde_json::json!({"ruleset": tiered_d20::ID, "checks": checks}),
-        );
+        return write_json(out, turn);
     }
-    for (k, (o, r)) in all.iter().zip(&reach).enumerate() {
+    for (k, check) in turn.checks.iter().enumerate() {
         writeln!(
             out,
             "check {} (reached with probability {} = {}):",
             k + 1,
-            nutshell_rules::odds::fraction(r),
-            percent(r)
+            check.reached,
+            percent(&check.reached_exact)
         )?;
-        print_odds(out, o, false)?;
+        print_odds(out, &check.odds, false)?;
     }
     Ok(())
 }
@@ -746,72 +638,46 @@ pub fn contest(args: &ContestArgs) -> Result<(), Failure> {
         || args.level.is_some()
         || args.vs_level.is_some();
     only_for(r, &[Favor3d6], "--pc/--defender/--level", ties)?;
-    let m1: i64 = s.modifier.iter().sum();
-    let m2: i64 = args.vs_modifier.iter().sum();
-    let mut out = anstream::stdout().lock();
-    macro_rules! run {
-        ($c:expr) => {{
-            let c = $c;
-            if args.odds {
-                return print_odds(&mut out, &c.odds().map_err(rules_error)?, args.json);
-            }
-            let mut source = args.source.source()?;
-            let result = c.roll(source.dice()).map_err(rules_error)?;
-            if let Some(warning) = source.leftover_warning() {
-                Failure::other(warning).print();
-            }
-            return print_contest(&mut out, &result, args.json);
-        }};
-    }
-    match r {
+    let request = match r {
         Fantasy | TieredD20 => unreachable!("refused above"),
-        Mls => run!(mls::Contest {
-            active: mls::Check {
-                skill: s.skill.unwrap_or(0),
-                modifier: m1
-            },
-            opponent: mls::Check {
-                skill: args.vs_skill.unwrap_or(0),
-                modifier: m2
-            },
+        Mls => ContestRequest::Mls(MlsContest {
+            modifier: s.modifier.clone().into(),
+            skill: s.skill,
+            vs_modifier: args.vs_modifier.clone().into(),
+            vs_skill: args.vs_skill,
         }),
-        ExplodingD6 => run!(exploding_d6::Contest {
-            first: exploding_d6::Check {
-                score: s.score.unwrap_or(0),
-                modifier: m1,
-                ..Default::default()
-            },
-            second: exploding_d6::Check {
-                score: args.vs_score.unwrap_or(0),
-                modifier: m2,
-                ..Default::default()
-            },
+        ExplodingD6 => ContestRequest::ExplodingD6(ExplodingContest {
+            modifier: s.modifier.clone().into(),
+            score: s.score,
+            vs_modifier: args.vs_modifier.clone().into(),
+            vs_score: args.vs_score,
         }),
-        Favor3d6 => run!(favor_3d6::Contest {
-            first: favor_3d6::Side {
-                test: favor_3d6::Test {
-                    modifier: m1,
-                    favor: s.favor.unwrap_or(0),
-                    disfavor: s.disfavor.unwrap_or(0),
-                    td: 0
-                },
-                pc: args.pc,
-                defender: args.defender,
-                level: args.level.unwrap_or(0),
-            },
-            second: favor_3d6::Side {
-                test: favor_3d6::Test {
-                    modifier: m2,
-                    favor: args.vs_favor.unwrap_or(0),
-                    disfavor: args.vs_disfavor.unwrap_or(0),
-                    td: 0
-                },
-                pc: args.vs_pc,
-                defender: args.vs_defender,
-                level: args.vs_level.unwrap_or(0),
-            },
+        Favor3d6 => ContestRequest::Favor3d6(FavorContest {
+            modifier: s.modifier.clone().into(),
+            favor: s.favor,
+            disfavor: s.disfavor,
+            pc: args.pc,
+            defender: args.defender,
+            level: args.level,
+            vs_modifier: args.vs_modifier.clone().into(),
+            vs_favor: args.vs_favor,
+            vs_disfavor: args.vs_disfavor,
+            vs_pc: args.vs_pc,
+            vs_defender: args.vs_defender,
+            vs_level: args.vs_level,
         }),
+    };
+    request.validate().map_err(rules_error)?;
+    let mut out = anstream::stdout().lock();
+    if args.odds {
+        return print_odds(&mut out, &request.odds().map_err(rules_error)?, args.json);
     }
+    let mut source = args.source.source()?;
+    let result = request.roll(source.dice()).map_err(rules_error)?;
+    if let Some(warning) = source.leftover_warning() {
+        Failure::other(warning).print();
+    }
+    print_contest(&mut out, &result, args.json)
 }
 
 fn print_contest(out: &mut impl Write, r: &ContestResult, json: bool) -> Result<(), Failure> {

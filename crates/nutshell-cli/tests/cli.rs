@@ -596,10 +596,44 @@ fn tables_roll_a_row() {
 
 /// RULING F-6 (fantasy, Degree of Success and Magnitude Rolls): "Magnitude
 /// checks default to 1d6 + the same ability modifier as the check. Improvised
-/// tools: d4 or d3; superior: d8 or d12." (tool names: P-30)
+/// tools: d4 or d3; superior: d8 or d12." (tool names and `--ability`: P-30)
+/// "you apply the same ability score to magnitude checks as applied to the
+/// original check": the skill modifier (`--mod`) stays out of the pool.
 #[test]
-fn fantasy_magnitude_defaults_to_1d6_plus_the_modifier() {
-    let base = ["check", "fantasy", "--dc", "10", "--mod", "3"];
+fn fantasy_magnitude_defaults_to_1d6_plus_the_ability() {
+    let skill_and_ability = [
+        "check",
+        "fantasy",
+        "--dc",
+        "10",
+        "--mod",
+        "2",
+        "--ability",
+        "3",
+        "--magnitude",
+    ];
+    let json = json_of(&[&skill_and_ability[..], &["--faces", "8,4"]].concat());
+    assert_eq!(json["total"], 13, "the check adds both");
+    assert_eq!(
+        json["effect"]["expression"], "1d6 + 3",
+        "the pool adds the ability alone"
+    );
+    let json = json_of(&[
+        "check",
+        "fantasy",
+        "--dc",
+        "10",
+        "--mod",
+        "3",
+        "--magnitude",
+        "--faces",
+        "15,4",
+    ]);
+    assert_eq!(
+        json["effect"]["expression"], "1d6",
+        "no ability given, none added"
+    );
+    let base = ["check", "fantasy", "--dc", "10", "--ability", "3"];
     let json = json_of(&[&base[..], &["--magnitude", "--faces", "15,4"]].concat());
     assert_eq!(json["effect"]["expression"], "1d6 + 3");
     assert_eq!(json["effect"]["total"], 7);

@@ -2,7 +2,7 @@
 //!
 //! A pool is written as dice and a modifier, such as `1d8+4` or `2d6+1d4+3`.
 
-use crate::error::RulesError;
+use crate::error::{self, RulesError};
 use nutshell_dice::Expression;
 use nutshell_dice::plan::{BinOp, DiceCount, Die, NodeKind};
 
@@ -48,8 +48,15 @@ impl Pool {
         };
         for (op, node) in terms {
             match (&node.kind, op) {
-                (NodeKind::Const(n), BinOp::Add) => pool.modifier += n,
-                (NodeKind::Const(n), BinOp::Sub) => pool.modifier -= n,
+                (NodeKind::Const(n), BinOp::Add) => {
+                    pool.modifier = error::add(pool.modifier, *n, "the pool's modifier")?
+                }
+                (NodeKind::Const(n), BinOp::Sub) => {
+                    let negated = n
+                        .checked_neg()
+                        .ok_or_else(|| error::overflow("the pool's modifier"))?;
+                    pool.modifier = error::add(pool.modifier, negated, "the pool's modifier")?
+                }
                 (NodeKind::Dice(term), BinOp::Add) => {
                     let plain = term.reroll.is_none()
                         && term.explode.is_none()
@@ -86,10 +93,15 @@ impl Pool {
     /// (RULING F-9): along d3, d4, d6, d8, d12; a step down from d3 is ignored;
     /// each step up from d12 adds +2 instead; a d10 steps up to d12 and down to
     /// d8; a d20 is never stepped. Returns notes on what happened.
-    pub fn step(&mut self, steps: i64) -> Vec<String> {
+    pub fn step(&mut self, steps: i64) -> Result<Vec<String>, RulesError> {
         let mut notes = Vec::new();
         if steps == 0 {
-            return notes;
+            return Ok(notes);
+        }
+        // The ladder has five rungs: more steps than the range can hold are
+        // refused rather than wrapped (RULING N-1).
+        if steps.unsigned_abs() > (i64::MAX / 4) as u64 {
+            return Err(error::overflow("the step changes"));
         }
         let mut overflow = 0;
         for (_, sides) in &mut self.dice {
@@ -125,9 +137,9 @@ impl Pool {
         let bonus = 2 * overflow.max(0);
         if bonus > 0 {
             notes.push(format!("steps up from d12 add +{bonus} instead"));
-            self.modifier += bonus;
+            self.modifier = error::add(self.modifier, bonus, "the pool's modifier")?;
         }
-        notes
+        Ok(notes)
     }
 
     /// Adds `n` extra dice of the largest type already in the pool (RULING
@@ -150,7 +162,12 @@ impl Pool {
                 )
             })?;
         match self.dice.iter_mut().find(|(_, s)| *s == largest) {
-            Some(entry) => entry.0 += n,
+            Some(entry) => {
+                entry.0 = entry
+                    .0
+                    .checked_add(n)
+                    .ok_or_else(|| error::overflow("the number of dice"))?
+            }
             None => self.dice.push((n, largest)),
         }
         Ok(())
@@ -158,11 +175,14 @@ impl Pool {
 
     /// Doubles every die and the modifier (RULING F-8: "the whole pool and
     /// every modifier are doubled").
-    pub fn double(&mut self) {
+    pub fn double(&mut self) -> Result<(), RulesError> {
         for (count, _) in &mut self.dice {
-            *count *= 2;
+            *count = count
+                .checked_mul(2)
+                .ok_or_else(|| error::overflow("the number of dice"))?;
         }
-        self.modifier *= 2;
+        self.modifier = error::mul(self.modifier, 2, "the pool's modifier")?;
+        Ok(())
     }
 }
 
@@ -199,25 +219,25 @@ mod tests {
     #[test]
     fn step_changes_follow_the_ladder() {
         let mut pool = Pool::parse("1d6+1").unwrap();
-        pool.step(1);
+        pool.step(1).unwrap();
         assert_eq!(pool.notation(), "1d8 + 1");
-        pool.step(2);
+        pool.step(2).unwrap();
         assert_eq!(
             pool.notation(),
             "1d12 + 3",
             "d8 -> d12, then +2 instead of a step up from d12"
         );
         let mut pool = Pool::parse("1d3").unwrap();
-        pool.step(-2);
+        pool.step(-2).unwrap();
         assert_eq!(pool.notation(), "1d3", "steps down from d3 are ignored");
         let mut pool = Pool::parse("1d10").unwrap();
-        pool.step(1);
+        pool.step(1).unwrap();
         assert_eq!(pool.notation(), "1d12");
         let mut pool = Pool::parse("1d10").unwrap();
-        pool.step(-1);
+        pool.step(-1).unwrap();
         assert_eq!(pool.notation(), "1d8");
         let mut pool = Pool::parse("1d20+2").unwrap();
-        pool.step(1);
+        pool.step(1).unwrap();
         assert_eq!(pool.notation(), "1d20 + 2", "the d20 is never stepped");
     }
 
@@ -242,7 +262,7 @@ mod tests {
     fn critical_doubling_comes_after_extra_dice() {
         let mut pool = Pool::parse("1d8+4").unwrap();
         pool.add_extra(2).unwrap();
-        pool.double();
+        pool.double().unwrap();
         assert_eq!(pool.notation(), "6d8 + 8");
     }
 

@@ -192,7 +192,7 @@ struct Resolution {
 
 impl Check {
     /// Refuses what the rules forbid before any die is rolled.
-    fn validate(&self) -> Result<(), RulesError> {
+    pub fn validate(&self) -> Result<(), RulesError> {
         match self.take {
             Some(Take::Ten) if self.stressful => {
                 return Err(RulesError::forbidden(
@@ -223,6 +223,25 @@ impl Check {
                 ));
             }
             _ => {}
+        }
+        for (value, what) in [(self.modifier, "the modifier"), (self.dc, "the DC")] {
+            // Within a quarter of the 64-bit range, no total, margin or
+            // extreme-case test (modifier + 25, modifier - 5) can overflow.
+            if value.unsigned_abs() > (i64::MAX / 4) as u64 {
+                return Err(crate::error::overflow(what));
+            }
+        }
+        if let Some(effect) = &self.effect
+            && Pool::parse(&effect.pool)?
+                .dice
+                .iter()
+                .any(|&(_, sides)| sides == 20)
+        {
+            return Err(RulesError::forbidden(
+                format!("the magnitude pool `{}` holds a d20", effect.pool),
+                "fantasy, Modifiers, Step Changes, and Extra Dice",
+                "The d20 is never affected by extra dice. That is, the d20 will never be added to another dice pool, and neither will you add another die to a d20 roll.",
+            ));
         }
         if self.reroll == Reroll::OwnAndForced {
             return Err(RulesError::forbidden(
@@ -330,6 +349,12 @@ impl Check {
                     self.dc
                 ),
             ));
+            if take == Take::Twenty {
+                transcript.push(Step::new(
+                    "fantasy, Take-20",
+                    "taking 20 costs 20 times the normal time and 20 times the normal resources, and any negative consequences of failure are suffered automatically (where they make taking 20 impossible, roll instead)",
+                ));
+            }
             if self.natural_even {
                 success = false;
                 transcript.push(Step::new(
@@ -410,15 +435,21 @@ impl Check {
         if let Some(threat) = resolution.threat {
             let c = dice.roll(20, "to confirm")?;
             let confirmed = self.confirms(c);
+            let total = c + self.modifier;
+            let why = if confirmed {
+                "success".to_string()
+            } else if total < self.dc {
+                format!("failure ({total} < {})", self.dc)
+            } else {
+                "failure: the die is odd, and the confirmation of a natural-even check needs an even die too (P-1)".to_string()
+            };
             transcript.push(Step::new(
                 RULE_CRIT,
                 format!(
-                    "confirmation: natural {c} {} {} = {} against DC {}: {}",
+                    "confirmation: natural {c} {} {} = {total} against DC {}: {why}",
                     sign(self.modifier),
                     self.modifier.abs(),
-                    c + self.modifier,
                     self.dc,
-                    if confirmed { "success" } else { "failure" }
                 ),
             ));
             match (threat, confirmed) {
@@ -469,10 +500,10 @@ impl Check {
             return Ok(None);
         }
         let mut pool = Pool::parse(&effect.pool)?;
-        pool.step(effect.steps);
+        pool.step(effect.steps)?;
         pool.add_extra(effect.extra)?;
         if outcome == Outcome::CriticalSuccess {
-            pool.double();
+            pool.double()?;
         }
         let text = pool.notation();
         Ok(Some(if effect.nominal {
@@ -493,7 +524,7 @@ impl Check {
         };
         let effect = self.effect.as_ref().expect("an effect");
         let mut pool = Pool::parse(&effect.pool)?;
-        for note in pool.step(effect.steps) {
+        for note in pool.step(effect.steps)? {
             transcript.push(Step::new(
                 "fantasy, Modifiers, Step Changes, and Extra Dice (RULING F-9)",
                 note,

@@ -60,7 +60,7 @@ impl Test {
         3 + i64::from(self.favor) - i64::from(self.disfavor)
     }
 
-    fn validate(&self) -> Result<(), RulesError> {
+    pub fn validate(&self) -> Result<(), RulesError> {
         if self.dice_count() > MAX_DICE {
             return Err(RulesError::Invalid(format!(
                 "{} dice is too many for one test (at most {MAX_DICE})",

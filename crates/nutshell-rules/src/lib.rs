@@ -35,6 +35,7 @@ pub mod favor_3d6;
 pub mod mls;
 pub mod odds;
 pub mod outcome;
+pub mod request;
 pub mod table;
 pub mod tiered_d20;
 

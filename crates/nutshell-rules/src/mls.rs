@@ -54,8 +54,20 @@ impl Check {
         natural + self.skill + self.modifier
     }
 
+    /// Refuses a skill or modifier so large that a total would overflow
+    /// (RULING N-1): each must stay within a quarter of the 64-bit range.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        for (value, what) in [(self.skill, "the skill"), (self.modifier, "the modifier")] {
+            if value.unsigned_abs() > (i64::MAX / 4) as u64 {
+                return Err(crate::error::overflow(what));
+            }
+        }
+        Ok(())
+    }
+
     /// Rolls 3d6 and resolves the check.
     pub fn roll(&self, source: &mut dyn DiceSource) -> Result<CheckResult, RulesError> {
+        self.validate()?;
         let mut dice = Dice::new(source);
         let result = self.roll_with(&mut dice)?;
         Ok(CheckResult {
@@ -116,6 +128,7 @@ impl Check {
 
     /// The exact probability of each outcome.
     pub fn odds(&self) -> Result<OutcomeOdds, RulesError> {
+        self.validate()?;
         let order = [
             Outcome::Fumble,
             Outcome::Failure,
@@ -323,6 +336,8 @@ fn judge(contest: &Contest, a_nat: i64, o_nat: i64) -> (bool, Outcome, Outcome, 
 impl Contest {
     /// Rolls both sides (active first) and resolves.
     pub fn roll(&self, source: &mut dyn DiceSource) -> Result<ContestResult, RulesError> {
+        self.active.validate()?;
+        self.opponent.validate()?;
         let mut dice = Dice::new(source);
         let mut active = self.active.roll_with(&mut dice)?;
         let active_dice: Vec<_> = dice.rolled.drain(..).collect();
@@ -346,6 +361,8 @@ impl Contest {
 
     /// The exact probability that the active side succeeds.
     pub fn odds(&self) -> Result<OutcomeOdds, RulesError> {
+        self.active.validate()?;
+        self.opponent.validate()?;
         let naturals = odds::faces_of("3d6")?;
         let mut success = BigRational::from_integer(0.into());
         for (a, p) in &naturals {

@@ -6,11 +6,13 @@
 
 use crate::dice::Dice;
 use crate::effect::roll_effect;
-use crate::error::RulesError;
+use crate::error::{self, RulesError};
 use crate::odds::{self, OutcomeOdds};
 use crate::outcome::{CheckResult, Outcome, Step};
 use num_rational::BigRational;
+use num_traits::Zero;
 use nutshell_dice::DiceSource;
+use serde::Serialize;
 
 /// The ruleset id.
 pub const ID: &str = "tiered-d20";
@@ -25,6 +27,10 @@ const RULE_ROUND: &str = "tiered-d20, Rolling Dice (RULING T-6)";
 const RULE_MAX: &str = "tiered-d20, Critical Failure/Success (RULING T-7)";
 const RULE_JAM: &str = "tiered-d20, Critical Failure/Success (RULING T-8)";
 const RULE_REROLL: &str = "tiered-d20, Advantage & Disadvantage (P-31)";
+
+/// The largest modifier or DC a check takes (a quarter of the 64-bit range),
+/// so that no total, DC or margin can overflow (RULING N-1).
+const SAFE: u64 = (i64::MAX / 4) as u64;
 
 /// The edge die for a net number of edges (RULING T-4): 1..5 edges are a d4,
 /// d6, d8, d10, d12; more stays d12.
@@ -193,6 +199,15 @@ impl Check {
 
     /// Rolls the check.
     pub fn roll(&self, source: &mut dyn DiceSource) -> Result<CheckResult, RulesError> {
+        Ok(self.roll_spending(source)?.0)
+    }
+
+    /// Rolls the check, and says whether the reroll was spent.
+    fn roll_spending(
+        &self,
+        source: &mut dyn DiceSource,
+    ) -> Result<(CheckResult, bool), RulesError> {
+        self.validate()?;
         let mut dice = Dice::new(source);
         let mut transcript = Vec::new();
         self.describe_modifiers(&mut transcript);
@@ -269,7 +284,8 @@ impl Check {
         };
         let (mut outcome, mut natural, mut total, mut steps) = self.tier_of(Roll { d20, edge });
         transcript.append(&mut steps);
-        if self.reroll && !outcome.succeeded() {
+        let spent = self.reroll && !outcome.succeeded();
+        if spent {
             let lower = other.map_or(d20, |o| o.min(d20));
             let r = dice.roll(20, "rerolled")?;
             let kept = self.after_reroll(d20, other, r);
@@ -304,7 +320,7 @@ impl Check {
             }
             None => None,
         };
-        Ok(CheckResult {
+        let result = CheckResult {
             ruleset: ID,
             outcome,
             total: Some(total),
@@ -315,7 +331,54 @@ impl Check {
             transcript,
             effect,
             experience: Vec::new(),
-        })
+        };
+        Ok((result, spent))
+    }
+
+    /// Refuses numbers whose sums would overflow (RULING N-1): every total
+    /// this check can make, from the lowest die to the highest, is checked
+    /// once here, so the arithmetic of a roll cannot wrap.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        let sum = |values: &[i64], what: &str| -> Result<i64, RulesError> {
+            let mut total = 0i64;
+            for v in values {
+                total = error::add(total, *v, what)?;
+            }
+            Ok(total)
+        };
+        sum(&self.bonuses, "the bonuses")?;
+        sum(&self.penalties, "the penalties")?;
+        let largest = |v: &[i64]| v.iter().copied().max().unwrap_or(0);
+        error::mul(2, largest(&self.bonuses), "the bonuses' cap")?;
+        error::mul(2, largest(&self.penalties), "the penalties' cap")?;
+        let action = error::mul(-5, i64::from(self.action.max(1)) - 1, "the round's penalty")?;
+        let jam = match self.jam {
+            Some((tier, attempt)) => {
+                error::add(10, tier, "the jam's DC")?;
+                error::mul(5, i64::from(attempt.max(1)) - 1, "the jam's bonus")?
+            }
+            None => 0,
+        };
+        let m = error::sum(
+            [
+                self.skill,
+                stack(&self.bonuses, &self.penalties),
+                action,
+                jam,
+                self.modifier,
+            ],
+            "the modifiers",
+        )?;
+        // Within a quarter of the range each, every total (d20 and edge die
+        // plus the modifiers), DC (with edges and the tiers' +-10) and margin
+        // fits.
+        let dc = self.jam.map_or(self.dc, |(tier, _)| 10 + tier);
+        for (value, what) in [(m, "the modifiers"), (dc, "the DC")] {
+            if value.unsigned_abs() > SAFE {
+                return Err(error::overflow(what));
+            }
+        }
+        Ok(())
     }
 
     /// The d20 kept after rerolling the lower of the dice (P-31): `kept` and
@@ -385,6 +448,7 @@ impl Check {
     /// successes), counting every combination of the dice: the d20s, the edge
     /// die and, when the reroll is spent, the new d20 (P-31).
     pub fn odds(&self) -> Result<OutcomeOdds, RulesError> {
+        self.validate()?;
         let pairs: Vec<(i64, Option<i64>)> = match self.advantage_net() {
             0 => (1..=20).map(|a| (a, None)).collect(),
             net => (1..=20)
@@ -448,23 +512,57 @@ fn shift(base: Outcome, natural: i64) -> Outcome {
 }
 
 /// Several checks in one round (RULING T-6): the k-th takes -5 x (k - 1), and a
-/// critical failure ends the turn before the remaining checks.
+/// critical failure ends the turn before the remaining checks. Each check
+/// carries its own options (skill, DC, advantage, edges, bonuses, jam,
+/// effect); a reroll belongs to the turn and is spent once, on the first
+/// check that fails (P-31).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Turn {
-    /// The checks, in order (their `action` is set by position).
+    /// The checks, in order (their `action` is set by position, their own
+    /// `reroll` is not used).
     pub checks: Vec<Check>,
+    /// The turn has one reroll of a d20.
+    pub reroll: bool,
+}
+
+/// The odds of one check of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnCheckOdds {
+    /// The probability that the turn reaches this check, `p/q`.
+    pub reached: String,
+    /// The outcome odds of the check when it is reached.
+    #[serde(flatten)]
+    pub odds: OutcomeOdds,
+    /// The probability that the turn reaches this check, exact.
+    #[serde(skip)]
+    pub reached_exact: BigRational,
 }
 
 impl Turn {
+    /// Check `k` (from 0) as rolled in the turn: its place in the round, and
+    /// the turn's reroll if it is still there.
+    fn check(&self, k: usize, reroll: bool) -> Check {
+        Check {
+            action: k as u32 + 1,
+            reroll,
+            ..self.checks[k].clone()
+        }
+    }
+
     /// Rolls the checks in order, stopping at the first critical failure.
     pub fn roll(&self, source: &mut dyn DiceSource) -> Result<Vec<CheckResult>, RulesError> {
         let mut results = Vec::new();
-        for (k, check) in self.checks.iter().enumerate() {
-            let check = Check {
-                action: k as u32 + 1,
-                ..check.clone()
-            };
-            let mut result = check.roll(source)?;
+        let mut reroll = self.reroll;
+        for k in 0..self.checks.len() {
+            let (mut result, spent) = self.check(k, reroll).roll_spending(source)?;
+            if spent {
+                reroll = false;
+            } else if reroll {
+                result.transcript.push(Step::new(
+                    RULE_REROLL,
+                    "the turn's reroll is not spent: it is kept for a later check",
+                ));
+            }
             let ended = result.outcome == Outcome::CriticalFailure;
             if ended && k + 1 < self.checks.len() {
                 result.transcript.push(Step::new(
@@ -483,23 +581,54 @@ impl Turn {
         Ok(results)
     }
 
-    /// The exact probability of reaching each check (the first is always reached).
-    pub fn reach_odds(&self) -> Result<Vec<BigRational>, RulesError> {
-        let mut reach = Vec::new();
-        let mut p = odds::ratio(1, 1);
-        for (k, check) in self.checks.iter().enumerate() {
-            reach.push(p.clone());
-            let check = Check {
-                action: k as u32 + 1,
-                ..check.clone()
+    /// The exact odds of every check: the probability of reaching it, and its
+    /// outcomes when reached, the turn's reroll being still there or already
+    /// spent with their exact probabilities.
+    pub fn odds(&self) -> Result<Vec<TurnCheckOdds>, RulesError> {
+        let one = || odds::ratio(1, 1);
+        let tier = |o: &OutcomeOdds, t: Outcome| o.probability(t.id()).cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        // Probabilities of reaching the next check with the reroll kept, or spent.
+        let mut kept = if self.reroll {
+            one()
+        } else {
+            odds::ratio(0, 1)
+        };
+        let mut spent = one() - &kept;
+        for k in 0..self.checks.len() {
+            let plain = self.check(k, false).odds()?;
+            let with = if self.reroll {
+                self.check(k, true).odds()?
+            } else {
+                plain.clone()
             };
-            let crit_fail = check
-                .odds()?
-                .probability(Outcome::CriticalFailure.id())
-                .cloned()
-                .unwrap_or_default();
-            p *= odds::ratio(1, 1) - crit_fail;
+            let reached = &kept + &spent;
+            let mut mixed = Vec::new();
+            for t in TIERS {
+                let p = if reached.is_zero() {
+                    odds::ratio(0, 1)
+                } else {
+                    (&kept * tier(&with, t) + &spent * tier(&plain, t)) / &reached
+                };
+                mixed.push((t, p));
+            }
+            let mut odds = OutcomeOdds::new(ID, mixed);
+            odds.effects = plain.effects.clone();
+            out.push(TurnCheckOdds {
+                reached: odds::fraction(&reached),
+                odds,
+                reached_exact: reached,
+            });
+            // The reroll is spent when the first roll does not succeed; the
+            // turn goes on unless the final result is a critical failure.
+            let first_fails =
+                tier(&plain, Outcome::Failure) + tier(&plain, Outcome::CriticalFailure);
+            let next_spent = &spent * (one() - tier(&plain, Outcome::CriticalFailure))
+                + &kept * (first_fails - tier(&with, Outcome::CriticalFailure));
+            kept = &kept
+                * (one() - tier(&plain, Outcome::Failure) - tier(&plain, Outcome::CriticalFailure));
+            spent = next_spent;
         }
-        Ok(reach)
+        Ok(out)
     }
 }

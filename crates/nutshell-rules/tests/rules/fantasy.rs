@@ -429,7 +429,7 @@ fn p1_confirmation_of_a_natural_even_check() {
 /// the check. Improvised tools: d4 or d3; superior: d8 or d12." (Degree of
 /// Success and Magnitude Rolls; the five tools are named by P-30.)
 #[test]
-fn magnitude_defaults_to_1d6_plus_the_check_modifier() {
+fn magnitude_defaults_to_1d6_plus_the_ability() {
     use nutshell_rules::fantasy::Tools;
     let c = Check {
         effect: Some(Effect::magnitude(Tools::Standard, 3)),
@@ -458,6 +458,125 @@ fn magnitude_defaults_to_1d6_plus_the_check_modifier() {
     .collect();
     assert_eq!(dice, ["1d3-1", "1d4-1", "1d6-1", "1d8-1", "1d12-1"]);
     assert_eq!(Tools::default(), Tools::Standard);
+}
+
+/// "In all cases, you apply the same ability score to magnitude checks as
+/// applied to the original check for success or failure." (Degree of Success
+/// and Magnitude Rolls; RULING F-6, project ruling P-30): the ability score is
+/// given on its own; the check adds it and its other modifiers, the default
+/// magnitude check adds the ability score alone.
+#[test]
+fn p30_magnitude_adds_the_ability_score_alone() {
+    use nutshell_rules::request::{CheckRequest, FantasyCheck, FantasyDc, Rolled};
+    let request = |ability: Option<i64>| {
+        CheckRequest::Fantasy(FantasyCheck {
+            modifier: vec![4].into(),
+            ability,
+            dc: Some(FantasyDc::Number(15)),
+            magnitude: true,
+            ..Default::default()
+        })
+    };
+    // Skill +4 and Strength +2: 10 + 6 = 16 >= 15; the magnitude is 1d6 + 2.
+    let Rolled::Check(r) = request(Some(2)).roll(&mut faces(&[10, 3])).unwrap() else {
+        panic!("one check")
+    };
+    assert_eq!(r.total, Some(16));
+    let effect = r.effect.unwrap();
+    assert_eq!((effect.expression.as_str(), effect.total), ("1d6 + 2", 5));
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("same ability score as the check (+2)"))
+    );
+    // Without --ability, the magnitude adds nothing, and says so.
+    let Rolled::Check(r) = request(None).roll(&mut faces(&[12, 3])).unwrap() else {
+        panic!("one check")
+    };
+    assert_eq!(r.effect.unwrap().expression, "1d6");
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("no ability score"))
+    );
+}
+
+/// The request layer refuses what a plain check refuses: a take without a DC
+/// ("To take-10, simply treat the result of the die roll as '10'. Add the
+/// modifiers as normal, and compare with the Difficulty Class"), and a pool
+/// with a d20 ("the d20 will never be added to another dice pool").
+#[test]
+fn take_needs_a_dc_and_pools_never_hold_a_d20() {
+    use nutshell_rules::request::{CheckRequest, FantasyCheck, FantasyDc};
+    let e = CheckRequest::Fantasy(FantasyCheck {
+        take: Some(10),
+        ..Default::default()
+    })
+    .validate()
+    .unwrap_err();
+    assert!(e.to_string().contains("needs the DC"), "{e}");
+    let c = CheckRequest::Fantasy(FantasyCheck {
+        dc: Some(FantasyDc::Number(10)),
+        effect: Some("1d20+2".into()),
+        ..Default::default()
+    });
+    let e = c.validate().unwrap_err();
+    assert!(e.to_string().contains("holds a d20"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("never be added to another dice pool"),
+        "{e}"
+    );
+}
+
+/// "In such cases, roll the check as normal. However, in order to pass the
+/// check, the character must not only beat the Difficulty Class, but the value
+/// shown on the die must also be an even number." (Natural Even; P-1): a failed
+/// confirmation says why, the odd die or the low total.
+#[test]
+fn a_failed_confirmation_says_why() {
+    let c = Check {
+        natural_even: true,
+        crit_success: true,
+        ..check(10, 15)
+    };
+    let r = c.roll(&mut faces(&[20, 7])).unwrap();
+    assert!(
+        r.transcript
+            .iter()
+            .any(|s| s.text.contains("the die is odd")),
+        "{:?}",
+        r.transcript
+    );
+    let r = c.roll(&mut faces(&[20, 2])).unwrap();
+    let line = r
+        .transcript
+        .iter()
+        .find(|s| s.text.starts_with("confirmation"))
+        .unwrap();
+    assert!(line.text.contains("failure (12 < 15)"), "{}", line.text);
+    assert!(!line.text.contains("odd"));
+}
+
+/// "Taking-20 requires that the character expend 20 times the normal time, and
+/// 20 times the normal resources ... If there are any negative consequences
+/// associated with failure in a task, you will automatically suffer these
+/// consequences if you take-20." (Take-20): the transcript reminds the player.
+#[test]
+fn taking_20_reminds_of_its_cost() {
+    let r = Check {
+        take: Some(Take::Twenty),
+        ..check(3, 20)
+    }
+    .roll(&mut faces(&[]))
+    .unwrap();
+    let reminder = r
+        .transcript
+        .iter()
+        .find(|s| s.rule == "fantasy, Take-20")
+        .unwrap();
+    assert!(reminder.text.contains("20 times the normal time"));
+    assert!(reminder.text.contains("negative consequences"));
 }
 
 /// P-32, fantasy "When Not To Roll": "Typically, characters do not need to roll

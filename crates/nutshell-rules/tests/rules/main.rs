@@ -5,6 +5,7 @@ mod exploding_d6;
 mod fantasy;
 mod favor_3d6;
 mod mls;
+mod overflow;
 mod sampling;
 mod table;
 mod tiered_d20;

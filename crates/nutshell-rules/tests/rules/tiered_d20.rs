@@ -214,6 +214,7 @@ fn bonus_stacking_cap() {
 fn several_checks_in_a_round() {
     let turn = Turn {
         checks: vec![check(5, 10); 4],
+        reroll: false,
     };
     let results = turn.roll(&mut faces(&[10, 15, 15, 19])).unwrap();
     let totals: Vec<_> = results.iter().map(|r| r.total.unwrap()).collect();
@@ -228,9 +229,117 @@ fn several_checks_in_a_round() {
             .iter()
             .any(|s| s.text.contains("the turn ends"))
     );
-    let reach = turn.reach_odds().unwrap();
-    assert_eq!(reach[0], ratio(1, 1));
-    assert!(reach[3] < reach[2]);
+    let odds = turn.odds().unwrap();
+    assert_eq!(odds[0].reached_exact, ratio(1, 1));
+    // Check k is reached unless an earlier one fails critically (a natural 1, or
+    // a total 10 below the DC: the k-th check takes -5 x (k - 1)).
+    assert_eq!(odds[1].reached_exact, ratio(19, 20));
+    assert!(odds[3].reached_exact < odds[2].reached_exact);
+}
+
+/// "Choose a course of action you could reasonably accomplish in 1 round ...
+/// this requires 4 checks with the second check taking a -5 penalty, third
+/// taking a -10 penalty, and fourth taking a -15 penalty. If you critically
+/// fail any of these checks, your turn ends" (Rolling Dice; RULING T-6): each
+/// check of a turn has its own options; none inherits the first's.
+#[test]
+fn each_check_of_a_turn_has_its_own_options() {
+    use nutshell_rules::request::{CheckRequest, Rolled, TieredCheck};
+    // A jam check first (DC 10 + tier 2), then a plain check against DC 5 with
+    // advantage, then one with an edge: the text's shove, charge, shoot.
+    let request = CheckRequest::TieredD20(TieredCheck {
+        jam_tier: Some(2),
+        then: vec![
+            TieredCheck::parse_then("--skill 0 --dc 5 --advantage").unwrap(),
+            TieredCheck::parse_then("0:5").unwrap(),
+            TieredCheck::parse_then("--skill 3 --dc 12 --edge 1").unwrap(),
+        ],
+        ..Default::default()
+    });
+    // Jam: 12 vs DC 12. Then 9 and 16 with advantage (16 - 5 = 11 vs 5). Then
+    // 15 - 10 = 5 vs 5. Then 14 + 3 + edge d4 2 - 15 = 4 vs 12.
+    let Rolled::Turn(turn) = request.roll(&mut faces(&[12, 9, 16, 15, 14, 2])).unwrap() else {
+        panic!("a turn")
+    };
+    let dcs: Vec<_> = turn.checks.iter().map(|c| c.difficulty.unwrap()).collect();
+    assert_eq!(dcs, [12, 5, 5, 12], "no check inherits the jam's DC");
+    let totals: Vec<_> = turn.checks.iter().map(|c| c.total.unwrap()).collect();
+    assert_eq!(totals, [12, 11, 5, 4]);
+    assert_eq!(
+        turn.checks[1].dice.len(),
+        2,
+        "advantage on the second check only"
+    );
+    assert_eq!(turn.checks[2].dice.len(), 1);
+    assert_eq!(
+        turn.checks[3].dice.len(),
+        2,
+        "the edge die on the fourth only"
+    );
+}
+
+/// "When you have advantage or disadvantage and something in the game, lets you
+/// reroll the d20" (Advantage & Disadvantage; P-31): a turn's reroll is one
+/// reroll, spent on the first check that fails, and never again.
+#[test]
+fn a_turns_reroll_is_spent_once() {
+    let turn = Turn {
+        checks: vec![check(0, 10); 3],
+        reroll: true,
+    };
+    // Check 1: 15 succeeds (kept). Check 2: 3 - 5 fails, rerolled 19 - 5 = 14.
+    // Check 3: 4 - 10 = -6 fails, critically; no reroll left.
+    let results = turn.roll(&mut faces(&[15, 3, 19, 4])).unwrap();
+    let dice: Vec<_> = results.iter().map(|r| r.dice.len()).collect();
+    assert_eq!(dice, [1, 2, 1]);
+    assert_eq!(results[2].outcome, Outcome::CriticalFailure);
+    // The odds agree: the third check's chance of success mixes "reroll kept"
+    // and "reroll spent" by their probabilities, below a check with its own
+    // reroll and above one without.
+    let turn = Turn {
+        checks: vec![check(10, 10); 3],
+        reroll: true,
+    };
+    let odds = turn.odds().unwrap();
+    let p = |o: &nutshell_rules::OutcomeOdds| o.probability("success").unwrap().clone();
+    let with = p(&Check {
+        action: 3,
+        reroll: true,
+        ..check(10, 10)
+    }
+    .odds()
+    .unwrap());
+    let without = p(&Check {
+        action: 3,
+        ..check(10, 10)
+    }
+    .odds()
+    .unwrap());
+    let mixed = p(&odds[2].odds);
+    assert!(
+        without < mixed && mixed < with,
+        "{without} < {mixed} < {with}"
+    );
+}
+
+/// The request layer refuses what the rules cannot resolve: a jam check's DC
+/// is 10 + Tier (RULING T-8), so `--dc` with `--jam-tier` is refused, not
+/// ignored; a reroll belongs to the turn.
+#[test]
+fn turn_requests_refuse_contradictions() {
+    use nutshell_rules::request::{CheckRequest, TieredCheck};
+    let e = CheckRequest::TieredD20(TieredCheck {
+        jam_tier: Some(2),
+        dc: Some(14),
+        ..Default::default()
+    })
+    .validate()
+    .unwrap_err();
+    assert!(e.to_string().contains("not both"), "{e}");
+    let e = TieredCheck::parse_then("--skill 3 --dc 12 --reroll").unwrap_err();
+    assert!(e.to_string().contains("belongs to the turn"), "{e}");
+    let e = TieredCheck::parse_then("--skill 3 --sneaky 2").unwrap_err();
+    assert!(e.to_string().contains("--sneaky is not an option"), "{e}");
 }
 
 /// "A critical success automatically maximizes your damage/healing dice"
@@ -420,4 +529,41 @@ fn p10_net_edges_on_the_dc() {
     assert_eq!(dc(1), 17, "d4: +2");
     assert_eq!(dc(7), 21, "more than five stays d12: +6");
     assert_eq!(dc(0), 15);
+}
+
+/// The turn's odds (reaching each check, its outcomes with the reroll kept or
+/// spent) against rolling every sequence of d20 faces (RULING T-6, P-31).
+#[test]
+fn turn_odds_match_enumeration() {
+    let turn = Turn {
+        checks: vec![check(4, 12), check(9, 8)],
+        reroll: true,
+    };
+    let odds = turn.odds().unwrap();
+    // Each sequence of four faces is one equally likely world; a check uses
+    // one or two of them, and the faces it leaves unused do not matter.
+    let mut reached = 0i64;
+    let mut success = 0i64;
+    let mut worlds = 0i64;
+    for a in 1..=20 {
+        for b in 1..=20 {
+            for c in 1..=20 {
+                for d in 1..=20 {
+                    worlds += 1;
+                    let results = turn.roll(&mut faces(&[a, b, c, d])).unwrap();
+                    if results.len() == 2 {
+                        reached += 1;
+                        if results[1].outcome == Outcome::Success {
+                            success += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(odds[1].reached_exact, ratio(reached, worlds));
+    assert_eq!(
+        &odds[1].reached_exact * odds[1].odds.probability("success").unwrap(),
+        ratio(success, worlds)
+    );
 }
