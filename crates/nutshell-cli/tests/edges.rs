@@ -1,0 +1,105 @@
+//! The rules at their edges, as a referee meets them at the command line:
+//! each test quotes the rule sentence or names the ruling it holds to.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn nutshell() -> Command {
+    let mut cmd = Command::cargo_bin("nutshell").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = nutshell().args(args).arg("--json").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// RULING N-1: "Overflow is an error, never a wrap." In rolls and odds alike.
+#[test]
+fn a_modifier_too_large_is_refused_not_wrapped() {
+    for ruleset in [
+        &["check", "fantasy", "--dc", "5"][..],
+        &["check", "favor-3d6", "--dc", "5"][..],
+        &["check", "tiered-d20", "--skill", "0", "--dc", "5"][..],
+        &["check", "exploding-d6", "--score", "3", "--dc", "4"][..],
+    ] {
+        for odds in [false, true] {
+            let mut cmd = nutshell();
+            cmd.args(ruleset).arg("--mod").arg("9223372036854775807");
+            if odds {
+                cmd.arg("--odds");
+            }
+            cmd.assert()
+                .code(2)
+                .stderr(predicate::str::contains("overflow"));
+        }
+    }
+}
+
+/// Issue 14 item 11 (tiered-d20, *Rolling Dice* (RULING T-6)): each check of a
+/// turn carries its own options; `--then 0:5` after a jam check is against DC 5.
+#[test]
+fn a_then_check_inherits_nothing_from_the_first() {
+    let json = json_of(&[
+        "check",
+        "tiered-d20",
+        "--jam-tier",
+        "1",
+        "--then",
+        "0:5",
+        "--faces",
+        "10,10",
+    ]);
+    let checks = json["checks"].as_array().unwrap();
+    assert_eq!(checks[0]["difficulty"], 11, "jam tier 1: DC 10 + 1");
+    assert_eq!(checks[1]["difficulty"], 5);
+    assert_eq!(checks[1]["outcome"], "success", "10 - 5 = 5 against DC 5");
+}
+
+/// Issue 14 item 7 (favor-3d6, *Favor and Disfavor*): "If you have enough
+/// disfavor to roll zero dice, the test is automatically failed." (P-11)
+#[test]
+fn a_favor_side_with_no_dice_never_wins_a_contest() {
+    let json = json_of(&[
+        "contest",
+        "favor-3d6",
+        "--disfavor",
+        "3",
+        "--vs-mod=-15",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(json["winner"], "second");
+    let odds = json_of(&[
+        "contest",
+        "favor-3d6",
+        "--disfavor",
+        "3",
+        "--vs-mod=-15",
+        "--odds",
+    ]);
+    let second = odds["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["outcome"] == "second")
+        .unwrap();
+    assert_eq!(second["probability"], "1", "{odds}");
+}
+
+/// fantasy, *Take-10*: a take is measured against a DC; with none it is refused.
+#[test]
+fn take_without_a_dc_is_refused() {
+    nutshell()
+        .args(["check", "fantasy", "--take", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--dc"));
+}
