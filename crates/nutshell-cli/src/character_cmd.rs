@@ -175,8 +175,7 @@ pub(crate) fn bad(e: nutshell_mls::FightError) -> Failure {
 }
 
 pub(crate) fn read(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::bad_input(format!("error: {}: {e}", path.display())))
+    crate::files::read_text(path)
 }
 
 pub(crate) fn load(path: &Path) -> Result<(Combatant, String), Failure> {

@@ -70,8 +70,7 @@ pub(crate) fn new(args: &NewArgs) -> Result<(), Failure> {
     let header = "# An MLS character sheet (docs/mls/characters.md); it also fights: nutshell mls fight THIS OTHER\n";
     match &args.out {
         Some(path) => {
-            std::fs::write(path, format!("{header}{text}"))
-                .map_err(|e| Failure::other(format!("error: {}: {e}", path.display())))?;
+            crate::files::write_atomic(path, &format!("{header}{text}"))?;
             let _ = writeln!(anstream::stderr(), "wrote {}", path.display());
         }
         None => {

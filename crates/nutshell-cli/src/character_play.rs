@@ -130,6 +130,10 @@ pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
         .as_ref()
         .ok_or_else(|| Failure::other("error: the character vanished"))?;
     let added = &ch.ledger[before..];
+    // Saved before anything is printed: "saved" is said only once it is true.
+    if args.write {
+        crate::sheet_file::rewrite(&args.file, &text, &new_text)?;
+    }
     let mut out = anstream::stdout().lock();
     if args.json {
         writeln!(
@@ -154,15 +158,6 @@ pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
                 " (not saved: add --write)"
             }
         )?;
-    }
-    if args.write {
-        let header = text
-            .lines()
-            .take_while(|l| l.starts_with('#'))
-            .map(|l| format!("{l}\n"))
-            .collect::<String>();
-        std::fs::write(&args.file, format!("{header}{new_text}"))
-            .map_err(|e| Failure::other(format!("error: {shown}: {e}")))?;
     }
     if let Some(w) = source.leftover_warning() {
         let _ = writeln!(anstream::stderr(), "{w}");
@@ -203,14 +198,8 @@ pub fn behave(args: &BehaveArgs) -> Result<(), Failure> {
             let mut dice = Dice::new(source.dice());
             let b = behaviour::on_sheet(&mut sheet, id.name(), &mut dice).map_err(bad)?;
             if args.write && b.checks_opposite {
-                let header = text
-                    .lines()
-                    .take_while(|l| l.starts_with('#'))
-                    .map(|l| format!("{l}\n"))
-                    .collect::<String>();
                 let new_text = to_toml(&sheet).map_err(bad)?;
-                std::fs::write(path, format!("{header}{new_text}"))
-                    .map_err(|e| Failure::other(format!("error: {}: {e}", path.display())))?;
+                crate::sheet_file::rewrite(path, &text, &new_text)?;
             }
             (b, Some(id.name()), Some(id.opposite().name()))
         }

@@ -96,6 +96,7 @@ pub enum Command {
 
 pub fn run(cli: Cli) -> Result<(), Failure> {
     let limits = cli.limits.limits();
+    crate::files::set_max_bytes(cli.limits.max_file_size);
     match cli.command {
         Command::Roll(args) => crate::roll_cmd::run(&args, &limits),
         Command::Odds(args) => crate::odds_cmd::run(&args, &limits),

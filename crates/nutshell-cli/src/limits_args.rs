@@ -26,6 +26,9 @@ pub struct LimitArgs {
     /// Most elementary steps of an exact computation (about 1 second per 10^9)
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_work, global = true)]
     pub max_work: u64,
+    /// Most bytes of one file read (sides, sheets, maps, tables, choices, standard input)
+    #[arg(long, value_name = "BYTES", default_value_t = crate::files::DEFAULT_MAX_FILE_BYTES, global = true)]
+    pub max_file_size: u64,
 }
 
 impl LimitArgs {

@@ -6,12 +6,14 @@ mod character_new;
 mod character_play;
 mod cli;
 mod exit;
+mod files;
 mod fraction;
 mod limits_args;
 mod mls_cmd;
 mod odds_cmd;
 mod roll_cmd;
 mod rules_cmd;
+mod sheet_file;
 mod source_args;
 mod style;
 

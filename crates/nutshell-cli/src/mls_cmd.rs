@@ -171,11 +171,14 @@ fn bad(e: nutshell_mls::FightError) -> Failure {
     Failure::bad_input(format!("error: {e}"))
 }
 
+/// Reads a side file (within the file size limit) and parses it.
+fn load_side(path: &std::path::Path) -> Result<Side, Failure> {
+    let text = crate::files::read_text(path)?;
+    Side::parse(&path.display().to_string(), &text).map_err(bad)
+}
+
 fn load(scenario: &ScenarioArgs, log: bool) -> Result<([Side; 2], FightOptions), Failure> {
-    let sides = [
-        Side::load(&scenario.a).map_err(bad)?,
-        Side::load(&scenario.b).map_err(bad)?,
-    ];
+    let sides = [load_side(&scenario.a)?, load_side(&scenario.b)?];
     let options = FightOptions {
         max_turns: scenario.max_turns,
         log,

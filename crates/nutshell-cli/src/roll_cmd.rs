@@ -82,10 +82,7 @@ fn expression_texts(arguments: &[String]) -> Result<Vec<String>, Failure> {
     let mut texts = Vec::new();
     for argument in arguments {
         if argument == "-" {
-            let mut input = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut input).map_err(|e| {
-                Failure::bad_input(format!("error: could not read standard input: {e}"))
-            })?;
+            let input = crate::files::read_stdin()?;
             texts.extend(
                 input
                     .lines()

@@ -711,9 +711,7 @@ fn print_contest(out: &mut impl Write, r: &ContestResult, json: bool) -> Result<
 }
 
 pub fn table(args: &TableArgs) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(&args.file).map_err(|e| {
-        Failure::bad_input(format!("error: cannot read {}: {e}", args.file.display()))
-    })?;
+    let text = crate::files::read_text(&args.file)?;
     let table = nutshell_rules::table::Table::parse(&text)
         .map_err(|e| Failure::bad_input(format!("error: {}: {e}", args.file.display())))?;
     let mut source = args.source.source()?;

@@ -15,8 +15,11 @@ const DIR: &str = "examples/mls/characters";
 
 /// A scratch copy of an example, in a fresh temporary directory.
 fn scratch(name: &str) -> std::path::PathBuf {
+    // Each call its own folder: tests run in parallel on the same examples.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
-        "nutshell-chars-{}-{}",
+        "nutshell-chars-{}-{call}-{}",
         std::process::id(),
         name.replace('.', "-")
     ));
@@ -841,4 +844,66 @@ fn new_names_fields_not_lines_of_a_sheet_never_shown() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("traits.agility: 3 traits at +2"), "{e}");
     assert!(!e.contains("line "), "{e}");
+}
+
+/// Issue 14 item 15: "a sheet full of comments comes back with all of them
+/// after an advancement" (the sheet is edited with toml_edit, not rewritten).
+#[test]
+fn advance_write_keeps_every_comment_of_the_sheet() {
+    let file = scratch("brana.toml");
+    let f = file.display().to_string();
+    let original = std::fs::read_to_string(&file).unwrap();
+    let mut notes = Vec::new();
+    let mut commented = String::new();
+    for (i, line) in original.lines().enumerate() {
+        if line.starts_with('[') {
+            let note = format!("# about the section below, note {i}");
+            commented.push_str(&format!("{note}\n"));
+            notes.push(note);
+        }
+        if line.contains(" = ") && !line.starts_with('#') {
+            let note = format!("# note {i} for the player");
+            commented.push_str(&format!("{line}  {note}\n"));
+            notes.push(note);
+        } else {
+            commented.push_str(&format!("{line}\n"));
+        }
+    }
+    commented.push_str("\n# The player's last words, at the very end.\n");
+    notes.push("# The player's last words, at the very end.".into());
+    std::fs::write(&file, &commented).unwrap();
+    nutshell()
+        .args(["mls", "advance", &f, "--years", "1", "--write"])
+        .assert()
+        .success();
+    let after = std::fs::read_to_string(&file).unwrap();
+    for note in &notes {
+        assert!(after.contains(note.as_str()), "lost {note:?}:\n{after}");
+    }
+    assert!(after.contains("age = 22"), "{after}");
+    nutshell()
+        .args(["mls", "character", "check", &f])
+        .assert()
+        .success();
+}
+
+/// Issue 14 item 16: a file over the size limit is refused before parsing,
+/// with its size and the limit in the message.
+#[test]
+fn files_over_the_size_limit_are_refused_before_parsing() {
+    let file = scratch("brana.toml");
+    let f = file.display().to_string();
+    let size = std::fs::metadata(&file).unwrap().len();
+    nutshell()
+        .args(["mls", "character", "show", &f, "--max-file-size", "100"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "is too large: {size} bytes, and the limit is 100 bytes"
+        )));
+    nutshell()
+        .args(["mls", "fight", &f, &f, "--max-file-size", "100"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the limit is 100 bytes"));
 }
