@@ -275,6 +275,9 @@ pub struct TableArgs {
     pub file: std::path::PathBuf,
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Each row's exact probability instead of a roll
+    #[arg(long)]
+    pub odds: bool,
     /// Print JSON
     #[arg(long)]
     pub json: bool,
@@ -714,16 +717,60 @@ pub fn table(args: &TableArgs) -> Result<(), Failure> {
     let text = crate::files::read_text(&args.file)?;
     let table = nutshell_rules::table::Table::parse(&text)
         .map_err(|e| Failure::bad_input(format!("error: {}: {e}", args.file.display())))?;
+    let mut out = anstream::stdout().lock();
+    if args.odds {
+        if args.source.seed.is_some() || args.source.faces.is_some() {
+            return Err(Failure::bad_input(
+                "error: --odds computes exact probabilities and rolls nothing: drop --seed and --faces",
+            ));
+        }
+        let odds = table.odds();
+        if args.json {
+            let json = serde_json::json!({
+                "title": table.title,
+                "dice": format!("d{}", "6".repeat(table.digits as usize)),
+                "rows": odds,
+            });
+            return write_json(&mut out, &json);
+        }
+        let mut grid = Table::new();
+        grid.load_preset(presets::NOTHING);
+        grid.set_header(vec!["roll", "result", "probability", "%"]);
+        for o in &odds {
+            let roll = if o.row.from == o.row.to {
+                o.row.from.to_string()
+            } else {
+                format!("{}-{}", o.row.from, o.row.to)
+            };
+            grid.add_row(vec![
+                roll,
+                o.row.result.clone(),
+                o.probability.clone(),
+                format!("{:.2}", o.percent),
+            ]);
+        }
+        for column in grid.column_iter_mut().skip(2) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+        writeln!(out, "{}", table.title)?;
+        writeln!(out, "{grid}")?;
+        return Ok(());
+    }
     let mut source = args.source.source()?;
     let roll = table.roll(source.dice()).map_err(rules_error)?;
-    let mut out = anstream::stdout().lock();
     if args.json {
         return write_json(&mut out, &roll);
     }
     writeln!(
         out,
         "{} ({}: {:?} = {}): {}",
-        roll.title, roll.dice, roll.faces, roll.roll, roll.row.result
+        roll.title, roll.dice, roll.faces, roll.roll, roll.text
     )?;
+    for r in &roll.rolls {
+        writeln!(out, "  {}", r.roll.text)?;
+    }
+    if let Some(warning) = source.leftover_warning() {
+        Failure::other(warning).print();
+    }
     Ok(())
 }

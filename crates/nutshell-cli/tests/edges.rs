@@ -103,3 +103,30 @@ fn take_without_a_dc_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("--dc"));
 }
+
+/// Issue 14 item 14: "Goblin scouts, 1d6 of them" is rolled, not printed as
+/// text, with the same dice (typed-in faces go on to the row's dice).
+#[test]
+fn table_rows_roll_their_dice_and_give_their_odds() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/tables/wilderness.toml"
+    );
+    nutshell()
+        .args(["table", file, "--faces", "5,2,4"])
+        .assert()
+        .success()
+        .stdout(
+            "Wilderness encounters (d66: [5, 2] = 52): Goblin scouts, 4 of them\n  1d6 = [4] = 4\n",
+        );
+    let json = json_of(&["table", file, "--faces", "5,2,4"]);
+    assert_eq!(json["rolls"][0]["roll"]["dice"][0]["value"], 4);
+    let odds = json_of(&["table", file, "--odds"]);
+    let probabilities: Vec<&str> = odds["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["probability"].as_str().unwrap())
+        .collect();
+    assert_eq!(probabilities, ["1/3", "1/3", "1/4", "1/18", "1/36"]);
+}

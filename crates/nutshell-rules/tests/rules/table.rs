@@ -82,3 +82,60 @@ fn d6_and_d666_tables() {
     let r = table.roll(&mut faces(&[1, 2, 3])).unwrap();
     assert_eq!((r.roll, r.faces.len()), (123, 3));
 }
+
+const D6_WITH_DICE: &str = r#"
+dice = "d6"
+
+[[rows]]
+roll = "1-3"
+result = "Goblin scouts, 1d6 of them"
+
+[[rows]]
+roll = "4-5"
+result = "A chest of [[2d6 * 10]] coins and 1d4+1 gems"
+
+[[rows]]
+roll = 6
+result = "Nothing"
+"#;
+
+/// Issue 14 item 14: dice expressions written in a result are rolled with the
+/// same dice source, and shown in the transcript and JSON.
+#[test]
+fn dice_in_a_result_are_rolled_with_the_same_source() {
+    let table = Table::parse(D6_WITH_DICE).unwrap();
+    let r = table.roll(&mut faces(&[2, 5])).unwrap();
+    assert_eq!(r.text, "Goblin scouts, 5 of them");
+    assert_eq!(r.rolls.len(), 1);
+    assert_eq!(r.rolls[0].roll.text, "1d6 = [5] = 5");
+    let r = table.roll(&mut faces(&[4, 3, 6, 2])).unwrap();
+    assert_eq!(r.text, "A chest of 90 coins and 3 gems");
+    assert_eq!(r.rolls.iter().map(|x| x.total).collect::<Vec<_>>(), [90, 3]);
+    let r = table.roll(&mut faces(&[6])).unwrap();
+    assert_eq!((r.text.as_str(), r.rolls.len()), ("Nothing", 0));
+    // A bad bracketed expression is refused when the table is read, with its line.
+    let bad = D6_WITH_DICE.replace("[[2d6 * 10]]", "[[2d6 *]]");
+    let e = Table::parse(&bad).unwrap_err().to_string();
+    assert!(e.contains("line 9") && e.contains("[[2d6 *]]"), "{e}");
+}
+
+/// Issue 14 item 14: `nutshell table FILE --odds` gives each row's exact
+/// probability (a d66 row covers its digit rolls out of 36).
+#[test]
+fn each_rows_exact_probability() {
+    let table = Table::parse(D66).unwrap();
+    let odds: Vec<(usize, String)> = table
+        .odds()
+        .into_iter()
+        .map(|o| (o.rolls, o.probability))
+        .collect();
+    // 11-36: 3 tens digits x 6 = 18 rolls; 41-65: 41..46, 51..56, 61..65 = 17.
+    assert_eq!(
+        odds,
+        [
+            (18, "1/2".to_string()),
+            (17, "17/36".to_string()),
+            (1, "1/36".to_string())
+        ]
+    );
+}

@@ -13,10 +13,15 @@
 //! result = "A wandering merchant"
 //! ```
 //!
-//! Every possible roll must be covered by exactly one row.
+//! Every possible roll must be covered by exactly one row. Dice written in a
+//! result ("Goblin scouts, 1d6 of them", or any expression as `[[4d6kh3]]`)
+//! are rolled when the row comes up ([`inline`]).
+
+pub mod inline;
 
 use crate::dice::Dice;
 use crate::error::RulesError;
+use crate::odds::{fraction, ratio};
 use nutshell_dice::DiceSource;
 use serde::{Deserialize, Serialize};
 
@@ -40,10 +45,13 @@ pub struct Row {
     pub to: i64,
     /// What the row says.
     pub result: String,
+    /// The dice expressions written in the result, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<String>,
 }
 
 /// A roll on a table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TableRoll {
     /// The table's title.
     pub title: String,
@@ -55,6 +63,25 @@ pub struct TableRoll {
     pub roll: i64,
     /// The row it lands on.
     pub row: Row,
+    /// The row's result with each dice expression replaced by its total.
+    pub text: String,
+    /// Those expressions, rolled with the same dice source, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<inline::InlineRoll>,
+}
+
+/// One row's exact probability.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RowOdds {
+    /// The row.
+    #[serde(flatten)]
+    pub row: Row,
+    /// How many of the equally likely rolls land on it.
+    pub rolls: usize,
+    /// Its probability, `p/q` in lowest terms.
+    pub probability: String,
+    /// The same, in percent.
+    pub percent: f64,
 }
 
 #[derive(Deserialize)]
@@ -138,12 +165,18 @@ impl Table {
             if from > to {
                 return Err(bad(format!("the range {from}-{to} runs backwards")));
             }
+            let dice = inline::find(&row.result)
+                .map_err(|why| RulesError::Invalid(format!("line {line}: result: {why}")))?
+                .into_iter()
+                .map(|f| f.source)
+                .collect();
             rows.push((
                 line,
                 Row {
                     from,
                     to,
                     result: row.result.clone(),
+                    dice,
                 },
             ));
         }
@@ -179,7 +212,38 @@ impl Table {
         })
     }
 
-    /// Rolls on the table: one d6 per digit.
+    /// Each row's exact probability: the number of digit rolls it covers
+    /// over 6, 36 or 216.
+    ///
+    /// ```
+    /// use nutshell_rules::table::Table;
+    /// let t = Table::parse("dice = \"d6\"\n[[rows]]\nroll = \"1-2\"\nresult = \"a\"\n[[rows]]\nroll = \"3-6\"\nresult = \"b\"")?;
+    /// let odds: Vec<String> = t.odds().into_iter().map(|r| r.probability).collect();
+    /// assert_eq!(odds, ["1/3", "2/3"]);
+    /// # Ok::<(), nutshell_rules::RulesError>(())
+    /// ```
+    pub fn odds(&self) -> Vec<RowOdds> {
+        let all = all_rolls(self.digits);
+        self.rows
+            .iter()
+            .map(|row| {
+                let n = all
+                    .iter()
+                    .filter(|r| (row.from..=row.to).contains(r))
+                    .count();
+                let exact = ratio(n as i64, all.len() as i64);
+                RowOdds {
+                    row: row.clone(),
+                    rolls: n,
+                    probability: fraction(&exact),
+                    percent: 100.0 * n as f64 / all.len() as f64,
+                }
+            })
+            .collect()
+    }
+
+    /// Rolls on the table: one d6 per digit, then the dice written in the
+    /// row's result, with the same source.
     pub fn roll(&self, source: &mut dyn DiceSource) -> Result<TableRoll, RulesError> {
         let mut dice = Dice::new(source);
         let mut roll = 0;
@@ -189,18 +253,22 @@ impl Table {
             faces.push(f);
             roll = roll * 10 + f;
         }
+        drop(dice);
         let row = self
             .rows
             .iter()
             .find(|r| (r.from..=r.to).contains(&roll))
             .cloned()
             .expect("a checked table covers every roll");
+        let (text, rolls) = inline::roll(&row.result, source)?;
         Ok(TableRoll {
             title: self.title.clone(),
             dice: format!("d{}", "6".repeat(self.digits as usize)),
             faces,
             roll,
             row,
+            text,
+            rolls,
         })
     }
 }
