@@ -101,7 +101,7 @@ pub struct Weapon {
     #[serde(default)]
     pub kind: WeaponKind,
     /// The range in squares (missiles and spells): shooting beyond it costs -1
-    /// per full increment (RULING M-9).
+    /// for each increment begun beyond it (RULING M-9).
     #[serde(default)]
     pub range: Option<i64>,
     /// Attacks spent reloading after each shot (mls, *Reloading*).
@@ -228,6 +228,11 @@ pub struct Tactic {
     /// A set action to prefer over the engine's choice, where the rules allow it.
     #[serde(default)]
     pub action: Option<Preferred>,
+    /// With a Total Attack: stop the chain after this many hits (mls, *Total
+    /// Attack*: "continuing to attack until he has hit all enemies,
+    /// voluntarily stops his attacks or fails an attack"); no limit when left out.
+    #[serde(default)]
+    pub stop_after: Option<u32>,
 }
 
 fn yes() -> bool {
@@ -254,6 +259,7 @@ impl Default for Tactic {
             break_off_below: None,
             dodge: true,
             action: None,
+            stop_after: None,
         }
     }
 }

@@ -157,18 +157,21 @@ impl Fight {
             .iter()
             .copied()
             .find(|&i| attacker[i] && mode(self, i) == Mode::TotalAttack);
-        let rest = match total_attacker {
+        let (rest, rolled) = match total_attacker {
             Some(t) => {
-                let consumed = self.total_attack(dice, round, t, &members, attacker)?;
-                members
+                let rolled = self.total_attack(dice, round, t, &members, attacker)?;
+                let rest = members
                     .into_iter()
-                    .filter(|i| !consumed.contains(i))
-                    .collect()
+                    .filter(|i| !rolled.iter().any(|(j, _)| j == i))
+                    .collect();
+                (rest, rolled)
             }
-            None => members,
+            None => (members, Vec::new()),
         };
+        // mls, Total Attacks: "If the Total Attack fails, or if it succeeds
+        // and no other attacks are selected, then all other characters roll."
         if !rest.is_empty() {
-            self.normal_attacks(dice, round, &rest, attacker)?;
+            self.normal_attacks(dice, round, &rest, attacker, &rolled)?;
         }
         Ok(())
     }
@@ -218,24 +221,33 @@ impl Fight {
     /// one rolls higher than all opponents he hits his selected opponent. If he
     /// rolls higher than some he blocks their attacks and is hit by the others.
     /// A roll must always be a success to hit."
+    /// The attacks of a situation's `members`, all rolled at once. `rolled`
+    /// holds the characters who already rolled this round in a total attack's
+    /// exchanges: they do not roll again, and their roll stands against any
+    /// member who attacks them (project ruling P-20).
     fn normal_attacks(
         &mut self,
         dice: &mut Dice<'_>,
         round: usize,
         members: &[usize],
         attacker: &[bool],
+        rolled: &[(usize, Roll)],
     ) -> Result<(), FightError> {
         let n = self.fighters.len();
         let mut here = vec![false; n];
         for &m in members {
             here[m] = true;
         }
+        let mut rolls: Vec<Option<Roll>> = vec![None; n];
+        for &(j, r) in rolled {
+            here[j] = true;
+            rolls[j] = Some(r);
+        }
         // Who attacks whom within this situation.
         let mut by = self.targeted_by(attacker);
         for list in &mut by {
             list.retain(|&z| here[z]);
         }
-        let mut rolls: Vec<Option<Roll>> = vec![None; n];
         for &x in members {
             let extra = by[x].len().saturating_sub(1) as i64;
             if extra > 0 {
@@ -255,12 +267,6 @@ impl Fight {
         }
         for &z in members.iter().filter(|&&z| attacker[z]) {
             let Some(x) = self.fighters[z].target.filter(|&x| here[x]) else {
-                self.note(Some(rule::TOTAL_ATTACK), |s| {
-                    format!(
-                        "{}'s opponent was taken up by a total attack: no attack",
-                        s.name(z)
-                    )
-                });
                 continue;
             };
             let (Some(rz), Some(rx)) = (rolls[z], rolls[x]) else {
@@ -469,7 +475,7 @@ impl Fight {
         t: usize,
         members: &[usize],
         attacker: &[bool],
-    ) -> Result<Vec<usize>, FightError> {
+    ) -> Result<Vec<(usize, Roll)>, FightError> {
         let side = self.fighters[t].side;
         let able: Vec<usize> = members
             .iter()
@@ -483,6 +489,10 @@ impl Fight {
             .filter(|&j| members.contains(&j) || !self.fighters.iter().any(|f| f.target == Some(j)))
             .collect();
         let mut consumed = vec![t];
+        // Each character's roll in the exchanges (the last one for the total attacker).
+        let mut rolled: Vec<(usize, Roll)> = Vec::new();
+        let mut hits = 0u32;
+        let stop_after = self.fighters[t].sheet.tactic.stop_after;
         let mut current = self.fighters[t].target;
         let strength = |f: &Self, i: usize| f.fighters[i].sheet.traits.strength;
         let is_total = |f: &Self, i: usize| {
@@ -503,8 +513,12 @@ impl Fight {
                 (Mods::default(), RollFor::Defence)
             };
             let rc = self.roll(dice, c, skill_c, mod_c, what)?;
+            rolled.retain(|(j, _)| *j != t);
+            rolled.push((t, rt));
+            rolled.push((c, rc));
             let r = mls::opposed(rt.rolled(), rc.rolled());
             if r.wins {
+                hits += 1;
                 let both = if is_total(self, c) {
                     strength(self, c)
                 } else {
@@ -539,6 +553,15 @@ impl Fight {
                 } else {
                     self.pick(t, &left(&unable))
                 };
+                if current.is_some() && stop_after.is_some_and(|most| hits >= most) {
+                    current = None;
+                    self.note(Some(rule::TOTAL_ATTACK), |s| {
+                        format!(
+                            "{} stops the total attack voluntarily after {hits} hit(s): the others roll",
+                            s.name(t)
+                        )
+                    });
+                }
                 if let Some(n) = current {
                     self.note(Some(rule::TOTAL_ATTACK), |s| {
                         format!("{} goes on to attack {}", s.name(t), s.name(n))
@@ -600,6 +623,7 @@ impl Fight {
             {
                 consumed.push(a);
                 let ra = self.attack_roll(dice, a, round, RollFor::Unopposed(t))?;
+                rolled.push((a, ra));
                 if self.fighters[a].sheet.tactic.mode == Mode::Forego {
                     continue;
                 }
@@ -607,7 +631,7 @@ impl Fight {
             }
             break;
         }
-        Ok(consumed)
+        Ok(rolled)
     }
 }
 

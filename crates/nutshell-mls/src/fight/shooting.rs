@@ -14,24 +14,43 @@ use nutshell_rules::mls;
 use std::sync::Arc;
 
 /// The penalty for shooting `distance` squares with a weapon of `range`
-/// (RULING M-9): -1 per full range increment beyond the range.
+/// (mls, *Range*: "Shooting outside of this range applies a penalty of -1 to
+/// the roll for each increment of this range"; RULING M-9): -1 for each
+/// increment begun beyond the range.
 ///
 /// ```
 /// use nutshell_mls::fight::range_penalty;
 /// assert_eq!(range_penalty(10, 10), 0);
-/// assert_eq!(range_penalty(19, 10), 0);
+/// assert_eq!(range_penalty(11, 10), -1);
 /// assert_eq!(range_penalty(20, 10), -1);
-/// assert_eq!(range_penalty(35, 10), -2);
+/// assert_eq!(range_penalty(21, 10), -2);
+/// assert_eq!(range_penalty(30, 10), -2);
 /// ```
 pub fn range_penalty(distance: i64, range: i64) -> i64 {
     if range <= 0 || distance <= range {
         0
     } else {
-        -((distance - range) / range)
+        -((distance - range + range - 1) / range)
     }
 }
 
 impl Fight {
+    /// mls, *Who May Shoot*: "Any active or inactive character who is not
+    /// being attacked by an adjacent opponent may shoot". The adjacent enemy
+    /// who attacks `i` in close combat this round, if any: one standing, with a
+    /// close attack in this round, whose target is `i` or who has no other
+    /// adjacent target (project ruling P-60). An adjacent charger who only
+    /// attacks in the 5th round does not stop a shot in the 1st to 4th.
+    fn attacked_by_adjacent(&self, i: usize, round: usize) -> Option<usize> {
+        self.adjacent_enemies(i).into_iter().find(|&j| {
+            let f = &self.fighters[j];
+            f.schedule.has(round)
+                && f.attacking != Attacking::Ranged
+                && f.target
+                    .is_none_or(|t| t == i || !self.adjacent(j, t) || !self.fighters[t].standing())
+        })
+    }
+
     pub(super) fn shoot(&mut self, dice: &mut Dice<'_>, round: usize) -> Result<(), FightError> {
         let n = self.fighters.len();
         let mut shots: Vec<(usize, usize)> = Vec::new();
@@ -44,9 +63,14 @@ impl Fight {
             let Some(weapon) = sheet.ranged() else {
                 continue;
             };
-            if self.engaged(i) {
+            if let Some(j) = self.attacked_by_adjacent(i, round) {
                 self.note(Some(rule::WHO_MAY_SHOOT), |s| {
-                    format!("{} cannot shoot with an enemy adjacent", s.name(i))
+                    format!(
+                        "{} cannot shoot: {} attacks {} from an adjacent square this round",
+                        s.name(i),
+                        s.name(j),
+                        s.name(i)
+                    )
                 });
                 continue;
             }

@@ -219,12 +219,17 @@ fn aimed_locations_penalties_and_required_scores() {
 }
 
 #[test]
-fn range_penalty_per_full_increment_beyond_the_range() {
-    // RULING M-9: "-1 per full range increment beyond the weapon's range".
+fn range_penalty_per_increment_begun_beyond_the_range() {
+    // mls, Range: "Shooting outside of this range applies a penalty of -1 to
+    // the roll for each increment of this range". RULING M-9 (corrected): -1
+    // for each increment begun beyond the range (range 10: 11-20 squares -1,
+    // 21-30 -2).
     assert_eq!(range_penalty(5, 10), 0);
     assert_eq!(range_penalty(10, 10), 0);
-    assert_eq!(range_penalty(19, 10), 0);
+    assert_eq!(range_penalty(11, 10), -1);
+    assert_eq!(range_penalty(19, 10), -1);
     assert_eq!(range_penalty(20, 10), -1);
+    assert_eq!(range_penalty(21, 10), -2);
     assert_eq!(range_penalty(30, 10), -2);
-    assert_eq!(range_penalty(31, 10), -2);
+    assert_eq!(range_penalty(31, 10), -3);
 }

@@ -300,6 +300,55 @@ fn a_failed_total_attack_gives_the_enemy_his_strength_and_unopposed_attacks() {
 }
 
 #[test]
+fn after_a_failed_total_attack_the_others_roll_and_their_hits_land() {
+    // mls, Total Attacks: "When a character makes a Total Attack only the two
+    // characters involved roll. If the Total Attack fails, or if it succeeds
+    // and no other attacks are selected, then all other characters roll."
+    // Project ruling P-20 (changed): an ally attacking the same enemy rolls
+    // after the exchange, against the enemy's roll in it, and his hit lands.
+    let tom = combatant(
+        "Tom",
+        10,
+        8,
+        40,
+        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
+    );
+    let allies = format!("{tom}{}", combatant("Ann", 10, 8, 40, ""));
+    let mut f = fight(&allies, &combatant("Gob", 8, 6, 30, ""));
+    // Tom 1,1,2 = 14 fails; Gob 2,2,2 = 14 fails too: nobody hits in the
+    // exchange. Ann 3,3,3 = 19 beats Gob's 14: Dam 8, 2d6 1,1 -> 8.
+    round(&mut f, &[1, 1, 2, 2, 2, 2, 3, 3, 3, 1, 1]);
+    logged(&f, "Tom's total attack on Gob fails");
+    logged(&f, "Ann hits Gob");
+    assert_eq!(who(&f, "Gob").chp, 22);
+    assert!(!text(&f).contains("taken up"));
+}
+
+#[test]
+fn a_total_attacker_may_stop_his_chain_and_the_others_roll() {
+    // mls, Total Attack: "continuing to attack until he has hit all enemies,
+    // voluntarily stops his attacks or fails an attack"; mls, Total Attacks:
+    // "if it succeeds and no other attacks are selected, then all other
+    // characters roll". Ann stops after one hit (`stop_after = 1`): Gob2 rolls
+    // a normal attack against her roll of the exchange (P-20).
+    let ann = combatant(
+        "Ann",
+        10,
+        8,
+        40,
+        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\", stop_after = 1 }",
+    );
+    let mut f = fight(&ann, &band(2, 8, 6, 30));
+    // Ann 2,2,3 = 17 vs Gob1 2,2,2 = 14: Dam 8 + 3 = 11 (2d6 + 1d3, 1,1,1).
+    // Gob2 3,3,4 = 18 beats Ann's 17: Dam 6 (1d6 + 1d3, 1,1), no Strength.
+    round(&mut f, &[2, 2, 3, 2, 2, 2, 3, 3, 4, 1, 1, 1, 1, 1]);
+    logged(&f, "Ann stops the total attack voluntarily after 1 hit(s)");
+    assert_eq!(who(&f, "Gob1").chp, 19);
+    assert_eq!(who(&f, "Gob2").chp, 30);
+    assert_eq!(who(&f, "Ann").chp, 34);
+}
+
+#[test]
 fn total_defence_against_a_total_attack_hits_with_his_strength() {
     // mls, Total Defence: "Against a Total Attack the total defender also gains
     // +2 to his roll, and gets to hit if he succeeds and rolls higher, adding
@@ -668,28 +717,46 @@ fn an_offensive_spell_is_a_missile_that_may_need_preparing() {
 }
 
 #[test]
-fn no_shooting_with_an_enemy_adjacent() {
+fn no_shooting_while_attacked_by_an_adjacent_enemy() {
     // mls, Who May Shoot: "Any active or inactive character who is not being
-    // attacked by an adjacent opponent may shoot". A charger reaches the archer,
-    // who has no melee weapon: she cannot shoot and only defends (her dodge
-    // score, Agility 2) when he attacks in the 5th round.
-    let bob = combatant("Bob", 10, 8, 30, "traits = { agility = 3 }");
+    // attacked by an adjacent opponent may shoot"; mls, Charge: "he may only
+    // make on attack, in the fifth round. Likewise he may only be attacked in
+    // the 5th round." A charger reaches the archer but attacks only in the 5th
+    // round: in rounds 1 to 4 she shoots at Carl, coming up behind him (the
+    // charger himself may not be attacked yet); in the 5th she is attacked and
+    // cannot shoot, and only defends (her dodge score, Agility 2). (P-60)
+    let band = format!(
+        "{}{}",
+        combatant("Bob", 10, 8, 30, "traits = { agility = 3 }"),
+        combatant("Carl", 2, 8, 30, "position = 6\ntactic = { dodge = false }")
+    );
     let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nposition = 4\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }]\n";
-    let mut f = Fight::new([side(&bob), side(ann)], FightOptions::default()).unwrap();
+    let mut f = Fight::new([side(&band), side(ann)], FightOptions::default()).unwrap();
     for _ in 0..4 {
-        round(&mut f, &[]);
+        // Ann's shot 1,1,2 = 4 + 10 = 14 misses.
+        round(&mut f, &[1, 1, 2]);
     }
     logged(&f, "Bob chooses Charge");
-    logged(&f, "Ann cannot shoot with an enemy adjacent");
+    logged(&f, "Ann rolls shot (bow) at Carl");
     // Round 5: Bob 3,3,3 = 19; Ann's defence 1,1,2 = 4 + 2 = 6; 2d6 1,1 -> 8.
     round(&mut f, &[3, 3, 3, 1, 1, 2, 1, 1]);
+    logged(
+        &f,
+        "Ann cannot shoot: Bob attacks Ann from an adjacent square this round",
+    );
     assert_eq!(who(&f, "Ann").chp, 22);
+    assert_eq!(
+        text(&f).matches("Ann rolls shot").count(),
+        4,
+        "one shot in each of rounds 1 to 4"
+    );
 }
 
 #[test]
-fn shooting_beyond_the_range_costs_one_per_full_increment() {
+fn shooting_beyond_the_range_costs_one_per_increment_begun() {
     // mls, Range: "Shooting outside of this range applies a penalty of -1 to
-    // the roll for each increment of this range" (RULING M-9: full increments).
+    // the roll for each increment of this range" (RULING M-9, corrected: each
+    // increment begun beyond the range).
     let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 5 }]\n";
     let bob = combatant("Bob", 0, 4, 30, "tactic = { dodge = false }");
     let mut f = Fight::new(
@@ -700,10 +767,10 @@ fn shooting_beyond_the_range_costs_one_per_full_increment() {
         },
     )
     .unwrap();
-    // 16 squares with a range of 5: two full increments beyond, -2.
+    // 16 squares with a range of 5: 11 beyond, three increments begun, -3.
     round(&mut f, &[3, 3, 3, 1]);
-    logged(&f, "16 squares with a range of 5: -2");
-    logged(&f, "3d6 [3, 3, 3] = 9 + 10 - 2 (range) = 17");
+    logged(&f, "16 squares with a range of 5: -3");
+    logged(&f, "3d6 [3, 3, 3] = 9 + 10 - 3 (range) = 16");
 }
 
 #[test]
