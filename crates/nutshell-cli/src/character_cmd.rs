@@ -87,6 +87,9 @@ pub struct ShowArgs {
     /// Print the whole ledger too
     #[arg(long)]
     pub ledger: bool,
+    /// Print a JSON object: every field and score (with --ledger, the ledger)
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -168,6 +171,9 @@ pub struct TimeArgs {
     /// Magic points expended, or half metres climbed
     #[arg(long, value_name = "N")]
     pub amount: Option<i64>,
+    /// Print JSON (the table as a list, or one action's cost as an object)
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub(crate) fn bad(e: nutshell_mls::FightError) -> Failure {
@@ -273,6 +279,12 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
     let parsed = ch
         .parsed()
         .map_err(|(f, e)| Failure::bad_input(format!("error: {f}: {e}")))?;
+    if args.json {
+        let value = crate::character_json::sheet(&sheet, ch, &parsed, args.ledger);
+        let mut out = anstream::stdout().lock();
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
     let race = ch.race;
     let mut o = String::new();
     let w = &mut o;

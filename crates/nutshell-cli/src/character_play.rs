@@ -249,6 +249,11 @@ pub fn time_cost(args: &TimeArgs) -> Result<(), Failure> {
         time::Unit::CombatAction => "combat action(s)",
     };
     match &args.action {
+        None if args.json => {
+            let list = serde_json::to_string(&time::ACTIONS)
+                .map_err(|e| Failure::other(format!("error: {e}")))?;
+            writeln!(out, "{list}")?;
+        }
         None => {
             for a in &time::ACTIONS {
                 writeln!(out, "{:<20} {}", a.key, a.text)?;
@@ -260,6 +265,15 @@ pub fn time_cost(args: &TimeArgs) -> Result<(), Failure> {
             let a = time::find(key)
                 .map(|a| a.roll.map(|r| format!(" ({r})")).unwrap_or_default())
                 .unwrap_or_default();
+            if args.json {
+                let roll = time::find(key).and_then(|a| a.roll);
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"action": key, "amount": args.amount, "cost": n, "unit": u, "roll": roll, "rule": "mls, Time Costs of Actions"})
+                )?;
+                return Ok(());
+            }
             writeln!(
                 out,
                 "{key}: {n} {}{a}  [mls, Time Costs of Actions]",

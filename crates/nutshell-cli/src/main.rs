@@ -2,6 +2,7 @@
 //! the libraries and prints what they return.
 
 mod character_cmd;
+mod character_json;
 mod character_new;
 mod character_play;
 mod cli;

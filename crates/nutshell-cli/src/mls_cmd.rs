@@ -363,9 +363,18 @@ fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         },
         rayon::current_num_threads()
     )?;
-    writeln!(out, "{} win  {}", names[0], pct(tally.wins[0]))?;
-    writeln!(out, "{} win  {}", names[1], pct(tally.wins[1]))?;
-    writeln!(out, "draw  {}", pct(tally.draws))?;
+    let labels = [
+        format!("{} win", names[0]),
+        format!("{} win", names[1]),
+        "draw".to_string(),
+    ];
+    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    for (label, count) in labels
+        .iter()
+        .zip([tally.wins[0], tally.wins[1], tally.draws])
+    {
+        writeln!(out, "{label:<width$}  {}", pct(count))?;
+    }
     writeln!(out, "mean turns {mean_turns:.2}")?;
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);

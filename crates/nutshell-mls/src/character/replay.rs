@@ -685,9 +685,12 @@ fn play_entry(r: &mut Replay, st: &mut State, i: usize, e: &Entry, occupation: &
                 None,
             ),
         }
+        // A failed check leaves the trait as it was: one never acquired (a
+        // natural trait at base-2 with no level written) stays unwritten.
+        let unchanged = e.step == Step::Check && Some(to) == effective && had.is_none();
         if k == "occupation" {
             st.occupation = Some(to);
-        } else {
+        } else if !unchanged {
             st.secondary.insert(name.to_string(), to);
         }
     } else if let Some(name) = k.strip_prefix("negative.") {
