@@ -71,10 +71,8 @@ impl Schedule {
         s
     }
 
-    /// Delays the first attack by `by` rounds for +`by` to hit: "If an attack
-    /// is delayed then all future attacks are also moved forward the same
-    /// number of rounds, but without the bonus. Any attack that moves beyond
-    /// the 5th round is lost." (mls, *Delaying Attacks*)
+    /// Delays the first attack by `by` rounds for +`by` to hit (see
+    /// [`Schedule::delay_attack`]).
     ///
     /// ```
     /// use nutshell_mls::schedule::Schedule;
@@ -83,37 +81,95 @@ impl Schedule {
     /// assert_eq!(s.modifier(2), Some(1));
     /// ```
     pub fn delayed(self, by: usize) -> Schedule {
+        self.delay_attack(0, by)
+    }
+
+    /// Delays the `k`-th attack of the turn (0 for the first) by `by` rounds
+    /// for +`by` to hit: "A character may delay an attack by one round and
+    /// gain +1 to his chance to hit ... If an attack is delayed then all future
+    /// attacks are also moved forward the same number of rounds, but without
+    /// the bonus. Any attack that moves beyond the 5th round is lost." (mls,
+    /// *Delaying Attacks*) Attacks before the `k`-th stay where they are.
+    ///
+    /// ```
+    /// use nutshell_mls::schedule::Schedule;
+    /// // Skill 10: every round. Delaying the 3rd attack by 1: 1, 2, 4 (+1), 5.
+    /// let s = Schedule::for_skill(10).delay_attack(2, 1);
+    /// assert_eq!(s.rounds(), vec![1, 2, 4, 5]);
+    /// assert_eq!((s.modifier(4), s.modifier(5)), (Some(1), Some(0)));
+    /// ```
+    pub fn delay_attack(self, k: usize, by: usize) -> Schedule {
         if by == 0 {
             return self;
         }
         let mut out = Schedule::none();
-        let mut first = true;
-        for (i, slot) in self.slots.iter().enumerate() {
-            if let Some(m) = slot {
-                let to = i + by;
-                if to < ROUNDS {
-                    out.slots[to] = Some(if first { m + by as i64 } else { *m });
-                }
-                first = false;
+        for (n, (i, m)) in self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, slot)| slot.map(|m| (i, m)))
+            .enumerate()
+        {
+            if n < k {
+                out.slots[i] = Some(m);
+                continue;
+            }
+            let to = i + by;
+            if to < ROUNDS {
+                out.slots[to] = Some(if n == k { m + by as i64 } else { m });
             }
         }
         out
     }
 
-    /// Rushes the first attack one round early at -2: "This does not affect
-    /// future attacks, and cannot be done more than 1 round in advance." An
-    /// attack already in the 1st round, or one whose earlier round holds an
-    /// attack, cannot be rushed; the schedule is then unchanged.
+    /// Rushes the first attack (see [`Schedule::rush_attack`]); an attack that
+    /// cannot be rushed leaves the schedule unchanged.
     pub fn rushed(self) -> Schedule {
-        let mut out = self;
-        if let Some(i) = self.slots.iter().position(Option::is_some)
-            && i > 0
-            && self.slots[i - 1].is_none()
-        {
-            out.slots[i - 1] = self.slots[i].map(|m| m - 2);
-            out.slots[i] = None;
+        self.rush_attack(0).unwrap_or(self)
+    }
+
+    /// Rushes the `k`-th attack (0 for the first) one round early at -2: "A
+    /// character may perform an attack 1 round in advance, at a penalty of -2
+    /// to his roll. This does not affect future attacks, and cannot be done
+    /// more than 1 round in advance." (mls, *Rushing Attacks*) An attack in
+    /// the 1st round, or one whose earlier round holds an attack, cannot be
+    /// rushed: the error says why.
+    ///
+    /// ```
+    /// use nutshell_mls::schedule::Schedule;
+    /// let s = Schedule::for_skill(6); // 1st, 3rd, 5th
+    /// assert_eq!(s.rush_attack(1).unwrap().rounds(), vec![1, 2, 5]);
+    /// assert!(s.rush_attack(0).is_err()); // already in the 1st round
+    /// ```
+    pub fn rush_attack(self, k: usize) -> Result<Schedule, String> {
+        let Some(i) = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| slot.is_some())
+            .map(|(i, _)| i)
+            .nth(k)
+        else {
+            return Err(format!("there is no attack {} this turn", k + 1));
+        };
+        if i == 0 {
+            return Err(format!(
+                "attack {} is in the 1st round: there is no earlier round",
+                k + 1
+            ));
         }
-        out
+        if self.slots[i - 1].is_some() {
+            return Err(format!(
+                "attack {} is in round {}, and round {} already holds an attack",
+                k + 1,
+                i + 1,
+                i
+            ));
+        }
+        let mut out = self;
+        out.slots[i - 1] = self.slots[i].map(|m| m - 2);
+        out.slots[i] = None;
+        Ok(out)
     }
 
     /// Whether there is an attack in `round` (1..=5).

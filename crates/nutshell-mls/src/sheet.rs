@@ -213,12 +213,20 @@ pub struct Tactic {
     /// How to pick a target.
     #[serde(default)]
     pub target: TargetChoice,
-    /// Delay the first attack of each turn by this many rounds (+1 each).
+    /// Delay an attack of each turn by this many rounds (+1 each): the first,
+    /// or the one `delay_attack` names.
     #[serde(default)]
     pub delay: u32,
-    /// Rush the first attack of each turn one round early (-2).
+    /// Which attack of the turn `delay` applies to (1 for the first).
+    #[serde(default = "first")]
+    pub delay_attack: u32,
+    /// Rush an attack of each turn one round early (-2): the first, or the one
+    /// `rush_attack` names.
     #[serde(default)]
     pub rush: bool,
+    /// Which attack of the turn `rush` applies to (1 for the first).
+    #[serde(default = "first")]
+    pub rush_attack: u32,
     /// Break off and flee when CHP falls below this.
     #[serde(default)]
     pub break_off_below: Option<i64>,
@@ -239,6 +247,10 @@ fn yes() -> bool {
     true
 }
 
+fn first() -> u32 {
+    1
+}
+
 impl Tactic {
     /// The penalty of aiming (RULING M-8), 0 when not aiming.
     pub fn aim_penalty(&self) -> i64 {
@@ -255,7 +267,9 @@ impl Default for Tactic {
             aim: None,
             target: TargetChoice::First,
             delay: 0,
+            delay_attack: 1,
             rush: false,
+            rush_attack: 1,
             break_off_below: None,
             dodge: true,
             action: None,
@@ -627,6 +641,17 @@ impl Side {
                         c.tactic.delay
                     ),
                 ));
+            }
+            for (field, n) in [
+                ("tactic.delay_attack", c.tactic.delay_attack),
+                ("tactic.rush_attack", c.tactic.rush_attack),
+            ] {
+                if !(1..=5).contains(&n) {
+                    return Err(bad(
+                        field,
+                        format!("{n}: the attacks of a turn are numbered 1 to 5"),
+                    ));
+                }
             }
         }
         let mut names: Vec<&str> = self.combatants.iter().map(|c| c.name.as_str()).collect();

@@ -311,6 +311,8 @@ pub struct Fight {
     log: Option<Vec<Line>>,
     max_turns: u32,
     pending: Vec<PendingHit>,
+    /// The side surprised, if one is: it knows of no enemy in the first turn.
+    surprised: Option<usize>,
 }
 
 impl Fight {
@@ -377,6 +379,7 @@ impl Fight {
             fighters,
             sides: names,
             first,
+            surprised: options.surprised,
             turn: 0,
             round: 0,
             ending: None,

@@ -155,11 +155,29 @@ impl Fight {
         let rs = self.roll(dice, s, skill, modifier, RollFor::Shot(t, &weapon.name))?;
         self.fighters[t].shot_by.push(s);
         let mutual = shots.contains(&(t, s));
-        let target = &self.fighters[t];
-        let dodges = !mutual && target.sheet.tactic.dodge && !target.schedule.has(round);
+        let (target_side, would_dodge) = {
+            let target = &self.fighters[t];
+            (
+                target.side,
+                target.sheet.tactic.dodge && !target.schedule.has(round),
+            )
+        };
+        // "A knowing enemy may choose to Dodge": a surprised side knows of no
+        // enemy in the first turn, the surprisers' (project ruling P-61).
+        let knowing = !(self.surprised == Some(target_side) && self.turn == 1);
+        let dodges = knowing && !mutual && would_dodge;
+        if !knowing && would_dodge {
+            self.note(Some(rule::SHOOTING), |f| {
+                format!(
+                    "{} is surprised and does not know of {}: no dodge",
+                    f.name(t),
+                    f.name(s)
+                )
+            });
+        }
         if dodges {
             // "A knowing enemy may choose to Dodge provided he is not attacking."
-            let dodge = target.sheet.dodge();
+            let dodge = self.fighters[t].sheet.dodge();
             let rd = self.roll(dice, t, dodge, Mods::default(), RollFor::Dodge)?;
             let r = mls::opposed(rs.rolled(), rd.rolled());
             if r.wins {

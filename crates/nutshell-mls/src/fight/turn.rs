@@ -200,9 +200,18 @@ impl Fight {
         let adjacent = self.engaged(i);
         let f = &self.fighters[i];
         let tactic = &f.sheet.tactic;
+        // Why a rush asked for could not be made, said in the log.
+        let refused: std::cell::RefCell<Option<String>> = std::cell::RefCell::new(None);
         let shape = |s: Schedule| {
-            let s = s.delayed(tactic.delay as usize);
-            if tactic.rush { s.rushed() } else { s }
+            let k = |n: u32| n.saturating_sub(1) as usize;
+            let s = s.delay_attack(k(tactic.delay_attack), tactic.delay as usize);
+            if !tactic.rush {
+                return s;
+            }
+            s.rush_attack(k(tactic.rush_attack)).unwrap_or_else(|why| {
+                *refused.borrow_mut() = Some(why);
+                s
+            })
         };
         let ranged_skill = f.sheet.ranged().map(|w| f.sheet.skill(&w.skill));
         // Without a melee weapon a combatant only defends in close combat.
@@ -252,6 +261,11 @@ impl Fight {
             (Schedule::none(), Attacking::Melee)
         };
         let rounds = schedule.rounds();
+        if let Some(why) = refused.into_inner() {
+            self.note(Some(rule::RUSH), |s| {
+                format!("{} cannot rush: {why}", s.name(i))
+            });
+        }
         let f = &mut self.fighters[i];
         f.schedule = schedule;
         f.attacking = attacking;

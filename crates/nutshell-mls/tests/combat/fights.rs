@@ -422,6 +422,25 @@ fn a_delayed_attack_gains_plus_one() {
 }
 
 #[test]
+fn a_rush_that_cannot_be_made_is_said() {
+    // mls, Rushing Attacks: "cannot be done more than 1 round in advance":
+    // skill 10 attacks in every round, so no attack has a free round before it.
+    let ann = combatant(
+        "Ann",
+        10,
+        8,
+        40,
+        "tactic = { rush = true, rush_attack = 3 }",
+    );
+    let mut f = fight(&ann, &combatant("Bob", 0, 5, 40, ""));
+    round(&mut f, &[1, 1, 2, 1, 1, 2]);
+    logged(
+        &f,
+        "Ann cannot rush: attack 3 is in round 3, and round 2 already holds an attack",
+    );
+}
+
+#[test]
 fn breaking_off_disengages_and_then_flees() {
     // mls, Breaking Off: "He makes a normal attack, but if successful does no
     // damage. However he is considered to have disengaged (backed away)."
@@ -539,6 +558,39 @@ fn reloading_spends_attacks() {
     round(&mut f, &[]); // round 2: reloads
     round(&mut f, &[1, 1, 2]); // round 3: shoots
     logged(&f, "spends the attack reloading");
+}
+
+#[test]
+fn a_surprised_target_does_not_know_of_the_shooter_and_cannot_dodge() {
+    // mls, Shooting: "A knowing enemy may choose to Dodge provided he is not
+    // attacking." Project ruling P-61: a surprised side knows of no enemy in
+    // the first turn (the surprisers'), so its members do not dodge then.
+    let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }]\n";
+    let bob = combatant("Bob", 0, 4, 30, "");
+    let mut f = Fight::new(
+        [side(ann), side(&bob)],
+        FightOptions {
+            distance: 5,
+            surprised: Some(1),
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    // Ann 1,1,5 = 7 + 10 = 17 hits without a dodge roll: Dam 4, 1d6 1 -> 4.
+    round(&mut f, &[1, 1, 5, 1]);
+    logged(&f, "Bob is surprised and does not know of Ann: no dodge");
+    assert_eq!(who(&f, "Bob").chp, 26);
+    // Not surprised, Bob dodges the same shot (his dodge roll 1,1,1 fails).
+    let mut f = Fight::new(
+        [side(ann), side(&bob)],
+        FightOptions {
+            distance: 5,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    round(&mut f, &[1, 1, 5, 1, 1, 1, 1]);
+    logged(&f, "Bob rolls dodge");
 }
 
 #[test]

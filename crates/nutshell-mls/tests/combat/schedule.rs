@@ -65,3 +65,29 @@ fn rushing_moves_the_first_attack_one_round_early_at_minus_two() {
     // Already in the 1st round: nothing earlier to rush into.
     assert_eq!(Schedule::for_skill(6).rushed(), Schedule::for_skill(6));
 }
+
+#[test]
+fn any_attack_may_be_delayed_or_rushed() {
+    // mls, Delaying Attacks: "A character may delay an attack by one round and
+    // gain +1 to his chance to hit ... If an attack is delayed then all future
+    // attacks are also moved forward the same number of rounds, but without
+    // the bonus." Any attack, not only the first: skill 10 attacks every
+    // round; delaying the 2nd by 2 puts it in the 4th (+2) and the 3rd in the 5th.
+    let s = Schedule::for_skill(10).delay_attack(1, 2);
+    assert_eq!(s.rounds(), vec![1, 4, 5]);
+    assert_eq!(
+        (s.modifier(1), s.modifier(4), s.modifier(5)),
+        (Some(0), Some(2), Some(0))
+    );
+    // mls, Rushing Attacks: "A character may perform an attack 1 round in
+    // advance, at a penalty of -2 to his roll. This does not affect future
+    // attacks". Skill 6 attacks in the 1st, 3rd, 5th: rushing the 3rd puts it in the 4th.
+    let s = Schedule::for_skill(6).rush_attack(2).unwrap();
+    assert_eq!(s.rounds(), vec![1, 3, 4]);
+    assert_eq!(s.modifier(4), Some(-2));
+    // A rush that cannot be made says why.
+    let why = Schedule::for_skill(10).rush_attack(1).unwrap_err();
+    assert!(why.contains("round 1 already holds an attack"), "{why}");
+    let why = Schedule::for_skill(2).rush_attack(1).unwrap_err();
+    assert!(why.contains("no attack 2"), "{why}");
+}
