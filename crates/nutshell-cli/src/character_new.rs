@@ -563,6 +563,7 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
             range: None,
             reload: 0,
             prepare: 0,
+            mp: None,
             spear: false,
         });
     }

@@ -80,6 +80,10 @@ pub struct FightArgs {
     /// Print a JSON object: the log, the ending and every combatant's state
     #[arg(long)]
     pub json: bool,
+    /// Write the checks on secondary traits earned in the fight to the
+    /// character sheets fighting (their `checks`, rolled by `mls advance`)
+    #[arg(long)]
+    pub record: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -193,6 +197,12 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
     let mut fight = Fight::new(sides, options).map_err(bad)?;
     let mut source = args.source.source()?;
     let ending = fight.run(source.dice()).map_err(bad)?;
+    let checks = fight.earned_checks();
+    let recorded = if args.record {
+        record_checks(&args.scenario, &checks)?
+    } else {
+        Vec::new()
+    };
     let mut out = anstream::stdout().lock();
     let names = fight.side_names();
     if args.json {
@@ -206,6 +216,8 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
                 "reason": ending.reason,
             },
             "combatants": fighters_json(&fight),
+            "checks": checks,
+            "recorded": recorded,
         });
         writeln!(out, "{object}")?;
     } else {
@@ -235,11 +247,74 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
         }
         writeln!(out)?;
         writeln!(out, "{}", state_table(&fight))?;
+        if !checks.is_empty() {
+            writeln!(out, "Checks earned (mls, Checks on Secondary Traits):")?;
+            for c in &checks {
+                writeln!(out, "  {}: {} ({})", c.combatant, c.skill, c.why)?;
+            }
+        }
+        for line in &recorded {
+            writeln!(out, "{line}")?;
+        }
     }
     if let Some(w) = source.leftover_warning() {
         let _ = writeln!(anstream::stderr(), "{w}");
     }
     Ok(())
+}
+
+/// `--record`: adds each earned check to the `checks` of its combatant's
+/// character sheet, in the files fought with. A file that is not one
+/// character sheet, or a skill that is not one of its secondary traits, is
+/// said and skipped. Returns what was done, one line each.
+fn record_checks(
+    scenario: &ScenarioArgs,
+    checks: &[nutshell_mls::fight::EarnedCheck],
+) -> Result<Vec<String>, Failure> {
+    use nutshell_mls::character::validate::{parse_sheet, to_toml};
+    let mut done = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for path in [&scenario.a, &scenario.b] {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let shown = path.display().to_string();
+        let text = crate::files::read_text(path)?;
+        let Ok(mut sheet) = parse_sheet(&shown, &text) else {
+            done.push(format!(
+                "{shown}: not a character sheet: no checks recorded"
+            ));
+            continue;
+        };
+        let name = sheet.name.clone();
+        let Some(ch) = sheet.character.as_mut() else {
+            continue;
+        };
+        let mut added = Vec::new();
+        for c in checks.iter().filter(|c| c.combatant == name) {
+            if !ch.secondary.contains_key(&c.skill) && ch.occupation.name != c.skill {
+                done.push(format!(
+                    "{shown}: {} is not a secondary trait of {name}: not recorded",
+                    c.skill
+                ));
+                continue;
+            }
+            if !ch.checks.contains(&c.skill) {
+                ch.checks.push(c.skill.clone());
+                added.push(c.skill.clone());
+            }
+        }
+        if added.is_empty() {
+            continue;
+        }
+        let new_text = to_toml(&sheet).map_err(bad)?;
+        crate::sheet_file::rewrite(path, &text, &new_text)?;
+        done.push(format!(
+            "{shown}: recorded check(s) on {} (roll them with `nutshell mls advance {shown} --adventure ...`)",
+            added.join(", ")
+        ));
+    }
+    Ok(done)
 }
 
 fn fighters_json(fight: &Fight) -> Vec<Value> {

@@ -995,3 +995,62 @@ fn time_and_show_take_json() {
     // sword: trained, base dexterity 4, level +2: 6.
     assert_eq!(sword["score"], 6);
 }
+
+/// Issue 14 item 5 (mls, *Checks on Secondary Traits*): the checks earned in a
+/// fight are listed at its end, and `--record` writes them to each sheet's
+/// `checks`, ready for `mls advance`; nothing else of the sheet changes.
+#[test]
+fn a_fight_lists_its_checks_and_records_them_in_the_sheets() {
+    let brana = scratch("brana.toml");
+    let grishnak = scratch("grishnak.toml");
+    let before = std::fs::read_to_string(&grishnak).unwrap();
+    let out = nutshell()
+        .args(["mls", "fight"])
+        .arg(&brana)
+        .arg(&grishnak)
+        .args(["--seed", "5", "--record", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let checks: Vec<String> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["combatant"].as_str().unwrap(),
+                c["trait"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(checks.contains(&"Grishnak axe".to_string()), "{checks:?}");
+    let after = std::fs::read_to_string(&grishnak).unwrap();
+    let added: Vec<&str> = after
+        .lines()
+        .filter(|l| !before.lines().any(|b| b == *l))
+        .collect();
+    assert_eq!(added, ["checks = [\"axe\"]"]);
+    nutshell()
+        .args(["mls", "character", "check"])
+        .arg(&grishnak)
+        .assert()
+        .success();
+    nutshell()
+        .args(["mls", "advance"])
+        .arg(&grishnak)
+        .args([
+            "--adventure",
+            "average",
+            "--role",
+            "major",
+            "--faces",
+            "5,1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "axe stays at base+1 (needs 4+) [1d8 = 1]",
+        ));
+}

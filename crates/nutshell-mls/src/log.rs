@@ -66,6 +66,10 @@ pub mod rule {
     pub const RELOADING: &str = "mls, Reloading";
     /// Preparing spells.
     pub const PREPARING: &str = "mls, Preparing Spells";
+    /// Full-turn actions take effect at the turn's end.
+    pub const TURN_ACTIONS: &str = "mls, 3. Turn Actions";
+    /// Spells spend magic points.
+    pub const MAGIC_POINTS: &str = "mls, Total Magic Points (TMP)";
     /// Total attack.
     pub const TOTAL_ATTACK: &str = "mls, Total Attack";
     /// Total defence.

@@ -110,6 +110,11 @@ pub struct Weapon {
     /// Attacks spent preparing before each cast (mls, *Preparing Spells*).
     #[serde(default)]
     pub prepare: u32,
+    /// A spell's magic points per cast, spent from the caster's TMP (mls,
+    /// *Total Magic Points*; *Time Costs of Actions*: "Cast an offensive
+    /// spell: 1 combat action per 2 magic points expended or part thereof").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mp: Option<u32>,
     /// A spear may attack the diagonal squares in front (mls, *Who May
     /// Attack*); kept for the square grid.
     #[serde(default)]
@@ -120,6 +125,23 @@ impl Weapon {
     /// Whether it shoots (a missile or a spell).
     pub fn is_ranged(&self) -> bool {
         self.kind != WeaponKind::Melee
+    }
+
+    /// Attacks spent preparing before each cast: `prepare`, and at least what
+    /// the spell's magic points take ("1 combat action per 2 magic points
+    /// expended or part thereof", the last of them the cast itself).
+    ///
+    /// ```
+    /// use nutshell_mls::sheet::{Weapon, WeaponKind};
+    /// let mut bolt = Weapon { name: "bolt".into(), skill: "fire".into(), dam: 6,
+    ///     kind: WeaponKind::Spell, range: Some(10), reload: 0, prepare: 0, mp: Some(5), spear: false };
+    /// assert_eq!(bolt.actions_to_prepare(), 2); // 5 MP: 3 combat actions
+    /// bolt.mp = Some(2);
+    /// assert_eq!(bolt.actions_to_prepare(), 0);
+    /// ```
+    pub fn actions_to_prepare(&self) -> u32 {
+        let by_mp = self.mp.map_or(0, |m| m.div_ceil(2).saturating_sub(1));
+        self.prepare.max(by_mp)
     }
 }
 
@@ -218,14 +240,14 @@ pub struct Tactic {
     #[serde(default)]
     pub delay: u32,
     /// Which attack of the turn `delay` applies to (1 for the first).
-    #[serde(default = "first")]
+    #[serde(default = "first", skip_serializing_if = "is_first")]
     pub delay_attack: u32,
     /// Rush an attack of each turn one round early (-2): the first, or the one
     /// `rush_attack` names.
     #[serde(default)]
     pub rush: bool,
     /// Which attack of the turn `rush` applies to (1 for the first).
-    #[serde(default = "first")]
+    #[serde(default = "first", skip_serializing_if = "is_first")]
     pub rush_attack: u32,
     /// Break off and flee when CHP falls below this.
     #[serde(default)]
@@ -239,8 +261,14 @@ pub struct Tactic {
     /// With a Total Attack: stop the chain after this many hits (mls, *Total
     /// Attack*: "continuing to attack until he has hit all enemies,
     /// voluntarily stops his attacks or fails an attack"); no limit when left out.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_after: Option<u32>,
+    /// A full-turn action outside the set actions, tried every turn of its
+    /// side instead of fighting ("search the wall", "pick the lock"): it takes
+    /// effect at the turn's end unless an attack interrupts it (mls, *Set
+    /// Actions*; *3. Turn Actions*).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_action: Option<String>,
 }
 
 fn yes() -> bool {
@@ -249,6 +277,10 @@ fn yes() -> bool {
 
 fn first() -> u32 {
     1
+}
+
+fn is_first(n: &u32) -> bool {
+    *n == 1
 }
 
 impl Tactic {
@@ -274,6 +306,7 @@ impl Default for Tactic {
             dodge: true,
             action: None,
             stop_after: None,
+            turn_action: None,
         }
     }
 }
@@ -304,6 +337,10 @@ pub struct Combatant {
     /// Fate Points.
     #[serde(default)]
     pub fate_points: u32,
+    /// Magic points at the start of the fight, spent by spells with `mp`
+    /// (the character's TMP when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmp: Option<i64>,
     /// Weapons and offensive spells; the first melee one is used in close
     /// combat, the first ranged one for shooting.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -332,6 +369,12 @@ impl Combatant {
     /// The skill's level (0 when it has none).
     pub fn skill(&self, name: &str) -> i64 {
         self.skills.get(name).copied().unwrap_or(0)
+    }
+
+    /// Magic points at the start of a fight: `tmp`, else the character's TMP.
+    pub fn magic_points(&self) -> Option<i64> {
+        self.tmp
+            .or_else(|| self.character.as_ref().and_then(|c| c.tmp))
     }
 
     /// The first melee weapon.
@@ -641,6 +684,32 @@ impl Side {
                         c.tactic.delay
                     ),
                 ));
+            }
+            if let Some(tmp) = c.tmp
+                && !(0..=10_000).contains(&tmp)
+            {
+                return Err(bad("tmp", format!("{tmp}: magic points from 0 to 10000")));
+            }
+            for w in &c.weapons {
+                let Some(mp) = w.mp else { continue };
+                if w.kind != WeaponKind::Spell {
+                    return Err(bad(
+                        "weapons",
+                        format!(
+                            "{}: mp (magic points) is for spells (kind = \"spell\")",
+                            w.name
+                        ),
+                    ));
+                }
+                if c.magic_points().is_none() {
+                    return Err(bad(
+                        "tmp",
+                        format!(
+                            "{} costs {mp} magic point(s): give the caster's magic points (tmp = N)",
+                            w.name
+                        ),
+                    ));
+                }
             }
             for (field, n) in [
                 ("tactic.delay_attack", c.tactic.delay_attack),

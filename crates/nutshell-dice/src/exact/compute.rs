@@ -430,6 +430,16 @@ impl<'c, 'a> Walker<'c, 'a> {
                 let lowest = values.min()?;
                 (term.explode.is_none() || lowest - penalty >= 0).then_some(lowest)
             }
+            Contribution::Score(_)
+                if term
+                    .explode
+                    .as_ref()
+                    .is_some_and(|e| e.kind == ExplodeKind::Compound) =>
+            {
+                // A compounded die is scored on its sum, not on any one face:
+                // no face tells the least score.
+                None
+            }
             Contribution::Score(c) => {
                 let scores: Vec<i64> = values.map(|v| c.score(v)).collect();
                 let lowest = *scores.iter().min()?;
@@ -531,7 +541,11 @@ impl<'c, 'a> Walker<'c, 'a> {
             [first_stop, first_go, added_stop, added_go],
             denom,
             explode.once,
-            cap.filter(|_| !per_face || matches!(contribution, Contribution::Score(_))),
+            // The chain's values are what the die contributes only when they
+            // are values, or scored face by face; a compounding die counted
+            // for successes is scored on its whole sum, which a cap on the
+            // score must not cut short (`2d{1,1,3}!!cs=1 >= 1`).
+            cap.filter(|_| per_face || matches!(contribution, Contribution::Value)),
         )?;
         // A compounding die counted for successes is scored on its sum.
         if let (Contribution::Score(c), false) = (contribution, per_face) {

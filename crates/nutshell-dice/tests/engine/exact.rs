@@ -21,6 +21,28 @@ fn dist(text: &str) -> nutshell_dice::Distribution {
 // ---- known values ----
 
 /// The issue's own examples: the mean of 4d6dl1 is 15869/1296, of 2d20kh1 553/40.
+/// A compounding die counted for successes is scored on its whole sum: a
+/// threshold on the count must neither cut the sum short nor read the least
+/// score off single faces (a property-test find: `(2d{1,1,3}!!max1cs=1) >= 1`
+/// came out certain). With one explosion at most, a die is a success (1)
+/// with 2/3, a sum of 4 (or 2 with `max1`) with 2/9, past the limit with 1/9.
+#[test]
+fn a_threshold_on_compounded_successes_counts_whole_sums() {
+    let limits = Limits {
+        max_repeats_per_die: 1,
+        ..Limits::default()
+    };
+    for text in ["(2d{1,1,3}!!cs=1) >= 1", "(2d{1,1,3}!!max1cs=1) >= 1"] {
+        let d = Expression::parse_with(text, &limits)
+            .unwrap()
+            .distribution()
+            .unwrap();
+        assert_eq!(d.probability(0), ratio(4, 81), "{text}");
+        assert_eq!(d.probability(1), ratio(20, 27), "{text}");
+        assert_eq!(d.tail(), ratio(17, 81), "{text}");
+    }
+}
+
 #[test]
 fn known_means() {
     assert_eq!(dist("4d6dl1").mean(), ratio(15869, 1296));

@@ -437,6 +437,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
         chp: None,
         shock: None,
         fate_points: u32::try_from(fate_points.max(0)).unwrap_or(0),
+        tmp: None,
         weapons: choices.weapons.clone(),
         armour: choices.armour.clone(),
         shield: choices.shield.clone(),

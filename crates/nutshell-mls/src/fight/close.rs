@@ -49,6 +49,7 @@ impl Fight {
             });
             if f.attacking == Attacking::Unopposed {
                 if let Some(t) = keep {
+                    self.fighters[t].attacked = true;
                     self.unopposed_attack(dice, i, t, round)?;
                 }
                 continue;
@@ -80,6 +81,14 @@ impl Fight {
             if !changed {
                 break;
             }
+        }
+        // Whoever is attacked has a full-turn action interrupted.
+        let targets: Vec<usize> = (0..n)
+            .filter(|&z| attacker[z])
+            .filter_map(|z| self.fighters[z].target)
+            .collect();
+        for t in targets {
+            self.fighters[t].attacked = true;
         }
         for members in self.situations(&attacker) {
             self.situation(dice, round, members, &attacker)?;

@@ -28,11 +28,13 @@
 //! # Ok::<(), nutshell_mls::FightError>(())
 //! ```
 
+mod checks;
 mod close;
 mod shooting;
 mod turn;
 mod wounds;
 
+pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK};
 pub use shooting::range_penalty;
 
 use crate::body::{HitKind, Location};
@@ -97,6 +99,10 @@ pub enum Action {
     Pursue,
     /// Stand and respond: attack enemies who come adjacent.
     Respond,
+    /// A full-turn action outside the set actions (the tactic's
+    /// `turn_action`): no attacks; it takes effect at the turn's end unless
+    /// an attack interrupts it.
+    TurnAction,
 }
 
 impl Action {
@@ -104,6 +110,7 @@ impl Action {
     pub fn name(self) -> &'static str {
         match self {
             Action::Fight => "Fight",
+            Action::TurnAction => "a full-turn action",
             Action::Charge => "Charge",
             Action::Shoot => "Shoot",
             Action::CastOffensiveSpells => "Cast Offensive Spells",
@@ -152,6 +159,13 @@ pub struct Fighter {
     target: Option<usize>,
     reload_left: u32,
     prepared: u32,
+    /// Magic points left (None: the combatant has no TMP).
+    pub mp: Option<i64>,
+    /// Attacked this turn (in close combat, or hit by a shot): a full-turn
+    /// action is then interrupted.
+    attacked: bool,
+    /// Skills rolled, for the checks they earn.
+    used: checks::SkillUse,
     broke_off: bool,
     charging: bool,
     moved: i64,
@@ -357,6 +371,9 @@ impl Fight {
                     target: None,
                     reload_left: 0,
                     prepared: 0,
+                    mp: c.magic_points(),
+                    attacked: false,
+                    used: checks::SkillUse::default(),
                     broke_off: false,
                     charging: false,
                     moved: 0,

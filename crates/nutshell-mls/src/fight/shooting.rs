@@ -85,15 +85,30 @@ impl Fight {
                 });
                 continue;
             }
-            if f.prepared < weapon.prepare {
+            // A spell spends magic points: without enough, no casting.
+            if let Some(cost) = weapon.mp {
+                let left = f.mp.unwrap_or(0);
+                if left < i64::from(cost) {
+                    self.note(Some(rule::MAGIC_POINTS), |s| {
+                        format!(
+                            "{} cannot cast {}: it needs {cost} magic point(s), {} has {left}",
+                            s.name(i),
+                            weapon.name,
+                            s.name(i)
+                        )
+                    });
+                    continue;
+                }
+            }
+            let prepare = weapon.actions_to_prepare();
+            if f.prepared < prepare {
                 self.fighters[i].prepared += 1;
                 self.note(Some(rule::PREPARING), |s| {
                     format!(
-                        "{} spends the attack preparing {} ({}/{})",
+                        "{} spends the attack preparing {} ({}/{prepare})",
                         s.name(i),
                         weapon.name,
                         s.fighters[i].prepared,
-                        weapon.prepare
                     )
                 });
                 continue;
@@ -115,6 +130,17 @@ impl Fight {
             self.fighters[i].target = Some(t);
             self.fighters[i].reload_left = weapon.reload;
             self.fighters[i].prepared = 0;
+            if let Some(cost) = weapon.mp {
+                let left = self.fighters[i].mp.unwrap_or(0) - i64::from(cost);
+                self.fighters[i].mp = Some(left);
+                self.note(Some(rule::MAGIC_POINTS), |s| {
+                    format!(
+                        "{} spends {cost} magic point(s) on {}: {left} left",
+                        s.name(i),
+                        weapon.name
+                    )
+                });
+            }
             shots.push((i, t));
         }
         for &(s, t) in &shots {

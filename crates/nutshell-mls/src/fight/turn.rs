@@ -25,6 +25,7 @@ impl Fight {
             f.charging = false;
             f.moved = 0;
             f.shot_by.clear();
+            f.attacked = false;
         }
         if self.turn == 1 {
             // The side acting second has its set actions ready from the start
@@ -71,6 +72,8 @@ impl Fight {
         let ranged = f.sheet.ranged().map(|w| w.kind);
         if f.broke_off {
             Action::Flee
+        } else if f.sheet.tactic.turn_action.is_some() {
+            Action::TurnAction
         } else if self.engaged(i) {
             Action::Fight
         } else if f.sheet.melee().is_some()
@@ -153,7 +156,11 @@ impl Fight {
                 }
             }
             Action::Flee => self.flee(i, 2 * movement),
-            Action::Fight | Action::Shoot | Action::CastOffensiveSpells | Action::Respond => {}
+            Action::Fight
+            | Action::Shoot
+            | Action::CastOffensiveSpells
+            | Action::Respond
+            | Action::TurnAction => {}
         }
     }
 
@@ -294,6 +301,28 @@ impl Fight {
     /// "All full turn actions ... now take effect"; unconscious combatants
     /// count down their turns.
     pub(super) fn end_turn(&mut self) {
+        // "3. Turn Actions: All full turn actions, assuming they have not been
+        // interrupted by attacks, now take effect." (project ruling P-62)
+        let active = self.active_side();
+        for i in 0..self.fighters.len() {
+            let f = &self.fighters[i];
+            if f.side != active || f.action != Some(Action::TurnAction) {
+                continue;
+            }
+            let what = f.sheet.tactic.turn_action.clone().unwrap_or_default();
+            if !f.standing() {
+                continue;
+            }
+            if f.attacked {
+                self.note(Some(rule::TURN_ACTIONS), |s| {
+                    format!("{}'s {what} is interrupted by an attack: lost", s.name(i))
+                });
+            } else {
+                self.note(Some(rule::TURN_ACTIONS), |s| {
+                    format!("{}'s {what} takes effect", s.name(i))
+                });
+            }
+        }
         for i in 0..self.fighters.len() {
             if let State::Unconscious(Some(n)) = self.fighters[i].state
                 && self.fighters[i].down_turn != self.turn

@@ -43,6 +43,7 @@ impl Fight {
                 roll.outcome().id()
             )
         });
+        self.note_use(i, what, roll);
         Ok(roll)
     }
 
@@ -68,6 +69,7 @@ impl Fight {
     pub(super) fn apply_hits(&mut self, dice: &mut Dice<'_>) -> Result<(), FightError> {
         let pending = std::mem::take(&mut self.pending);
         for h in &pending {
+            self.fighters[h.target].attacked = true;
             self.apply_hit(dice, h)?;
         }
         self.pending = pending;

@@ -594,6 +594,44 @@ fn a_surprised_target_does_not_know_of_the_shooter_and_cannot_dodge() {
 }
 
 #[test]
+fn a_full_turn_action_takes_effect_at_the_end_unless_an_attack_interrupts_it() {
+    // mls, Set Actions: "The result of any action outside of these occurs at
+    // the end of the Turn, and events within the Turn can prevent them."
+    // mls, 3. Turn Actions: "All full turn actions, assuming they have not been
+    // interrupted by attacks, now take effect." (project ruling P-62)
+    let ann = combatant(
+        "Ann",
+        0,
+        4,
+        30,
+        "tactic = { turn_action = \"picking the lock\" }",
+    );
+    // Far from Bob: nobody attacks her, and the lock is picked.
+    let mut f = Fight::new(
+        [side(&ann), side(&combatant("Bob", 0, 4, 30, ""))],
+        FightOptions {
+            distance: 10,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    for _ in 0..5 {
+        round(&mut f, &[]);
+    }
+    logged(&f, "Ann chooses a full-turn action");
+    logged(&f, "Ann's picking the lock takes effect");
+    // Beside Bob, who attacks her in every round (all rolls fail): lost.
+    let mut f = fight(&ann, &combatant("Bob", 10, 4, 30, ""));
+    for _ in 0..5 {
+        round(&mut f, &[1, 1, 2, 1, 1, 2]);
+    }
+    logged(
+        &f,
+        "Ann's picking the lock is interrupted by an attack: lost",
+    );
+}
+
+#[test]
 fn the_pcs_act_first_unless_surprised() {
     // mls, Party Turns and Turn Order: "one side performs its actions first,
     // normally the PC's unless surprised."
@@ -769,6 +807,45 @@ fn an_offensive_spell_is_a_missile_that_may_need_preparing() {
 }
 
 #[test]
+fn spells_spend_magic_points_and_a_caster_without_enough_cannot_cast() {
+    // mls, Total Magic Points (TMP); Time Costs of Actions: "Cast an offensive
+    // spell: 1 combat action per 2 magic points expended or part thereof."
+    // A 3-point bolt takes two attacks (one preparing, one casting); Odo has
+    // 5 magic points: one cast, then 2 left, not enough for another.
+    let odo = "[[combatant]]\nname = \"Odo\"\nthp = 20\ntmp = 5\nskills = { fire = 10 }\nweapons = [{ name = \"fire bolt\", skill = \"fire\", dam = 6, kind = \"spell\", range = 10, mp = 3 }]\n";
+    let bob = combatant("Bob", 0, 4, 30, "tactic = { dodge = false }");
+    let mut f = Fight::new(
+        [side(odo), side(&bob)],
+        FightOptions {
+            distance: 5,
+            ..FightOptions::default()
+        },
+    )
+    .unwrap();
+    round(&mut f, &[]);
+    logged(&f, "Odo spends the attack preparing fire bolt (1/1)");
+    // 3,3,3 = 19 hits: Dam 6, 1d6 + 1d3 (1s) -> 6.
+    round(&mut f, &[3, 3, 3, 1, 1]);
+    logged(&f, "Odo spends 3 magic point(s) on fire bolt: 2 left");
+    assert_eq!(who(&f, "Bob").chp, 24);
+    round(&mut f, &[]);
+    logged(
+        &f,
+        "Odo cannot cast fire bolt: it needs 3 magic point(s), Odo has 2",
+    );
+    assert_eq!(who(&f, "Odo").mp, Some(2));
+    // A spell with a cost and a caster with no magic points is refused.
+    let nobody = odo.replace("tmp = 5\n", "");
+    let e = nutshell_mls::sheet::Side::parse("odo.toml", &nobody)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("give the caster's magic points (tmp = N)"),
+        "{e}"
+    );
+}
+
+#[test]
 fn no_shooting_while_attacked_by_an_adjacent_enemy() {
     // mls, Who May Shoot: "Any active or inactive character who is not being
     // attacked by an adjacent opponent may shoot"; mls, Charge: "he may only
@@ -893,4 +970,44 @@ fn the_last_turn_before_the_limit_is_played_in_full() {
             );
         }
     }
+}
+
+#[test]
+fn checks_on_combat_traits_are_earned_by_three_turns_of_use_or_a_critical() {
+    // mls, Checks on Secondary Traits: "any Combat trait (including casting
+    // offensive spells) is used for at least 3 turns, that trait receives a
+    // check. Whenever a Critical is rolled on any Secondary trait it receives
+    // a check."
+    let mut f = fight(
+        &combatant("Ann", 10, 8, 40, ""),
+        &combatant("Bob", 10, 8, 40, ""),
+    );
+    // Round 1: Ann 6,6,6 = 28, a critical; Bob 1,1,2 = 14 fails. Dam 16: 4d6 1s.
+    round(&mut f, &[6, 6, 6, 1, 1, 2, 1, 1, 1, 1]);
+    let checks = f.earned_checks();
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    assert_eq!(
+        (
+            checks[0].combatant.as_str(),
+            checks[0].skill.as_str(),
+            checks[0].why.as_str()
+        ),
+        ("Ann", "blade", "a critical in turn 1")
+    );
+    // Both roll blade in every round; after turns 1 and 2 Bob has used it in
+    // two turns (no check yet), after turn 3 in three.
+    for _ in 0..9 {
+        round(&mut f, &[1, 1, 2, 1, 1, 2]);
+    }
+    assert!(!f.earned_checks().iter().any(|c| c.combatant == "Bob"));
+    for _ in 0..5 {
+        round(&mut f, &[1, 1, 2, 1, 1, 2]);
+    }
+    let bob: Vec<String> = f
+        .earned_checks()
+        .into_iter()
+        .filter(|c| c.combatant == "Bob")
+        .map(|c| format!("{}: {}", c.skill, c.why))
+        .collect();
+    assert_eq!(bob, ["blade: used in 3 turns (1, 2, 3)"]);
 }
