@@ -26,6 +26,10 @@ pub struct LimitArgs {
     /// Most elementary steps of an exact computation (about 1 second per 10^9)
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_work, global = true)]
     pub max_work: u64,
+    /// Exact odds follow explosions until the tail they leave out is below P (a power of
+    /// ten such as 1e-15; 0 follows every die to --max-explosions)
+    #[arg(long, value_name = "P", default_value = "1e-12", value_parser = parse_tail, global = true)]
+    pub tail: u32,
     /// Most bytes of one file read (sides, sheets, maps, tables, choices, standard input)
     #[arg(long, value_name = "BYTES", default_value_t = crate::files::DEFAULT_MAX_FILE_BYTES, global = true)]
     pub max_file_size: u64,
@@ -40,6 +44,42 @@ impl LimitArgs {
             max_expression_chars: self.max_length,
             max_outcomes: self.max_outcomes,
             max_work: self.max_work,
+            tail_digits: self.tail,
         }
+    }
+}
+
+/// `--tail P`: the threshold as digits, `P <= 10^-digits` (a P that is not a
+/// power of ten is rounded to the stricter one: 5e-13 gives 13 digits).
+fn parse_tail(text: &str) -> Result<u32, String> {
+    let p: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a probability such as 1e-12"))?;
+    if p == 0.0 {
+        return Ok(0);
+    }
+    if !(p > 0.0 && p < 1.0) {
+        return Err(format!(
+            "`{text}`: the tail threshold is a probability between 0 and 1, such as 1e-12 (0 turns it off)"
+        ));
+    }
+    let digits = (-p.log10() - 1e-9).ceil();
+    if digits > 300.0 {
+        return Err(format!("`{text}`: at most 1e-300"));
+    }
+    Ok(digits as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tail_thresholds_are_read_as_digits() {
+        assert_eq!(super::parse_tail("1e-12"), Ok(12));
+        assert_eq!(super::parse_tail("1e-15"), Ok(15));
+        assert_eq!(super::parse_tail("5e-13"), Ok(13));
+        assert_eq!(super::parse_tail("0"), Ok(0));
+        assert!(super::parse_tail("2").is_err());
+        assert!(super::parse_tail("x").is_err());
     }
 }

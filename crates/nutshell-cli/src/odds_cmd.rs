@@ -101,12 +101,20 @@ fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
         writeln!(out, "range {lo} to {hi}")?;
     }
     if dist.tail() != BigRational::from_integer(0.into()) {
+        let limits = expr.limits();
+        let depth = if limits.tail_digits > 0 {
+            format!(
+                "followed until the tail is below 1e-{}, at most {} explosions per die",
+                limits.tail_digits, limits.max_repeats_per_die
+            )
+        } else {
+            format!("at most {} explosions per die", limits.max_repeats_per_die)
+        };
         writeln!(
             out,
-            "tail {} ({}): rolls that explode past the limit of {} explosions per die are not in the table",
+            "tail {} ({}): rolls that explode further than the exact odds follow ({depth}) are not in the table",
             short_fraction(&dist.tail()),
             percent(&dist.tail()),
-            expr.limits().max_repeats_per_die
         )?;
     }
     if let Some((t, p)) = &at_least {

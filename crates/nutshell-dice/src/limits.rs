@@ -34,6 +34,11 @@ pub struct Limits {
     pub max_outcomes: usize,
     /// Most elementary steps (multiply-adds per residue) an exact computation may take.
     pub max_work: u64,
+    /// Exact odds follow explosion chains until the probability they leave out
+    /// (the tail, reported exactly) is below `10^-tail_digits` for the whole
+    /// expression, and never past `max_repeats_per_die` explosions. 0 turns
+    /// the threshold off (every die explodes up to `max_repeats_per_die`).
+    pub tail_digits: u32,
 }
 
 impl Default for Limits {
@@ -45,6 +50,7 @@ impl Default for Limits {
             max_repeats_per_die: 100,
             max_outcomes: 1_000_000,
             max_work: 4_000_000_000,
+            tail_digits: 12,
         }
     }
 }

@@ -12,6 +12,7 @@ use super::{Ctx, ExactError};
 use crate::plan::*;
 use crate::roll::{clamp, digit_faces};
 use num_bigint::BigUint;
+use num_traits::ToPrimitive;
 
 pub(crate) struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
@@ -571,7 +572,15 @@ impl<'c, 'a> Walker<'c, 'a> {
         let limit = if once {
             1
         } else {
-            ctx.limits.max_repeats_per_die
+            // Deep enough for the tail threshold, never past the limit.
+            let mass = |v: &[(i64, u64)]| v.iter().map(|&(_, c)| c as f64).sum::<f64>();
+            let d = denom.to_f64().unwrap_or(f64::INFINITY);
+            super::tail::depth(
+                mass(&first_go) / d,
+                mass(&added_go) / d,
+                ctx.tail_per_die,
+                ctx.limits.max_repeats_per_die,
+            )
         };
         let monotone = added_stop.iter().chain(&added_go).all(|&(v, _)| v >= 0);
         let cap = cap.filter(|_| monotone);

@@ -25,6 +25,7 @@ mod dist;
 mod distribution;
 mod field;
 mod keep;
+mod tail;
 
 pub use distribution::{Distribution, ratio_to_f64};
 
@@ -131,16 +132,19 @@ pub(crate) struct Ctx<'a> {
     pub work: u64,
     /// The span of the node being computed, for errors.
     pub span: Span,
+    /// The tail each exploding die may leave out (see `tail`).
+    pub tail_per_die: Option<f64>,
 }
 
 impl<'a> Ctx<'a> {
-    fn new(k: usize, limits: &'a Limits) -> Ctx<'a> {
+    fn new(k: usize, limits: &'a Limits, exploding_dice: u64) -> Ctx<'a> {
         Ctx {
             lanes: field::primes(k),
             k,
             limits,
             work: 0,
             span: Span::default(),
+            tail_per_die: tail::per_die(limits.tail_digits, exploding_dice),
         }
     }
 
@@ -195,9 +199,10 @@ impl Expression {
 /// denominator outgrows them.
 fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError> {
     let limits = expr.limits();
+    let exploding = tail::exploding_dice(expr.root(), limits.max_dice);
     let mut k = 1;
     loop {
-        let mut ctx = Ctx::new(k, limits);
+        let mut ctx = Ctx::new(k, limits, exploding);
         let result = compute::Walker::new(&mut ctx).node(expr.root(), cap);
         match result {
             Ok(dist) => return Ok(finish(&ctx, dist)),

@@ -1,0 +1,69 @@
+//! `nutshell odds`: the tail threshold of exploding dice, end to end.
+
+use assert_cmd::Command;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use serde_json::Value;
+
+fn odds(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("nutshell")
+        .unwrap()
+        .arg("odds")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn fraction(text: &str) -> BigRational {
+    match text.split_once('/') {
+        Some((n, d)) => {
+            BigRational::new(n.parse::<BigInt>().unwrap(), d.parse::<BigInt>().unwrap())
+        }
+        None => BigRational::from_integer(text.parse::<BigInt>().unwrap()),
+    }
+}
+
+fn below(tail: &BigRational, digits: u32) -> bool {
+    tail * BigRational::from_integer(BigInt::from(10).pow(digits))
+        < BigRational::from_integer(1.into())
+}
+
+/// docs/odds.md, "The tail": explosions are followed until the tail of the
+/// whole expression is below `--tail` (1e-12 by default), exactly reported.
+#[test]
+fn explosions_stop_where_the_tail_stops_mattering() {
+    let tail = fraction(odds(&["10d6!"])["tail"].as_str().unwrap());
+    assert!(tail > BigRational::from_integer(0.into()));
+    assert!(below(&tail, 12), "default threshold 1e-12");
+    assert!(!below(&tail, 14), "not followed much deeper than needed");
+    let tail15 = fraction(
+        odds(&["10d6!", "--tail", "1e-15"])["tail"]
+            .as_str()
+            .unwrap(),
+    );
+    assert!(below(&tail15, 15));
+    // With the threshold off, the explosion limit decides: 1d6! with 3
+    // explosions leaves out (1/6)^4.
+    let v = odds(&["1d6!", "--tail", "0", "--max-explosions", "3"]);
+    assert_eq!(v["tail"], "1/1296");
+    // The explosion limit still caps the threshold's depth.
+    let v = odds(&["1d6!", "--max-explosions", "3"]);
+    assert_eq!(v["tail"], "1/1296");
+}
+
+#[test]
+fn a_bad_tail_threshold_is_refused() {
+    Command::cargo_bin("nutshell")
+        .unwrap()
+        .args(["odds", "1d6!", "--tail", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("between 0 and 1"));
+}
