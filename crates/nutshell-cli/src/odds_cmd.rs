@@ -69,24 +69,9 @@ fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
     };
     let mut out = anstream::stdout().lock();
     if args.json {
-        let mut object = json!({
-            "expression": expr.normalized(),
-            "distribution": dist.outcomes().iter().map(|(v, _)| json!({
-                "value": v,
-                "probability": fraction(&dist.probability(*v)),
-            })).collect::<Vec<Value>>(),
-            "mean": fraction(&dist.mean()),
-            "variance": fraction(&dist.variance()),
-            "std_dev": dist.std_dev(),
-            "tail": fraction(&dist.tail()),
-        });
-        if let Some((t, p)) = &at_least {
-            object["at_least"] = json!({"value": t, "probability": fraction(p)});
-        }
-        if let Some((t, p)) = &at_most {
-            object["at_most"] = json!({"value": t, "probability": fraction(p)});
-        }
-        writeln!(out, "{object}")?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
+        write_json(&mut w, expr, &dist, &at_least, &at_most)?;
+        w.flush()?;
         return Ok(());
     }
     writeln!(out, "{}", expr.normalized())?;
@@ -136,6 +121,62 @@ fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The JSON answer, streamed: each outcome's fraction is reduced and written
+/// in turn, never the whole text held at once. Keys in alphabetical order
+/// (as before streaming): `at_least`, `at_most`, `distribution`,
+/// `expression`, `mean`, `std_dev`, `tail`, `variance`.
+fn write_json(
+    w: &mut impl Write,
+    expr: &Expression,
+    dist: &Distribution,
+    at_least: &Option<(i64, BigRational)>,
+    at_most: &Option<(i64, BigRational)>,
+) -> Result<(), Failure> {
+    let fraction_of = |weight: &num_bigint::BigUint| {
+        let (n, d) = dist.lowest_terms(weight);
+        if n == num_bigint::BigUint::from(0u32) {
+            "0".to_string()
+        } else if d == num_bigint::BigUint::from(1u32) {
+            n.to_string()
+        } else {
+            format!("{n}/{d}")
+        }
+    };
+    write!(w, "{{")?;
+    for (key, p) in [("at_least", at_least), ("at_most", at_most)] {
+        if let Some((t, p)) = p {
+            write!(
+                w,
+                "\"{key}\":{{\"probability\":\"{}\",\"value\":{t}}},",
+                fraction(p)
+            )?;
+        }
+    }
+    write!(w, "\"distribution\":[")?;
+    for (i, (v, weight)) in dist.outcomes().iter().enumerate() {
+        if i > 0 {
+            write!(w, ",")?;
+        }
+        write!(
+            w,
+            "{{\"probability\":\"{}\",\"value\":{v}}}",
+            fraction_of(weight)
+        )?;
+    }
+    let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    write!(
+        w,
+        "],\"expression\":{},\"mean\":\"{}\",\"std_dev\":{},\"tail\":\"{}\",\"variance\":\"{}\"}}",
+        text(expr.normalized()),
+        fraction(&dist.mean()),
+        serde_json::to_string(&dist.std_dev()).unwrap_or_else(|_| "null".into()),
+        fraction_of(dist.tail_weight()),
+        fraction(&dist.variance()),
+    )?;
+    writeln!(w)?;
+    Ok(())
+}
+
 /// P(total <= t) = 1 - P(total >= t + 1), from a distribution capped at t + 1.
 fn at_most_exact(expr: &Expression, t: i64) -> Result<BigRational, nutshell_dice::ExactError> {
     match t.checked_add(1) {
@@ -171,9 +212,8 @@ fn short_fraction(p: &BigRational) -> String {
 
 fn write_table(out: &mut impl Write, dist: &Distribution, all: bool) -> Result<(), Failure> {
     let outcomes = dist.outcomes();
-    let probabilities: Vec<BigRational> =
-        outcomes.iter().map(|(v, _)| dist.probability(*v)).collect();
-    let floats: Vec<f64> = probabilities.iter().map(ratio_to_f64).collect();
+    // Percentages need only floats: no fraction is reduced unless shown.
+    let floats: Vec<f64> = outcomes.iter().map(|(_, w)| dist.float(w)).collect();
     // Which rows to show: all, or the most likely DEFAULT_ROWS as one run.
     let shown: std::ops::Range<usize> = if all || outcomes.len() <= DEFAULT_ROWS {
         0..outcomes.len()
@@ -192,15 +232,25 @@ fn write_table(out: &mut impl Write, dist: &Distribution, all: bool) -> Result<(
         }
         best..best + DEFAULT_ROWS
     };
-    let fractions_fit = shown
-        .clone()
-        .all(|i| fraction(&probabilities[i]).len() <= 24);
+    let probability = |i: usize| dist.probability(outcomes[i].0);
+    let fractions: Vec<String> = shown.clone().map(|i| fraction(&probability(i))).collect();
+    let fractions_fit = fractions.iter().all(|f| f.len() <= 24);
     let peak = floats.iter().cloned().fold(0.0, f64::max);
-    let mut at_least = vec![BigRational::from_integer(0.into()); outcomes.len() + 1];
+    // Cumulative weights (big integers, added), read as floats.
+    let mut at_least_w = vec![num_bigint::BigUint::from(0u32); outcomes.len() + 1];
     for i in (0..outcomes.len()).rev() {
-        at_least[i] = &at_least[i + 1] + &probabilities[i];
+        at_least_w[i] = &at_least_w[i + 1] + &outcomes[i].1;
     }
-    let total = &at_least[0];
+    let total_w = &at_least_w[0];
+    let pct = |x: f64, nonzero: bool| {
+        if !nonzero {
+            "0%".to_string()
+        } else if x * 100.0 < 0.00005 {
+            "<0.0001%".to_string()
+        } else {
+            format!("{:.4}%", x * 100.0)
+        }
+    };
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);
     let mut header = vec!["value"];
@@ -209,15 +259,15 @@ fn write_table(out: &mut impl Write, dist: &Distribution, all: bool) -> Result<(
     }
     header.extend(["%", "at least", "at most", ""]);
     table.set_header(header);
-    for i in shown.clone() {
+    for (row_index, i) in shown.clone().enumerate() {
         let mut row = vec![outcomes[i].0.to_string()];
         if fractions_fit {
-            row.push(fraction(&probabilities[i]));
+            row.push(fractions[row_index].clone());
         }
-        let at_most = total - &at_least[i + 1];
-        row.push(percent(&probabilities[i]));
-        row.push(percent(&at_least[i]));
-        row.push(percent(&at_most));
+        let at_most_w = total_w - &at_least_w[i + 1];
+        row.push(pct(floats[i], true));
+        row.push(pct(dist.float(&at_least_w[i]), true));
+        row.push(pct(dist.float(&at_most_w), true));
         row.push(bar(floats[i] / peak.max(f64::MIN_POSITIVE)));
         table.add_row(row);
     }

@@ -5,18 +5,32 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
+use super::lowest::Denominator;
+
 /// An exact distribution over integer outcomes.
 ///
 /// `P(v) = weight(v) / denominator`. The weights may sum to less than the
 /// denominator: the rest is the [`tail`](Distribution::tail), the probability
 /// of rolls that go beyond the explosion limit, reported rather than dropped or
 /// folded into an outcome.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Distribution {
     outcomes: Vec<(i64, BigUint)>,
     denominator: BigUint,
     tail: BigUint,
+    /// The denominator factored, on first use, for reducing fractions.
+    factored: std::sync::OnceLock<Denominator>,
 }
+
+impl PartialEq for Distribution {
+    fn eq(&self, other: &Distribution) -> bool {
+        self.outcomes == other.outcomes
+            && self.denominator == other.denominator
+            && self.tail == other.tail
+    }
+}
+
+impl Eq for Distribution {}
 
 impl Distribution {
     /// A distribution from `(outcome, weight)` pairs (ascending outcomes, non-zero
@@ -33,7 +47,30 @@ impl Distribution {
             outcomes,
             denominator,
             tail,
+            factored: std::sync::OnceLock::new(),
         }
+    }
+
+    /// `weight / denominator` in lowest terms, as `(numerator, denominator)`.
+    /// Fast for the denominators of dice (products of small primes): no
+    /// general gcd.
+    ///
+    /// ```
+    /// use nutshell_dice::Expression;
+    /// let d = Expression::parse("2d6")?.distribution()?;
+    /// let (n, q) = d.lowest_terms(&d.outcomes()[0].1); // 2: 1/36
+    /// assert_eq!((n.to_string(), q.to_string()), ("1".into(), "36".into()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn lowest_terms(&self, weight: &BigUint) -> (BigUint, BigUint) {
+        self.factored
+            .get_or_init(|| Denominator::new(&self.denominator))
+            .reduce(weight)
+    }
+
+    /// `weight / denominator` as the nearest float (for display: percentages).
+    pub fn float(&self, weight: &BigUint) -> f64 {
+        super::lowest::ratio_f64(weight, &self.denominator)
     }
 
     /// The outcomes with non-zero probability and their weights, ascending.
@@ -47,10 +84,8 @@ impl Distribution {
     }
 
     fn ratio(&self, weight: &BigUint) -> BigRational {
-        BigRational::new(
-            BigInt::from(weight.clone()),
-            BigInt::from(self.denominator.clone()),
-        )
+        let (n, d) = self.lowest_terms(weight);
+        BigRational::new_raw(BigInt::from(n), BigInt::from(d))
     }
 
     /// The probability of exactly `value`, in lowest terms.

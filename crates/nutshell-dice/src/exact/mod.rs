@@ -25,6 +25,7 @@ mod dist;
 mod distribution;
 mod field;
 mod keep;
+mod lowest;
 mod tail;
 
 pub use distribution::{Distribution, ratio_to_f64};
