@@ -54,9 +54,44 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     }
 }
 
+/// Runs `compute`, showing a progress bar on a terminal when it takes more
+/// than half a second: the engine's steps against `max_work`, the most it may
+/// take before it is refused.
+fn with_progress<T: Send>(limits: &Limits, compute: impl FnOnce() -> T + Send) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            let start = std::time::Instant::now();
+            while start.elapsed() < std::time::Duration::from_millis(500) {
+                if done.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let bar = indicatif::ProgressBar::new(limits.max_work);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "exact odds {bar:20} {percent}% of the --max-work limit, {elapsed}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(nutshell_dice::exact::progress().min(limits.max_work));
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            bar.finish_and_clear();
+        });
+        let result = compute();
+        done.store(true, Ordering::Relaxed);
+        let _ = watcher.join();
+        result
+    })
+}
+
 fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
     let refuse = |e: nutshell_dice::ExactError| Failure::bad_input(e.render(expr.text()));
-    let dist = expr.distribution().map_err(refuse)?;
+    let dist = with_progress(expr.limits(), || expr.distribution()).map_err(refuse)?;
     // Threshold questions are answered from a capped distribution, which is
     // exact even where the full one has a tail.
     let at_least = match args.at_least {

@@ -124,6 +124,33 @@ impl fmt::Display for ExactError {
 
 impl std::error::Error for ExactError {}
 
+static PROGRESS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    static WORK_DONE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The elementary steps done so far by the exact computation running in this
+/// process (the latest one, if several run at once), against
+/// [`Limits::max_work`]: for a progress bar on another thread.
+pub fn progress() -> u64 {
+    PROGRESS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The elementary steps the latest exact computation of this thread took
+/// (rebuilding the numbers included), as charged against
+/// [`Limits::max_work`].
+///
+/// ```
+/// use nutshell_dice::Expression;
+/// Expression::parse("100d6")?.distribution()?;
+/// assert!(nutshell_dice::exact::work_done() > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn work_done() -> u64 {
+    WORK_DONE.with(|w| w.get())
+}
+
 /// The state of one exact computation: the residue lanes, the limits and the
 /// work done so far.
 pub(crate) struct Ctx<'a> {
@@ -154,6 +181,8 @@ impl<'a> Ctx<'a> {
         self.work = self
             .work
             .saturating_add(units.saturating_mul(self.k as u64));
+        PROGRESS.store(self.work, std::sync::atomic::Ordering::Relaxed);
+        WORK_DONE.with(|w| w.set(self.work));
         if self.work > self.limits.max_work {
             return Err(ExactError::TooMuchWork {
                 limit: self.limits.max_work,
@@ -206,7 +235,7 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
         let mut ctx = Ctx::new(k, limits, exploding);
         let result = compute::Walker::new(&mut ctx).node(expr.root(), cap);
         match result {
-            Ok(dist) => return Ok(finish(&ctx, dist)),
+            Ok(dist) => return finish(&mut ctx, dist),
             Err(ExactError::Capacity { bits }) => {
                 k = field::lanes_for_bits(bits + 2).max(k * 2);
             }
@@ -215,14 +244,29 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
     }
 }
 
-/// Rebuilds the weights as big integers.
-fn finish(ctx: &Ctx<'_>, dist: dist::Dist) -> Distribution {
+/// Elementary steps charged per inner step of rebuilding a weight from its
+/// residues (a Montgomery product and an addition, slower than the steps of
+/// the computation itself).
+const REBUILD_STEP_COST: u64 = 4;
+
+/// Rebuilds the weights as big integers. Its cost, about `k²/2` products per
+/// outcome for `k` lanes, is charged against `max_work` before it starts: a
+/// distribution too large to rebuild and print within the limit (`10000d6`:
+/// 50,001 numbers of 26,000 bits) is refused at once rather than run on.
+fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactError> {
     let crt = Crt::new(&ctx.lanes);
     let k = ctx.k;
     let n = dist.len;
     // A symmetric distribution (every sum of symmetric dice) needs only half its
     // weights rebuilt.
     let symmetric = (0..n / 2).all(|i| dist.weight(i, k) == dist.weight(n - 1 - i, k));
+    let rebuilt = if symmetric { n.div_ceil(2) } else { n } as u64;
+    // `charge` multiplies by the lanes once; the rebuild is k/2 more per lane.
+    ctx.charge(
+        rebuilt
+            .saturating_mul((k as u64).div_ceil(2))
+            .saturating_mul(REBUILD_STEP_COST),
+    )?;
     let mut weights: Vec<Option<BigUint>> = vec![None; n];
     for i in 0..n {
         if symmetric && i > (n - 1) / 2 {
@@ -241,5 +285,5 @@ fn finish(ctx: &Ctx<'_>, dist: dist::Dist) -> Distribution {
                 .map(|w| (dist.min + i as i64, w))
         })
         .collect();
-    Distribution::new(outcomes, dist.denom)
+    Ok(Distribution::new(outcomes, dist.denom))
 }

@@ -614,3 +614,24 @@ mod random {
         }
     }
 }
+
+/// docs/odds.md, "Limits": rebuilding and printing the numbers is part of the
+/// work `max_work` bounds, so an answer too large to rebuild is refused rather
+/// than run on. 2000d6 computes in about 0.2e9 steps, but rebuilding its
+/// 10,001 weights of 5,170 bits costs more.
+#[test]
+fn rebuilding_the_numbers_counts_against_the_work_limit() {
+    let expr = |max_work| {
+        let limits = Limits {
+            max_work,
+            ..Limits::default()
+        };
+        Expression::parse_with("2000d6", &limits).unwrap().distribution()
+    };
+    assert!(expr(4_000_000_000).is_ok());
+    let done = nutshell_dice::exact::work_done();
+    assert!(matches!(
+        expr(done - 1),
+        Err(nutshell_dice::ExactError::TooMuchWork { .. })
+    ));
+}
