@@ -56,6 +56,28 @@ impl Ctx<'_> {
         if keep == 1 {
             return self.keep_one_highest(pool, denom, g);
         }
+        // One type of die: threshold decomposition when it is the cheaper.
+        if let [t] = pool
+            && self.threshold_is_cheaper(&t.dist, t.count, keep, g)
+            && let Some(d) =
+                self.keep_highest_by_threshold(&t.dist, t.count, keep, g, denom.clone())?
+        {
+            return Ok(d);
+        }
+        self.keep_highest_dp(pool, keep, g, denom)
+    }
+
+    /// [`Ctx::keep_highest`] by the outcome DP (the module doc), for `2 <=
+    /// keep <= total`.
+    pub(crate) fn keep_highest_dp(
+        &mut self,
+        pool: &[PoolType],
+        keep: u64,
+        g: &dyn Fn(i64) -> i64,
+        denom: BigUint,
+    ) -> Result<Dist, ExactError> {
+        let k = self.k;
+        let total: u64 = pool.iter().map(|t| t.count).sum();
         // Contributions of each outcome, and the range of kept sums.
         let mut outcomes: Vec<i64> = pool
             .iter()
@@ -224,6 +246,25 @@ impl Ctx<'_> {
         Ok(result)
     }
 
+    /// Whether threshold decomposition would take fewer steps than the DP for
+    /// `count` dice like `die`, keeping `keep` (false when `g` decreases
+    /// somewhere: the decomposition needs a score that never decreases).
+    fn threshold_is_cheaper(
+        &self,
+        die: &Dist,
+        count: u64,
+        keep: u64,
+        g: &dyn Fn(i64) -> i64,
+    ) -> bool {
+        let scores: Vec<i64> = (0..die.len)
+            .filter(|&i| !die.is_zero_at(i, self.k))
+            .map(|i| g(die.min + i as i64))
+            .collect();
+        scores.windows(2).all(|w| w[0] <= w[1])
+            && super::threshold::threshold_cost(&scores, keep)
+                < super::threshold::dp_cost(&scores, count, keep)
+    }
+
     /// Keep the single highest die: P(max = o) = prod F_t(o)^n_t - prod F_t(<o)^n_t,
     /// with F_t the mass of a type at or below an outcome.
     fn keep_one_highest(
@@ -279,6 +320,24 @@ impl Ctx<'_> {
                 dist: self.map(&t.dist, |v| v.checked_neg())?,
                 count: t.count,
             });
+        }
+        // One type: the lowest of the dice are the highest of the reflected
+        // ones, scored -g(-v) (never decreasing when g never decreases).
+        let total: u64 = pool.iter().map(|t| t.count).sum();
+        if let [t] = &negated[..]
+            && keep >= 2
+            && keep < total
+        {
+            let reflected = |v: i64| -g(-v);
+            if self.threshold_is_cheaper(&t.dist, t.count, keep, &reflected) {
+                let denom = t.dist.denom.pow(t.count as u32);
+                self.check_denominator(&denom)?;
+                if let Some(d) =
+                    self.keep_highest_by_threshold(&t.dist, t.count, keep, &reflected, denom)?
+                {
+                    return self.map(&d, |s| s.checked_neg());
+                }
+            }
         }
         self.keep_highest(&negated, keep, &|v| g(-v))
     }

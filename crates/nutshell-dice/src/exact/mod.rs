@@ -27,6 +27,7 @@ mod field;
 mod keep;
 mod lowest;
 mod tail;
+mod threshold;
 
 pub use distribution::{Distribution, ratio_to_f64};
 

@@ -626,7 +626,9 @@ fn rebuilding_the_numbers_counts_against_the_work_limit() {
             max_work,
             ..Limits::default()
         };
-        Expression::parse_with("2000d6", &limits).unwrap().distribution()
+        Expression::parse_with("2000d6", &limits)
+            .unwrap()
+            .distribution()
     };
     assert!(expr(4_000_000_000).is_ok());
     let done = nutshell_dice::exact::work_done();

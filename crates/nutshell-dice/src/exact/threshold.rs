@@ -1,0 +1,367 @@
+//! Keep the K highest of N identical dice by threshold decomposition: Θ(N²)
+//! word operations for `Nd6khN/2`, where the outcome DP of `keep` takes Θ(N⁴).
+//!
+//! Order the die's outcomes `v_1 < ... < v_m` with weights `w_i` and kept
+//! scores `g_i` (never decreasing with the value). With `W≤i` the weight at or
+//! below `v_i`, `W<i = W≤i − w_i`, `y_i(z) = Σ_{j>i} w_j z^(g_j − g_i)` and
+//! `S(x; B) = Σ_{a<K} C(N, a) x^a B^(N−a)`, the generating function of the
+//! kept score (counts over the rolls of the N dice) is
+//!
+//! ```text
+//! A(z) = Σ_i z^(K·g_i) · [ S(y_i; W≤i) − S(y_i + w_i; W<i) ]
+//! ```
+//!
+//! The first term counts rolls with fewer than K dice above `v_i`, the second
+//! those with fewer than K at or above it: their difference is the rolls whose
+//! K-th highest die is `v_i`. `S` satisfies
+//! `(x + B)·S' = N·S − (N − K + 1)·C(N, K−1)·B^(N−K+1)·x^(K−1)`, so with
+//! `x = x(z)` each coefficient of `S(x(z))` follows from the previous ones in
+//! one pass over the terms of `x` (a recurrence of J. C. P. Miller's kind,
+//! like the power of a polynomial in `dist`), and `x^K` by Miller's own.
+//!
+//! Everything runs modulo each residue lane's prime: divisions are by small
+//! `n` and by `W≤i` (or `y_i(0) + W≤i`), invertible whenever the die's total
+//! weight is below the prime. Where one is not, the caller falls back to the DP.
+//!
+//! Cost per lane: about `4·Σ_i L_i·t_i` products, with `L_i = (K−1)·(g_m − g_i) + 1`
+//! coefficients and `t_i` terms in `y_i`: `1000d6kh500` is about 0.2 million
+//! per lane. Design note and Python prototypes: the keep-highest notes of the
+//! project (threshold decomposition, A. J. Liu's icepool paper for the DP).
+
+use super::dist::Dist;
+use super::field::Prime;
+use super::{Ctx, ExactError};
+use num_bigint::BigUint;
+
+/// The outcomes of a die that matter: value order, score and weight residues.
+struct Outcome<'a> {
+    score: i64,
+    /// One residue per lane (Montgomery form).
+    w: &'a [u64],
+}
+
+/// The estimated products per lane of [`Ctx::keep_highest_by_threshold`] for
+/// a die whose nonzero outcomes have these scores (ascending), keeping `keep`.
+pub(crate) fn threshold_cost(scores: &[i64], keep: u64) -> u64 {
+    let Some(&top) = scores.last() else {
+        return 0;
+    };
+    let m = scores.len() as u64;
+    scores
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| {
+            let coefficients = (keep.saturating_sub(1)).saturating_mul((top - s) as u64) + 1;
+            let terms = m - i as u64;
+            // S and x^K for both terms, plus the q0 sums.
+            coefficients
+                .saturating_mul(terms)
+                .saturating_mul(4)
+                .saturating_add(4 * keep)
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
+/// The estimated products per lane of the outcome DP (`keep`) for one die
+/// type with these scores (ascending), `count` dice keeping `keep`.
+pub(crate) fn dp_cost(scores: &[i64], count: u64, keep: u64) -> u64 {
+    let Some(&top) = scores.last() else {
+        return 0;
+    };
+    let mut ops = 0u64;
+    for (idx, _) in scores.iter().enumerate().rev() {
+        let next = scores[(idx + 1).min(scores.len() - 1)];
+        for a in 0..keep {
+            let width = if a == 0 {
+                1
+            } else {
+                a.saturating_mul((top - next) as u64) + 1
+            };
+            let transitions = (keep - a).min(count - a) + 2;
+            ops = ops.saturating_add(width.saturating_mul(transitions));
+        }
+    }
+    ops
+}
+
+/// Inverses of `1..=n` modulo `f.p`, in Montgomery form (index 0 unused).
+fn inverses(f: &Prime, n: usize) -> Vec<u64> {
+    let p = u128::from(f.p);
+    let mut plain = vec![0u64; n + 1];
+    if n >= 1 {
+        plain[1] = 1;
+    }
+    for i in 2..=n {
+        // inv(i) = -(p / i) * inv(p mod i)
+        let q = (p / i as u128) as u64;
+        let r = (p % i as u128) as usize;
+        let v = (u128::from(f.p - q) * u128::from(plain[r])) % p;
+        plain[i] = v as u64;
+    }
+    plain.into_iter().map(|v| f.enter(v)).collect()
+}
+
+/// One lane's shared tables.
+struct Lane<'a> {
+    f: &'a Prime,
+    n: u64,
+    keep: u64,
+    /// Inverses of 1..=max(L, K).
+    inv: Vec<u64>,
+    /// `C(N, a)` for `a = 0..=K`.
+    binom: Vec<u64>,
+}
+
+impl Lane<'_> {
+    /// The signed integer `v` in Montgomery form.
+    fn int(&self, v: i128) -> u64 {
+        let p = i128::from(self.f.p);
+        self.f.enter(v.rem_euclid(p) as u64)
+    }
+
+    /// Coefficients `0..len` of `x^K` (Miller's recurrence on `x = z^s·x̂`).
+    fn power_keep(&self, x: &[u64], len: usize) -> Vec<u64> {
+        let f = self.f;
+        let mut e = vec![0u64; len];
+        let Some(s) = x.iter().position(|&c| c != 0) else {
+            return e;
+        };
+        let xh = &x[s..];
+        let d = xh.len() - 1;
+        let offset = (self.keep as usize).saturating_mul(s);
+        if offset >= len {
+            return e;
+        }
+        let eh = &mut e[offset..];
+        eh[0] = f.pow(xh[0], self.keep);
+        let inv0 = f.inv(xh[0]);
+        let k1 = self.int(i128::from(self.keep) + 1);
+        // jx[j] = j·x̂_j, for the split dot product ((K+1)·j − n)·x̂_j.
+        let jx: Vec<u64> = (0..=d).map(|j| f.mul(self.int(j as i128), xh[j])).collect();
+        for n in 1..eh.len() {
+            let (mut a, mut b) = (0u64, 0u64);
+            for j in 1..=n.min(d) {
+                a = f.add(a, f.mul(jx[j], eh[n - j]));
+                b = f.add(b, f.mul(xh[j], eh[n - j]));
+            }
+            let acc = f.sub(f.mul(k1, a), f.mul(self.int(n as i128), b));
+            eh[n] = f.mul(f.mul(acc, self.inv[n]), inv0);
+        }
+        e
+    }
+
+    /// Coefficients of `S(x(z); B)`, added with `sign` into `out[base..]`.
+    /// `None` when `x(0) + B` is 0 modulo the prime.
+    fn add_s(&self, out: &mut [u64], base: usize, x: &[u64], b: u64, add: bool) -> Option<()> {
+        let f = self.f;
+        let d = x.len() - 1;
+        let k = self.keep as usize;
+        let len = (k - 1) * d + 1;
+        let lead = f.add(x[0], b);
+        if lead == 0 {
+            return None;
+        }
+        let lead_inv = f.inv(lead);
+        // q0 = Σ_{a<K} C(N, a) x0^a B^(N−a), from a = K−1 down (Horner in x0/B
+        // would need B invertible; powers of B upward instead).
+        let b_low = f.pow(b, self.n - self.keep + 1); // B^(N−K+1)
+        let mut q0 = 0u64;
+        let mut bpow = b_low; // B^(N−a) for a = K−1
+        let mut xpows = vec![f.one(); k];
+        for a in 1..k {
+            xpows[a] = f.mul(xpows[a - 1], x[0]);
+        }
+        for a in (0..k).rev() {
+            q0 = f.add(q0, f.mul(self.binom[a], f.mul(xpows[a], bpow)));
+            bpow = f.mul(bpow, b);
+        }
+        let e = self.power_keep(x, len);
+        let corr = f.mul(f.mul(self.binom[k], b_low), lead_inv);
+        let n1 = self.int(i128::from(self.n) + 1);
+        let jx: Vec<u64> = (0..=d).map(|j| f.mul(self.int(j as i128), x[j])).collect();
+        let mut q = vec![0u64; len];
+        q[0] = q0;
+        for n in 1..len {
+            let (mut a, mut bs) = (0u64, 0u64);
+            for j in 1..=n.min(d) {
+                if x[j] == 0 {
+                    continue;
+                }
+                a = f.add(a, f.mul(jx[j], q[n - j]));
+                bs = f.add(bs, f.mul(x[j], q[n - j]));
+            }
+            let acc = f.sub(f.mul(n1, a), f.mul(self.int(n as i128), bs));
+            q[n] = f.sub(f.mul(f.mul(acc, self.inv[n]), lead_inv), f.mul(corr, e[n]));
+        }
+        for (n, &c) in q.iter().enumerate() {
+            let slot = &mut out[base + n];
+            *slot = if add {
+                f.add(*slot, c)
+            } else {
+                f.sub(*slot, c)
+            };
+        }
+        Some(())
+    }
+}
+
+impl Ctx<'_> {
+    /// The distribution of the sum of `g` over the `keep` highest of `count`
+    /// dice distributed as `die`, by threshold decomposition (module doc).
+    /// `Ok(None)` when it does not apply: `g` decreasing somewhere, `keep`
+    /// outside `2..count`, or a division by 0 modulo some lane's prime.
+    pub fn keep_highest_by_threshold(
+        &mut self,
+        die: &Dist,
+        count: u64,
+        keep: u64,
+        g: &dyn Fn(i64) -> i64,
+        denom: BigUint,
+    ) -> Result<Option<Dist>, ExactError> {
+        let k = self.k;
+        if keep < 2 || keep >= count {
+            return Ok(None);
+        }
+        let outcomes: Vec<Outcome> = (0..die.len)
+            .filter(|&i| !die.is_zero_at(i, k))
+            .map(|i| Outcome {
+                score: g(die.min + i as i64),
+                w: die.weight(i, k),
+            })
+            .collect();
+        if outcomes.is_empty() || outcomes.windows(2).any(|w| w[1].score < w[0].score) {
+            return Ok(None);
+        }
+        let scores: Vec<i64> = outcomes.iter().map(|o| o.score).collect();
+        let (lo, hi) = (scores[0], scores[scores.len() - 1]);
+        let keep_i = keep as i64;
+        let (Some(s_lo), Some(s_hi)) = (keep_i.checked_mul(lo), keep_i.checked_mul(hi)) else {
+            return Err(self.overflow());
+        };
+        let mut out = self.zeros(s_lo, s_hi, denom)?;
+        self.charge(threshold_cost(&scores, keep))?;
+        let longest = (keep as usize - 1) * (hi - lo) as usize + 1;
+        let lanes = self.lanes.clone();
+        for (l, f) in lanes.iter().enumerate() {
+            let inv = inverses(f, longest.max(keep as usize));
+            let mut binom = vec![f.one(); keep as usize + 1];
+            for a in 1..=keep as usize {
+                let factor = f.mul(f.enter((count - a as u64 + 1) % f.p), inv[a]);
+                binom[a] = f.mul(binom[a - 1], factor);
+            }
+            let lane = Lane {
+                f,
+                n: count,
+                keep,
+                inv,
+                binom,
+            };
+            let mut acc = vec![0u64; out.len];
+            let mut at_or_below = 0u64;
+            for (i, o) in outcomes.iter().enumerate() {
+                let w = o.w[l];
+                let below = at_or_below;
+                at_or_below = f.add(at_or_below, w);
+                let degree = (hi - o.score) as usize;
+                let mut y = vec![0u64; degree + 1];
+                for above in &outcomes[i + 1..] {
+                    let slot = &mut y[(above.score - o.score) as usize];
+                    *slot = f.add(*slot, above.w[l]);
+                }
+                let base = (keep_i * (o.score - lo)) as usize;
+                if lane.add_s(&mut acc, base, &y, at_or_below, true).is_none() {
+                    return Ok(None);
+                }
+                if below != 0 {
+                    y[0] = f.add(y[0], w);
+                    if lane.add_s(&mut acc, base, &y, below, false).is_none() {
+                        return Ok(None);
+                    }
+                }
+            }
+            for (s, &v) in acc.iter().enumerate() {
+                out.w[s * k + l] = v;
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::keep::PoolType;
+    use super::*;
+    use crate::Limits;
+
+    /// The threshold decomposition against the outcome DP, residue by
+    /// residue, on dice with gaps, weights, negative values and tied scores
+    /// (the note's prototype checks, `proto.py` and `proto2.py`).
+    #[test]
+    fn agrees_with_the_dp_on_every_shape_of_die() {
+        let limits = Limits::default();
+        let dice: Vec<(Vec<(i64, u64)>, u64)> = vec![
+            ((1..=6).map(|v| (v, 1)).collect(), 6),
+            // An exploding d4 cut at two explosions: values with gaps, weights.
+            (
+                vec![
+                    (1, 16),
+                    (2, 16),
+                    (3, 16),
+                    (5, 4),
+                    (6, 4),
+                    (7, 4),
+                    (9, 1),
+                    (10, 1),
+                    (11, 1),
+                    (12, 1),
+                ],
+                64,
+            ),
+            (vec![(-2, 3), (0, 1), (1, 5), (4, 2)], 11),
+            // A tail: weights sum below the denominator.
+            (vec![(1, 2), (2, 3), (7, 1)], 8),
+        ];
+        // Scores: the value, and a success count with a -1 face (ties).
+        let scores: [&dyn Fn(i64) -> i64; 2] = [&|v| v, &|v| i64::from(v >= 5) - i64::from(v <= 1)];
+        for (die, denom) in &dice {
+            for g in scores {
+                for n in 3..=7u64 {
+                    for keep in 2..n {
+                        let mut ctx = Ctx::new(4, &limits, 0);
+                        let dist = ctx.counts_dist(die, BigUint::from(*denom)).unwrap();
+                        let total = BigUint::from(*denom).pow(n as u32);
+                        let fast = ctx
+                            .keep_highest_by_threshold(&dist, n, keep, g, total)
+                            .unwrap()
+                            .expect("applies")
+                            .trim(4);
+                        let denom = dist.denom.pow(n as u32);
+                        let slow = ctx
+                            .keep_highest_dp(&[PoolType { dist, count: n }], keep, g, denom)
+                            .unwrap()
+                            .trim(4);
+                        assert_eq!(
+                            (fast.min, &fast.w),
+                            (slow.min, &slow.w),
+                            "{die:?} n={n} keep={keep}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keep_half_costs_grow_as_n_squared_against_n_to_the_fourth() {
+        // Per residue lane (and the lanes grow as N too): doubling N doubles
+        // the threshold's products and multiplies the DP's by about 8.
+        let d6 = [1, 2, 3, 4, 5, 6];
+        let t = |n: u64| threshold_cost(&d6, n / 2) as f64;
+        let d = |n: u64| dp_cost(&d6, n, n / 2) as f64;
+        assert!((1.8..2.2).contains(&(t(400) / t(200))));
+        assert!(d(400) / d(200) > 6.0);
+        assert!(t(100) < d(100));
+        // Few dice: the DP is cheaper and stays.
+        assert!(t(10) > d(10));
+    }
+}
