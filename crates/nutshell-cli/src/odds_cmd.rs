@@ -58,16 +58,19 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
 /// than half a second: the engine's steps against `max_work`, the most it may
 /// take before it is refused.
 fn with_progress<T: Send>(limits: &Limits, compute: impl FnOnce() -> T + Send) -> T {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let done = AtomicBool::new(false);
+    use std::io::IsTerminal;
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    use std::time::Duration;
+    if !std::io::stderr().is_terminal() {
+        return compute();
+    }
+    // The watcher waits on a channel, so it wakes the moment the computation
+    // ends (dropping the sender) instead of finishing a sleep.
+    let (finished, watch) = channel::<()>();
     std::thread::scope(|scope| {
-        let watcher = scope.spawn(|| {
-            let start = std::time::Instant::now();
-            while start.elapsed() < std::time::Duration::from_millis(500) {
-                if done.load(Ordering::Relaxed) {
-                    return;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
+        scope.spawn(move || {
+            if watch.recv_timeout(Duration::from_millis(500)) != Err(RecvTimeoutError::Timeout) {
+                return;
             }
             let bar = indicatif::ProgressBar::new(limits.max_work);
             bar.set_style(
@@ -76,15 +79,13 @@ fn with_progress<T: Send>(limits: &Limits, compute: impl FnOnce() -> T + Send) -
                 )
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
-            while !done.load(Ordering::Relaxed) {
+            while watch.recv_timeout(Duration::from_millis(50)) == Err(RecvTimeoutError::Timeout) {
                 bar.set_position(nutshell_dice::exact::progress().min(limits.max_work));
-                std::thread::sleep(std::time::Duration::from_millis(50));
             }
             bar.finish_and_clear();
         });
         let result = compute();
-        done.store(true, Ordering::Relaxed);
-        let _ = watcher.join();
+        drop(finished);
         result
     })
 }
