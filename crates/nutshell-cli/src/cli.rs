@@ -4,6 +4,14 @@ use crate::exit::Failure;
 use crate::limits_args::LimitArgs;
 use clap::{CommandFactory, Parser, Subcommand};
 
+const SERVE_EXAMPLES: &str = "\
+Examples:
+  nutshell serve                                   SQLite in the data directory, port 8080
+  nutshell serve --listen 0.0.0.0:9000 --database sqlite:table.db
+  nutshell serve --database postgres://nutshell@localhost/nutshell
+  curl -X POST localhost:8080/api/rooms            create a room: the GM key, the invite
+  nutshell verify room.jsonl                       check an exported log offline";
+
 const ROLL_EXAMPLES: &str = "\
 Examples:
   nutshell roll 4d6kh3                  roll four d6, keep the highest three
@@ -87,6 +95,11 @@ pub enum Command {
     /// The MLS tactical layer: fights, fight simulations, attack rounds, damage; characters
     #[command(subcommand, after_help = MLS_EXAMPLES)]
     Mls(crate::mls_cmd::MlsCommand),
+    /// Start the shared table server: rooms, verifiable rolls, a durable log
+    #[command(after_help = SERVE_EXAMPLES)]
+    Serve(crate::server_cmd::ServeArgs),
+    /// Check an exported room log offline: hash chain, commitments, every revealed roll
+    Verify(crate::server_cmd::VerifyArgs),
     /// Print a shell completion script
     Completions {
         /// The shell
@@ -104,6 +117,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Contest(args) => crate::rules_cmd::contest(&args),
         Command::Table(args) => crate::rules_cmd::table(&args),
         Command::Mls(command) => crate::mls_cmd::run(&command, &limits),
+        Command::Serve(args) => crate::server_cmd::serve(&args, &limits),
+        Command::Verify(args) => crate::server_cmd::verify(&args, &limits),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

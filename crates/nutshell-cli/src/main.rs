@@ -14,6 +14,7 @@ mod mls_cmd;
 mod odds_cmd;
 mod roll_cmd;
 mod rules_cmd;
+mod server_cmd;
 mod sheet_file;
 mod source_args;
 mod style;

@@ -59,7 +59,7 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
 /// take before it is refused.
 fn with_progress<T: Send>(limits: &Limits, compute: impl FnOnce() -> T + Send) -> T {
     use std::io::IsTerminal;
-    use std::sync::mpsc::{channel, RecvTimeoutError};
+    use std::sync::mpsc::{RecvTimeoutError, channel};
     use std::time::Duration;
     if !std::io::stderr().is_terminal() {
         return compute();

@@ -1,0 +1,101 @@
+//! `nutshell serve` (start the shared table server) and `nutshell verify`
+//! (check an exported room log offline). The server itself is the
+//! `nutshell-server` crate; this only parses flags and prints.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use nutshell_dice::Limits;
+
+use crate::exit::Failure;
+
+/// `nutshell serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address and port to listen on (port 0 picks a free one)
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDRESS:PORT")]
+    pub listen: SocketAddr,
+    /// The database: `sqlite:PATH` or `postgres://USER@HOST/DB` (default: an
+    /// SQLite file `nutshell.db` in the data directory, created on first start)
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+}
+
+/// `nutshell verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// A room's log as exported by `GET /api/rooms/{room}/log` (JSON lines; `-` reads standard input)
+    pub file: PathBuf,
+}
+
+pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
+    let database = match &args.database {
+        Some(url) => {
+            if !(url.starts_with("sqlite:")
+                || url.starts_with("postgres://")
+                || url.starts_with("postgresql://"))
+            {
+                return Err(Failure::bad_input(format!(
+                    "error: --database `{url}`: expected `sqlite:PATH` or `postgres://...`"
+                )));
+            }
+            url.clone()
+        }
+        None => {
+            let (url, file) = nutshell_server::default_database()
+                .map_err(|e| Failure::other(format!("error: {e}")))?;
+            eprintln!("nutshell serve: data in {}", file.display());
+            url
+        }
+    };
+    let config = nutshell_server::Config {
+        listen: args.listen,
+        database,
+        limits: limits.clone(),
+    };
+    nutshell_server::run(config, |address| {
+        eprintln!("nutshell serve: listening on http://{address}/ (API description: http://{address}/api/openapi.json; Ctrl-C stops)");
+    })
+    .map_err(|e| Failure::other(format!("error: {e}")))
+}
+
+pub fn verify(args: &VerifyArgs, limits: &Limits) -> Result<(), Failure> {
+    let text = if args.file.as_os_str() == "-" {
+        crate::files::read_stdin()?
+    } else {
+        crate::files::read_text(&args.file)?
+    };
+    let shown = args.file.display();
+    match nutshell_server::verify::verify_with(&text, limits) {
+        Ok(report) => {
+            let mut out = std::io::stdout().lock();
+            writeln!(
+                out,
+                "{shown}: OK: room {}, {} events from #{} chained; {} rolls recomputed from revealed seeds, {} epochs' seeds match their commitments",
+                report.room,
+                report.events,
+                report.first_seq,
+                report.rolls_verified,
+                report.epochs_revealed
+            )?;
+            if report.rolls_pending > 0 {
+                writeln!(
+                    out,
+                    "{} rolls wait for their epoch's seed (checkable after the GM's next reveal)",
+                    report.rolls_pending
+                )?;
+            }
+            if report.rolls_hidden > 0 {
+                writeln!(
+                    out,
+                    "{} secret rolls are hidden from this export: only their commitments are checked",
+                    report.rolls_hidden
+                )?;
+            }
+            Ok(())
+        }
+        // Exit 1: the log does not check (2 is for a file that cannot be read).
+        Err(failure) => Err(Failure::other(format!("error: {shown}: {failure}"))),
+    }
+}

@@ -1,0 +1,186 @@
+//! `nutshell serve` and `nutshell verify` as a user runs them: the real
+//! binary on a free port with an SQLite file, spoken to over HTTP, its log
+//! exported and checked offline, then tampered with.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+use assert_cmd::cargo::cargo_bin;
+use serde_json::Value;
+
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `nutshell serve` and waits for the line that names its address.
+fn serve(database: &str) -> Server {
+    let mut child = Command::new(cargo_bin("nutshell"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let address = loop {
+        let line = lines
+            .next()
+            .expect("the server prints its address")
+            .unwrap();
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.split('/').next().unwrap().to_string();
+        }
+    };
+    Server { child, address }
+}
+
+/// One HTTP/1.1 request; (status, body).
+fn request(
+    address: &str,
+    method: &str,
+    path: &str,
+    key: Option<&str>,
+    body: &str,
+) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    let auth = key
+        .map(|k| format!("Authorization: Bearer {k}\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, rest) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    (status, body)
+}
+
+fn dechunk(mut text: &str) -> String {
+    let mut out = String::new();
+    loop {
+        let (size, rest) = text.split_once("\r\n").unwrap();
+        let size = usize::from_str_radix(size.trim(), 16).unwrap();
+        if size == 0 {
+            return out;
+        }
+        out.push_str(&rest[..size]);
+        text = &rest[size + 2..];
+    }
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn a_room_log_from_nutshell_serve_verifies_offline_and_tampering_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite:{}", dir.path().join("table.db").display());
+    let server = serve(&database);
+    let a = &server.address;
+    let (status, room) = request(a, "POST", "/api/rooms", None, r#"{"name":"Crypt"}"#);
+    assert_eq!(status, 201, "{room}");
+    let room = json(&room);
+    let id = room["room"].as_str().unwrap();
+    let gm = room["gm_key"].as_str().unwrap();
+    let join = format!(
+        r#"{{"invite":"{}","name":"Ada"}}"#,
+        room["invite"].as_str().unwrap()
+    );
+    let (status, player) = request(a, "POST", &format!("/api/rooms/{id}/join"), None, &join);
+    assert_eq!(status, 201, "{player}");
+    let player = json(&player);
+    let player_key = player["player_key"].as_str().unwrap();
+    let rolls = format!("/api/rooms/{id}/rolls");
+    let (status, roll) = request(
+        a,
+        "POST",
+        &rolls,
+        Some(player_key),
+        r#"{"expression":"3d6","client_seed":"42"}"#,
+    );
+    assert_eq!(status, 201, "{roll}");
+    let (status, _) = request(
+        a,
+        "POST",
+        &rolls,
+        Some(gm),
+        r#"{"expression":"1d20","secret":true}"#,
+    );
+    assert_eq!(status, 201);
+    let (status, _) = request(a, "POST", &format!("/api/rooms/{id}/reveal"), Some(gm), "");
+    assert_eq!(status, 200);
+    let (status, log) = request(a, "GET", &format!("/api/rooms/{id}/log"), Some(gm), "");
+    assert_eq!(status, 200);
+    let file = dir.path().join("room.jsonl");
+    std::fs::write(&file, &log).unwrap();
+
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("OK: room"), "{stdout}");
+    assert!(stdout.contains("2 rolls recomputed"), "{stdout}");
+
+    // The roll's total changed by one: exit 1, naming line 3.
+    let total = json(&roll)["total"].as_i64().unwrap();
+    let forged = log.replacen(
+        &format!("\"total\":{total}"),
+        &format!("\"total\":{}", total % 18 + 1),
+        1,
+    );
+    assert_ne!(forged, log);
+    std::fs::write(&file, &forged).unwrap();
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 3"), "{stderr}");
+
+    // A file that is not there is bad input (2), not a failed check.
+    let output = Command::new(cargo_bin("nutshell"))
+        .args(["verify", "no-such-log.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn serve_refuses_a_database_url_it_does_not_know() {
+    let output = Command::new(cargo_bin("nutshell"))
+        .args(["serve", "--database", "mysql://localhost/x"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("sqlite:PATH"));
+}

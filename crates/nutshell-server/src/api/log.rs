@@ -1,0 +1,81 @@
+//! The room's log as JSON lines and its live stream as server-sent events.
+
+use std::convert::Infallible;
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::IntoResponse;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use futures_util::Stream;
+use serde::Deserialize;
+
+use crate::app::{ApiError, AppState, InRoom};
+use crate::events::view;
+
+/// `?after=SEQ`: only events after this sequence number.
+#[derive(Debug, Deserialize)]
+pub struct After {
+    #[serde(default)]
+    pub after: Option<i64>,
+    /// The key, for clients that cannot send headers (read by the extractor).
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// `GET /api/rooms/{room}/log`: every event after `after`, one JSON object a
+/// line, as the caller may see them. The GM's export verifies completely with
+/// `nutshell verify`; a player's verifies everything but the faces of secret
+/// rolls not yet revealed.
+pub async fn log(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    Query(after): Query<After>,
+) -> Result<impl IntoResponse, ApiError> {
+    let mut text = String::new();
+    let mut last = after.after.unwrap_or(0);
+    loop {
+        let batch = state.store.events_after(&me.room, last, 1000).await?;
+        if batch.is_empty() {
+            break;
+        }
+        for event in &batch {
+            text.push_str(&crate::fair::canonical(&view(event, &me)));
+            text.push('\n');
+            last = event.seq;
+        }
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text))
+}
+
+/// `GET /api/rooms/{room}/events`: server-sent events, one per log event
+/// (`id` = sequence number, `data` = the event as the caller may see it).
+/// A client that reconnects with `Last-Event-ID` (or `?after=`) gets exactly
+/// what it missed, from the log, then the live events.
+pub async fn events(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    Query(after): Query<After>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let from_header = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.trim().parse::<i64>().map_err(|_| {
+                ApiError::bad_request(
+                    "bad_last_event_id",
+                    format!("Last-Event-ID `{v}` is not a sequence number"),
+                )
+            })
+        })
+        .transpose()?;
+    let start = from_header.or(after.after).unwrap_or(0);
+    let receiver = state.hub.stream(state.store.clone(), me, start);
+    let stream = tokio_stream::wrappers::ReceiverStream::new(receiver);
+    let stream = futures_util::StreamExt::map(stream, |(seq, line)| {
+        Ok(SseEvent::default()
+            .id(seq.to_string())
+            .data(crate::fair::canonical(&line)))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

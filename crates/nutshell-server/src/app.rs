@@ -1,0 +1,186 @@
+//! The router, its shared state, authentication and errors. One module per
+//! resource under `api/` holds the handlers.
+
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use nutshell_dice::Limits;
+use serde_json::json;
+
+use crate::api;
+use crate::events::Hub;
+use crate::fair;
+use crate::store::{Member, Role, Store, StoreError};
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub hub: Arc<Hub>,
+    /// The engine's limits for rolls and exact odds: no request can tie the
+    /// server up for longer than `max_work` allows.
+    pub limits: Limits,
+}
+
+/// The whole API.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/openapi.json", get(api::openapi))
+        .route("/api/health", get(api::health))
+        .route("/api/rooms", post(api::rooms::create))
+        .route("/api/rooms/{room}", get(api::rooms::show))
+        .route("/api/rooms/{room}/join", post(api::rooms::join))
+        .route("/api/rooms/{room}/rolls", post(api::rolls::roll))
+        .route(
+            "/api/rooms/{room}/rolls/{seq}/reveal",
+            post(api::rolls::show),
+        )
+        .route("/api/rooms/{room}/reveal", post(api::rolls::reveal))
+        .route("/api/rooms/{room}/odds", post(api::odds::odds))
+        .route("/api/rooms/{room}/log", get(api::log::log))
+        .route("/api/rooms/{room}/events", get(api::log::events))
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// An error as the API answers it: a status and
+/// `{"error": {"code": "...", "message": "..."}}`.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = json!({"error": {"code": self.code, "message": self.message}});
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "store",
+            error.to_string(),
+        )
+    }
+}
+
+impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::JsonRejection) -> ApiError {
+        ApiError::new(rejection.status(), "bad_json", rejection.body_text())
+    }
+}
+
+/// The member a request's key names: `Authorization: Bearer KEY`, or
+/// `?key=KEY` for clients that cannot set headers (a browser's EventSource).
+/// Missing or unknown keys are refused with 401.
+pub struct Caller(pub Member);
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let from_header = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .map(str::to_string);
+        let from_query = parts.uri.query().and_then(|q| {
+            q.split('&')
+                .find_map(|pair| pair.strip_prefix("key="))
+                .map(str::to_string)
+        });
+        let Some(key) = from_header.or(from_query) else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "no_key",
+                "this needs a key: send `Authorization: Bearer KEY`",
+            ));
+        };
+        match state
+            .store
+            .member_by_key(&fair::sha256_hex(key.as_bytes()))
+            .await?
+        {
+            Some(member) => Ok(Caller(member)),
+            None => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "bad_key",
+                "this key belongs to no member of any room",
+            )),
+        }
+    }
+}
+
+/// A caller checked against the room in the path: a key of another room is
+/// refused with 403.
+pub struct InRoom(pub Member);
+
+impl FromRequestParts<AppState> for InRoom {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Path(params) =
+            Path::<std::collections::HashMap<String, String>>::from_request_parts(parts, state)
+                .await
+                .map_err(|e| ApiError::bad_request("bad_path", e.body_text()))?;
+        let room = params.get("room").cloned().unwrap_or_default();
+        let Caller(member) = Caller::from_request_parts(parts, state).await?;
+        if member.room != room {
+            return Err(ApiError::forbidden("this key is for another room"));
+        }
+        Ok(InRoom(member))
+    }
+}
+
+/// A caller who is the room's GM (403 for a player).
+pub struct Gm(pub Member);
+
+impl FromRequestParts<AppState> for Gm {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let InRoom(member) = InRoom::from_request_parts(parts, state).await?;
+        if member.role != Role::Gm {
+            return Err(ApiError::forbidden("only the room's GM may do this"));
+        }
+        Ok(Gm(member))
+    }
+}

@@ -1,0 +1,449 @@
+//! The durable store: rooms, members and each room's hash-chained event log,
+//! in SQLite (the embedded default) or PostgreSQL, through one code path
+//! (sqlx's Any driver, portable SQL, `$n` parameters that both accept). The
+//! migrations beside this crate run at connect.
+//!
+//! An event is appended inside a transaction that reads the room's last hash
+//! and inserts the next sequence number: the caller acknowledges it only after
+//! the commit, and the primary key `(room, seq)` refuses a second event with
+//! the same number even if two server processes share a database.
+
+use serde_json::Value;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+
+use crate::fair;
+
+/// The columns of an event, as a literal for `concat!`.
+macro_rules! select_event {
+    () => {
+        "SELECT room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms FROM events"
+    };
+}
+
+/// What went wrong in the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database said no.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("database migration: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    /// A stored body is not JSON (the database was edited by hand).
+    #[error("stored event {room}#{seq} is not JSON: {error}")]
+    Corrupt {
+        room: String,
+        seq: i64,
+        error: serde_json::Error,
+    },
+}
+
+/// A member of a room, as their key identifies them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    pub room: String,
+    pub id: i64,
+    pub name: String,
+    pub role: Role,
+}
+
+/// What a member may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The game master: secret rolls, reveals, everything visible.
+    Gm,
+    /// A player: sees what is public and what has been revealed.
+    Player,
+}
+
+impl Role {
+    fn as_str(self) -> &'static str {
+        match self {
+            Role::Gm => "gm",
+            Role::Player => "player",
+        }
+    }
+}
+
+/// A room's state that is not in its log.
+#[derive(Debug, Clone)]
+pub struct Room {
+    pub id: String,
+    pub name: String,
+    pub invite_hash: String,
+    pub epoch: i64,
+    pub seed: fair::Seed,
+}
+
+/// An event as stored.
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub room: String,
+    pub seq: i64,
+    pub kind: String,
+    pub epoch: i64,
+    pub secret: bool,
+    pub shown: bool,
+    pub body: Value,
+    pub body_hash: String,
+    pub prev: String,
+    pub hash: String,
+    pub at_ms: i64,
+}
+
+/// An event to append: the store numbers and chains it.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub kind: &'static str,
+    pub epoch: i64,
+    pub secret: bool,
+    pub body: Value,
+}
+
+/// The database, whichever it is.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Store {
+    /// Connects to `url` (`sqlite:PATH` or `postgres://...`) and runs the
+    /// migrations. A SQLite file is created if missing and put in WAL mode.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let url = if sqlite && !url.contains('?') && !url.contains(":memory:") {
+            format!("{url}?mode=rwc")
+        } else {
+            url.to_string()
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        sqlx::query("PRAGMA busy_timeout = 5000")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        if sqlite {
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await?;
+        }
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// Creates a room with its GM and its first event (`room`, carrying the
+    /// first commitment), in one transaction.
+    pub async fn create_room(
+        &self,
+        room: &Room,
+        gm_key_hash: &str,
+        first: Draft,
+    ) -> Result<Event, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO rooms (id, name, invite_hash, epoch, seed, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&room.id)
+        .bind(&room.name)
+        .bind(&room.invite_hash)
+        .bind(room.epoch)
+        .bind(fair::hex(&room.seed))
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        insert_member(&mut tx, &room.id, 0, "GM", Role::Gm, gm_key_hash).await?;
+        let event = append_in(&mut tx, &room.id, first).await?;
+        tx.commit().await?;
+        Ok(event)
+    }
+
+    /// The member whose key hashes to `key_hash`.
+    pub async fn member_by_key(&self, key_hash: &str) -> Result<Option<Member>, StoreError> {
+        let row = sqlx::query("SELECT room, id, name, role FROM members WHERE key_hash = $1")
+            .bind(key_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| member_from(&row)).transpose()
+    }
+
+    /// The room `id`.
+    pub async fn room(&self, id: &str) -> Result<Option<Room>, StoreError> {
+        let row = sqlx::query("SELECT id, name, invite_hash, epoch, seed FROM rooms WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let seed_hex: String = row.try_get("seed")?;
+        let mut seed = [0u8; 32];
+        if let Some(bytes) = fair::unhex(&seed_hex).filter(|b| b.len() == 32) {
+            seed.copy_from_slice(&bytes);
+        }
+        Ok(Some(Room {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            invite_hash: row.try_get("invite_hash")?,
+            epoch: row.try_get("epoch")?,
+            seed,
+        }))
+    }
+
+    /// The members of a room, in joining order.
+    pub async fn members(&self, room: &str) -> Result<Vec<Member>, StoreError> {
+        let rows =
+            sqlx::query("SELECT room, id, name, role FROM members WHERE room = $1 ORDER BY id")
+                .bind(room)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(member_from).collect()
+    }
+
+    /// Adds a player and their `join` event, in one transaction; the draft's
+    /// body gets the new member's id as `member`.
+    pub async fn join(
+        &self,
+        room: &str,
+        name: &str,
+        key_hash: &str,
+        mut draft: Draft,
+    ) -> Result<(Member, Event), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let next: i64 =
+            sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS next FROM members WHERE room = $1")
+                .bind(room)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("next")?;
+        insert_member(&mut tx, room, next, name, Role::Player, key_hash).await?;
+        draft.body["member"] = Value::from(next);
+        let event = append_in(&mut tx, room, draft).await?;
+        tx.commit().await?;
+        let member = Member {
+            room: room.to_string(),
+            id: next,
+            name: name.to_string(),
+            role: Role::Player,
+        };
+        Ok((member, event))
+    }
+
+    /// The number the next event of `room` will get.
+    pub async fn next_seq(&self, room: &str) -> Result<i64, StoreError> {
+        let row =
+            sqlx::query("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM events WHERE room = $1")
+                .bind(room)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get("next")?)
+    }
+
+    /// Appends one event, committed before this returns.
+    pub async fn append(&self, room: &str, draft: Draft) -> Result<Event, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let event = append_in(&mut tx, room, draft).await?;
+        tx.commit().await?;
+        Ok(event)
+    }
+
+    /// Ends the room's epoch: appends the `reveal` draft, stores the next
+    /// epoch's seed and shows every secret event of the ended epoch, in one
+    /// transaction. Returns the event and the sequence numbers it showed.
+    pub async fn rotate(
+        &self,
+        room: &str,
+        ended_epoch: i64,
+        next_seed: &fair::Seed,
+        draft: Draft,
+    ) -> Result<Event, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE rooms SET epoch = $1, seed = $2 WHERE id = $3")
+            .bind(ended_epoch + 1)
+            .bind(fair::hex(next_seed))
+            .bind(room)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE events SET shown = 1 WHERE room = $1 AND epoch = $2 AND secret = 1")
+            .bind(room)
+            .bind(ended_epoch)
+            .execute(&mut *tx)
+            .await?;
+        let event = append_in(&mut tx, room, draft).await?;
+        tx.commit().await?;
+        Ok(event)
+    }
+
+    /// Shows one secret event to everyone and appends the `show` draft.
+    pub async fn show(&self, room: &str, seq: i64, draft: Draft) -> Result<Event, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE events SET shown = 1 WHERE room = $1 AND seq = $2 AND secret = 1")
+            .bind(room)
+            .bind(seq)
+            .execute(&mut *tx)
+            .await?;
+        let event = append_in(&mut tx, room, draft).await?;
+        tx.commit().await?;
+        Ok(event)
+    }
+
+    /// The event `seq` of a room.
+    pub async fn event(&self, room: &str, seq: i64) -> Result<Option<Event>, StoreError> {
+        let row = sqlx::query(concat!(select_event!(), " WHERE room = $1 AND seq = $2"))
+            .bind(room)
+            .bind(seq)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| event_from(&row)).transpose()
+    }
+
+    /// Up to `limit` events of a room after `after`, in order.
+    pub async fn events_after(
+        &self,
+        room: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<Event>, StoreError> {
+        let rows = sqlx::query(concat!(
+            select_event!(),
+            " WHERE room = $1 AND seq > $2 ORDER BY seq LIMIT $3"
+        ))
+        .bind(room)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(event_from).collect()
+    }
+}
+
+async fn insert_member(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    room: &str,
+    id: i64,
+    name: &str,
+    role: Role,
+    key_hash: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO members (room, id, name, role, key_hash) VALUES ($1, $2, $3, $4, $5)")
+        .bind(room)
+        .bind(id)
+        .bind(name)
+        .bind(role.as_str())
+        .bind(key_hash)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn append_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    room: &str,
+    draft: Draft,
+) -> Result<Event, StoreError> {
+    let last =
+        sqlx::query("SELECT seq, hash FROM events WHERE room = $1 ORDER BY seq DESC LIMIT 1")
+            .bind(room)
+            .fetch_optional(&mut **tx)
+            .await?;
+    let (seq, prev) = match last {
+        Some(row) => (
+            row.try_get::<i64, _>("seq")? + 1,
+            row.try_get::<String, _>("hash")?,
+        ),
+        None => (1, fair::GENESIS.to_string()),
+    };
+    let body_hash = fair::body_hash(&draft.body);
+    let at_ms = now_ms();
+    let hash = fair::chain_hash(&fair::Link {
+        at_ms,
+        body_hash: &body_hash,
+        epoch: draft.epoch,
+        kind: draft.kind,
+        prev: &prev,
+        room,
+        secret: draft.secret,
+        seq,
+    });
+    sqlx::query(
+        "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms) \
+         VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)",
+    )
+    .bind(room)
+    .bind(seq)
+    .bind(draft.kind)
+    .bind(draft.epoch)
+    .bind(i64::from(draft.secret))
+    .bind(fair::canonical(&draft.body))
+    .bind(&body_hash)
+    .bind(&prev)
+    .bind(&hash)
+    .bind(at_ms)
+    .execute(&mut **tx)
+    .await?;
+    Ok(Event {
+        room: room.to_string(),
+        seq,
+        kind: draft.kind.to_string(),
+        epoch: draft.epoch,
+        secret: draft.secret,
+        shown: false,
+        body: draft.body,
+        body_hash,
+        prev,
+        hash,
+        at_ms,
+    })
+}
+
+fn member_from(row: &AnyRow) -> Result<Member, StoreError> {
+    let role: String = row.try_get("role")?;
+    Ok(Member {
+        room: row.try_get("room")?,
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        role: if role == "gm" { Role::Gm } else { Role::Player },
+    })
+}
+
+fn event_from(row: &AnyRow) -> Result<Event, StoreError> {
+    let room: String = row.try_get("room")?;
+    let seq: i64 = row.try_get("seq")?;
+    let text: String = row.try_get("body")?;
+    let body = serde_json::from_str(&text).map_err(|error| StoreError::Corrupt {
+        room: room.clone(),
+        seq,
+        error,
+    })?;
+    Ok(Event {
+        room,
+        seq,
+        kind: row.try_get("kind")?,
+        epoch: row.try_get("epoch")?,
+        secret: row.try_get::<i64, _>("secret")? != 0,
+        shown: row.try_get::<i64, _>("shown")? != 0,
+        body,
+        body_hash: row.try_get("body_hash")?,
+        prev: row.try_get("prev")?,
+        hash: row.try_get("hash")?,
+        at_ms: row.try_get("at_ms")?,
+    })
+}

@@ -1,0 +1,321 @@
+//! `nutshell verify`: checks an exported room log offline, with nothing but
+//! the log: the hash chain, each revealed seed against the commitment
+//! published before its epoch's first roll, and every roll whose seed is
+//! revealed, recomputed from seed, record and expression.
+//!
+//! Every field of a line is covered: the body by its hash, everything else by
+//! the event's hash, and `hidden` must agree with `body`; an unknown field is
+//! refused. So one changed byte anywhere makes a line fail, and the first
+//! failing line is named.
+//!
+//! ```
+//! use nutshell_server::verify::verify;
+//! let report = verify("").unwrap();
+//! assert_eq!(report.events, 0);
+//! let bad = verify("{not json}\n").unwrap_err();
+//! assert_eq!(bad.line, 1);
+//! ```
+
+use std::collections::HashMap;
+
+use nutshell_dice::Limits;
+use serde_json::Value;
+
+use crate::fair::{self, Link, RollRecord};
+
+/// What a log holds, once it checks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The room.
+    pub room: String,
+    /// Lines checked.
+    pub events: usize,
+    /// The first sequence number (1 for a whole log).
+    pub first_seq: i64,
+    /// Rolls recomputed from their revealed seed: faces and totals match.
+    pub rolls_verified: usize,
+    /// Rolls of an epoch whose seed is not revealed yet: chained and
+    /// committed, checkable after the next reveal.
+    pub rolls_pending: usize,
+    /// Secret rolls the exporter may not see: only their commitment (body
+    /// hash) is in the log.
+    pub rolls_hidden: usize,
+    /// Epochs whose seed was revealed and matched its commitment.
+    pub epochs_revealed: usize,
+}
+
+/// The first thing that does not check.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct Failure {
+    /// 1-based line number in the file.
+    pub line: usize,
+    pub message: String,
+}
+
+fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, Failure> {
+    Err(Failure {
+        line,
+        message: message.into(),
+    })
+}
+
+const FIELDS: [&str; 11] = [
+    "at_ms",
+    "body",
+    "body_hash",
+    "epoch",
+    "hash",
+    "hidden",
+    "kind",
+    "prev",
+    "room",
+    "secret",
+    "seq",
+];
+
+/// A roll waiting for its epoch's seed.
+struct PendingRoll {
+    line: usize,
+    seq: i64,
+    epoch: i64,
+    body: Value,
+}
+
+/// Checks the log `text` (JSON lines, as `GET /api/rooms/{room}/log` gives
+/// it); with `limits` of the engine for recomputing rolls.
+pub fn verify(text: &str) -> Result<Report, Failure> {
+    verify_with(text, &Limits::default())
+}
+
+/// [`verify`] with explicit engine limits (a server run with larger limits
+/// needs the same to recompute its rolls).
+pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
+    let mut report = Report::default();
+    let mut previous: Option<(i64, String)> = None;
+    let mut commitments: HashMap<i64, String> = HashMap::new();
+    let mut seeds: HashMap<i64, fair::Seed> = HashMap::new();
+    let mut rolls: Vec<PendingRoll> = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let value: Value = match serde_json::from_str(raw) {
+            Ok(v) => v,
+            Err(e) => return fail(line, format!("not JSON: {e}")),
+        };
+        let Some(object) = value.as_object() else {
+            return fail(line, "not a JSON object");
+        };
+        if let Some(extra) = object.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+            return fail(line, format!("unexpected field `{extra}`"));
+        }
+        let string = |name: &str| -> Result<&str, Failure> {
+            match object.get(name).and_then(Value::as_str) {
+                Some(s) => Ok(s),
+                None => fail(line, format!("`{name}` is missing or not a string")),
+            }
+        };
+        let integer = |name: &str| -> Result<i64, Failure> {
+            match object.get(name).and_then(Value::as_i64) {
+                Some(n) => Ok(n),
+                None => fail(line, format!("`{name}` is missing or not an integer")),
+            }
+        };
+        let boolean = |name: &str| -> Result<bool, Failure> {
+            match object.get(name).and_then(Value::as_bool) {
+                Some(b) => Ok(b),
+                None => fail(line, format!("`{name}` is missing or not true/false")),
+            }
+        };
+        let room = string("room")?;
+        let seq = integer("seq")?;
+        let kind = string("kind")?;
+        let epoch = integer("epoch")?;
+        let at_ms = integer("at_ms")?;
+        let secret = boolean("secret")?;
+        let hidden = boolean("hidden")?;
+        let body_hash = string("body_hash")?;
+        let prev = string("prev")?;
+        let hash = string("hash")?;
+        let body = object.get("body").cloned().unwrap_or(Value::Null);
+
+        // The chain.
+        match &previous {
+            None => {
+                report.room = room.to_string();
+                report.first_seq = seq;
+                if seq == 1 && prev != fair::GENESIS {
+                    return fail(
+                        line,
+                        "the first event's `prev` is not the genesis hash (64 zeros)",
+                    );
+                }
+            }
+            Some((last_seq, last_hash)) => {
+                if room != report.room {
+                    return fail(
+                        line,
+                        format!("room `{room}`, but the log is of room `{}`", report.room),
+                    );
+                }
+                if seq != last_seq + 1 {
+                    return fail(
+                        line,
+                        format!(
+                            "sequence number {seq} after {last_seq}: an event is missing, repeated or moved"
+                        ),
+                    );
+                }
+                if prev != last_hash {
+                    return fail(
+                        line,
+                        "`prev` is not the previous event's hash: the chain is broken",
+                    );
+                }
+            }
+        }
+        let expected = fair::chain_hash(&Link {
+            at_ms,
+            body_hash,
+            epoch,
+            kind,
+            prev,
+            room,
+            secret,
+            seq,
+        });
+        if hash != expected {
+            return fail(
+                line,
+                format!("event {seq}: `hash` does not match the event (expected {expected})"),
+            );
+        }
+        previous = Some((seq, hash.to_string()));
+        report.events += 1;
+
+        // The body.
+        if hidden != body.is_null() {
+            return fail(line, "`hidden` does not agree with `body`");
+        }
+        if body.is_null() {
+            if !(secret && kind == "roll") {
+                return fail(line, "only a secret roll may be hidden");
+            }
+            report.rolls_hidden += 1;
+            continue;
+        }
+        if fair::body_hash(&body) != body_hash {
+            return fail(
+                line,
+                format!("event {seq}: the body does not match `body_hash`"),
+            );
+        }
+        if body.get("kind").and_then(Value::as_str) != Some(kind) {
+            return fail(line, "the body's `kind` is not the event's");
+        }
+        match kind {
+            "room" => {
+                let commitment = body_str(&body, "commitment", line)?;
+                commitments.insert(body_int(&body, "epoch", line)?, commitment.to_string());
+            }
+            "reveal" => {
+                let ended = body_int(&body, "epoch", line)?;
+                let seed_hex = body_str(&body, "seed", line)?;
+                let Some(seed) = fair::unhex(seed_hex).and_then(|b| <[u8; 32]>::try_from(b).ok())
+                else {
+                    return fail(line, "the revealed seed is not 64 hex digits");
+                };
+                match commitments.get(&ended) {
+                    Some(c) if *c == fair::commitment(&seed) => report.epochs_revealed += 1,
+                    Some(_) => {
+                        return fail(
+                            line,
+                            format!(
+                                "the seed revealed for epoch {ended} does not match its commitment"
+                            ),
+                        );
+                    }
+                    // The export starts after the commitment: nothing to compare.
+                    None => {}
+                }
+                seeds.insert(ended, seed);
+                let next = body_int(&body, "next_epoch", line)?;
+                if next != ended + 1 {
+                    return fail(line, "`next_epoch` is not the next epoch");
+                }
+                commitments.insert(next, body_str(&body, "commitment", line)?.to_string());
+            }
+            "roll" => {
+                if body_int(&body, "epoch", line)? != epoch {
+                    return fail(line, "the roll's epoch is not the event's");
+                }
+                rolls.push(PendingRoll {
+                    line,
+                    seq,
+                    epoch,
+                    body,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    // Every roll whose seed is known, recomputed.
+    for roll in rolls {
+        let Some(seed) = seeds.get(&roll.epoch) else {
+            report.rolls_pending += 1;
+            continue;
+        };
+        let record = RollRecord {
+            room: &report.room,
+            epoch: roll.epoch,
+            seq: roll.seq,
+            roller: body_int(&roll.body, "roller", roll.line)?,
+            client_seed: body_str(&roll.body, "client_seed", roll.line)?,
+            expression: body_str(&roll.body, "expression", roll.line)?,
+        };
+        let again = match fair::roll(seed, &record, limits) {
+            Ok(report) => serde_json::to_value(report).unwrap_or(Value::Null),
+            Err(e) => {
+                return fail(
+                    roll.line,
+                    format!("event {}: the expression does not roll: {e}", roll.seq),
+                );
+            }
+        };
+        if roll.body.get("result") != Some(&again) {
+            let total = again.get("total").cloned().unwrap_or(Value::Null);
+            return fail(
+                roll.line,
+                format!(
+                    "event {}: the dice do not follow from the revealed seed (recomputed total {total})",
+                    roll.seq
+                ),
+            );
+        }
+        report.rolls_verified += 1;
+    }
+    Ok(report)
+}
+
+fn body_str<'a>(body: &'a Value, name: &str, line: usize) -> Result<&'a str, Failure> {
+    match body.get(name).and_then(Value::as_str) {
+        Some(s) => Ok(s),
+        None => fail(
+            line,
+            format!("the body's `{name}` is missing or not a string"),
+        ),
+    }
+}
+
+fn body_int(body: &Value, name: &str, line: usize) -> Result<i64, Failure> {
+    match body.get(name).and_then(Value::as_i64) {
+        Some(n) => Ok(n),
+        None => fail(
+            line,
+            format!("the body's `{name}` is missing or not an integer"),
+        ),
+    }
+}

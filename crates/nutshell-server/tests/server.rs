@@ -1,0 +1,624 @@
+//! The server end to end: a real server on a loopback port, a real HTTP
+//! client, and each scenario run against both databases, SQLite (a fresh file)
+//! and PostgreSQL (a fresh database on the server at 127.0.0.1:5432, or
+//! `NUTSHELL_TEST_POSTGRES`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use nutshell_dice::Limits;
+use nutshell_server::events::Hub;
+use nutshell_server::verify::verify;
+use nutshell_server::{AppState, Store, router};
+use serde_json::{Value, json};
+
+/// A server on a free port with its own database.
+struct App {
+    base: String,
+    client: reqwest::Client,
+    database: String,
+    _dir: Option<tempfile::TempDir>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+fn postgres_admin_url() -> String {
+    std::env::var("NUTSHELL_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+}
+
+/// A fresh, empty PostgreSQL database for one test.
+async fn fresh_postgres() -> String {
+    use sqlx::Connection;
+    let admin = postgres_admin_url();
+    let name = format!(
+        "nutshell_test_{}",
+        nutshell_server::fair::random_token(8).unwrap()
+    );
+    let mut conn = sqlx::PgConnection::connect(&admin)
+        .await
+        .expect("PostgreSQL at 127.0.0.1:5432 (database `test`, trust auth) for the server tests");
+    // The name is ours: a fixed prefix and hex digits.
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let base = admin.rsplit_once('/').map(|(b, _)| b).unwrap_or(&admin);
+    format!("{base}/{name}")
+}
+
+async fn start(database: String, dir: Option<tempfile::TempDir>) -> App {
+    let store = Store::connect(&database).await.expect("connect");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let state = AppState {
+        store,
+        hub: Arc::new(Hub::default()),
+        limits: Limits::default(),
+    };
+    let server = tokio::spawn(async move {
+        axum::serve(listener, router(state)).await.unwrap();
+    });
+    App {
+        base: format!("http://{address}"),
+        client: reqwest::Client::new(),
+        database,
+        _dir: dir,
+        server,
+    }
+}
+
+async fn spawn_app(backend: Backend) -> App {
+    match backend {
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite:{}", dir.path().join("t.db").display());
+            start(url, Some(dir)).await
+        }
+        Backend::Postgres => start(fresh_postgres().await, None).await,
+    }
+}
+
+impl App {
+    async fn post(&self, path: &str, key: Option<&str>, body: Value) -> (u16, Value) {
+        let mut request = self.client.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get_text(&self, path: &str, key: Option<&str>) -> (u16, String) {
+        let mut request = self.client.get(format!("{}{path}", self.base));
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        let response = request.send().await.unwrap();
+        (response.status().as_u16(), response.text().await.unwrap())
+    }
+
+    /// A room with a GM and one player: (room, gm key, player key).
+    async fn room_with_player(&self) -> (String, String, String) {
+        let (status, room) = self
+            .post("/api/rooms", None, json!({"name": "Crypt"}))
+            .await;
+        assert_eq!(status, 201, "{room}");
+        let id = room["room"].as_str().unwrap().to_string();
+        let gm = room["gm_key"].as_str().unwrap().to_string();
+        let invite = room["invite"].as_str().unwrap();
+        let (status, joined) = self
+            .post(
+                &format!("/api/rooms/{id}/join"),
+                None,
+                json!({"invite": invite, "name": "Ada"}),
+            )
+            .await;
+        assert_eq!(status, 201, "{joined}");
+        (id, gm, joined["player_key"].as_str().unwrap().to_string())
+    }
+
+    async fn log(&self, room: &str, key: &str) -> String {
+        let (status, text) = self
+            .get_text(&format!("/api/rooms/{room}/log"), Some(key))
+            .await;
+        assert_eq!(status, 200, "{text}");
+        text
+    }
+}
+
+fn lines(log: &str) -> Vec<Value> {
+    log.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Reads server-sent events until `count` events arrived (or 10 s pass):
+/// their (id, data) pairs.
+async fn read_events(response: &mut reqwest::Response, count: usize) -> Vec<(i64, Value)> {
+    let mut buffer = String::new();
+    let mut events = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while events.len() < count {
+        let chunk = tokio::time::timeout_at(deadline, response.chunk())
+            .await
+            .expect("events within 10 s")
+            .unwrap()
+            .expect("the stream stays open");
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(end) = buffer.find("\n\n") {
+            let block: String = buffer.drain(..end + 2).collect();
+            let mut id = None;
+            let mut data = None;
+            for line in block.lines() {
+                if let Some(v) = line.strip_prefix("id:") {
+                    id = Some(v.trim().parse::<i64>().unwrap());
+                }
+                if let Some(v) = line.strip_prefix("data:") {
+                    data = Some(serde_json::from_str::<Value>(v.trim()).unwrap());
+                }
+            }
+            if let (Some(id), Some(data)) = (id, data) {
+                events.push((id, data));
+            }
+        }
+    }
+    events
+}
+
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(super::Backend::Sqlite).await })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(super::Backend::Postgres).await })*
+        }
+    };
+}
+
+on_both_databases!(
+    a_roll_is_committed_and_verifies_after_the_reveal,
+    keys_are_checked_on_every_request,
+    bad_requests_get_json_errors_and_change_nothing,
+    a_secret_roll_never_reaches_a_player_before_it_is_revealed,
+    a_reconnecting_reader_gets_exactly_what_it_missed,
+    the_log_survives_a_restart_and_the_chain_goes_on,
+    concurrent_rolls_get_distinct_sequence_numbers,
+    every_changed_byte_of_an_export_is_caught,
+);
+
+async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (room, gm, player) = app.room_with_player().await;
+    let (status, roll) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(&player),
+            json!({"expression": "4d6k3 + 2", "client_seed": "my lucky socks"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{roll}");
+    // The transcript of `nutshell roll --json`, with the event's number.
+    assert_eq!(roll["expression"], "4d6kh3 + 2");
+    assert_eq!(roll["input"], "4d6k3 + 2");
+    assert_eq!(roll["seq"], 3); // room, join, roll
+    assert_eq!(roll["dice"].as_array().unwrap().len(), 4);
+    let total = roll["total"].as_i64().unwrap();
+    assert!((5..=20).contains(&total));
+    // Before the reveal the roll is chained and committed, not yet checkable.
+    let before = verify(&app.log(&room, &player).await).unwrap();
+    assert_eq!(
+        (before.events, before.rolls_verified, before.rolls_pending),
+        (3, 0, 1)
+    );
+    let (status, revealed) = app
+        .post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    assert_eq!(status, 200, "{revealed}");
+    assert_ne!(revealed["commitment"], roll["commitment"]);
+    // The revealed seed hashes to the commitment published at creation.
+    let seed = nutshell_server::fair::unhex(revealed["seed"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        nutshell_server::fair::commitment(&seed.try_into().unwrap()),
+        roll["commitment"].as_str().unwrap()
+    );
+    for key in [&gm, &player] {
+        let report = verify(&app.log(&room, key).await).unwrap();
+        assert_eq!(report.rolls_verified, 1);
+        assert_eq!(report.epochs_revealed, 1);
+        assert_eq!(report.events, 4);
+    }
+    let (status, health) = app.get_text("/api/health", None).await;
+    assert_eq!(status, 200, "{health} on {}", app.database);
+}
+
+async fn keys_are_checked_on_every_request(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (room, _gm, player) = app.room_with_player().await;
+    let (other, other_gm, _) = app.room_with_player().await;
+    let roll = json!({"expression": "1d20"});
+    let path = format!("/api/rooms/{room}/rolls");
+    // No key, a wrong key: 401 with a JSON error.
+    let (status, body) = app.post(&path, None, roll.clone()).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (401, Some("no_key"))
+    );
+    let (status, body) = app.post(&path, Some("not-a-key"), roll.clone()).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (401, Some("bad_key"))
+    );
+    // Another room's GM: 403.
+    let (status, _) = app.post(&path, Some(&other_gm), roll.clone()).await;
+    assert_eq!(status, 403);
+    let (status, _) = app
+        .get_text(&format!("/api/rooms/{room}/log"), Some(&other_gm))
+        .await;
+    assert_eq!(status, 403);
+    // A player may not use GM actions or roll in secret.
+    let (status, body) = app
+        .post(
+            &format!("/api/rooms/{room}/reveal"),
+            Some(&player),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 403, "{body}");
+    let (status, _) = app
+        .post(
+            &path,
+            Some(&player),
+            json!({"expression": "1d20", "secret": true}),
+        )
+        .await;
+    assert_eq!(status, 403);
+    // A wrong invite gets nothing.
+    let (status, _) = app
+        .post(
+            &format!("/api/rooms/{other}/join"),
+            None,
+            json!({"invite": "guess", "name": "Eve"}),
+        )
+        .await;
+    assert_eq!(status, 403);
+    // None of it reached the log: room and join only.
+    assert_eq!(lines(&app.log(&room, &player).await).len(), 2);
+}
+
+async fn bad_requests_get_json_errors_and_change_nothing(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (room, _gm, player) = app.room_with_player().await;
+    let path = format!("/api/rooms/{room}/rolls");
+    let (status, body) = app
+        .post(&path, Some(&player), json!({"expression": "2d6 + * 3"}))
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["code"], "bad_expression");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains('^'),
+        "the caret points at the bad character: {message}"
+    );
+    let (status, body) = app
+        .post(&path, Some(&player), json!({"expresion": "1d6"}))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["code"], "bad_json");
+    let (status, body) = app
+        .post(
+            &path,
+            Some(&player),
+            json!({"expression": "1d6", "client_seed": "x".repeat(300)}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (400, Some("bad_client_seed"))
+    );
+    let response = app
+        .client
+        .post(format!("{}{path}", app.base))
+        .bearer_auth(&player)
+        .header("content-type", "application/json")
+        .body("{\"expression\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_json");
+    // Exact odds go through the engine's limits.
+    let (status, odds) = app
+        .post(
+            &format!("/api/rooms/{room}/odds"),
+            Some(&player),
+            json!({"expression": "2d6"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        odds["distribution"][5],
+        json!({"value": 7, "probability": "1/6", "p": 1.0 / 6.0})
+    );
+    let (status, refused) = app
+        .post(
+            &format!("/api/rooms/{room}/odds"),
+            Some(&player),
+            json!({"expression": "100000d6"}),
+        )
+        .await;
+    assert!(status == 422 || status == 400, "{status} {refused}");
+    let (status, _) = app.get_text("/api/nothing-here", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(lines(&app.log(&room, &player).await).len(), 2);
+}
+
+async fn a_secret_roll_never_reaches_a_player_before_it_is_revealed(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (room, gm, player) = app.room_with_player().await;
+    let mut stream = app
+        .client
+        .get(format!("{}/api/rooms/{room}/events", app.base))
+        .bearer_auth(&player)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read_events(&mut stream, 2).await.len(), 2);
+    let (status, secret) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(&gm),
+            json!({"expression": "1d1000[trap]", "secret": true}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let total = secret["total"].as_i64().unwrap();
+    let (_, public) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(&player),
+            json!({"expression": "1d4"}),
+        )
+        .await;
+    let seen = read_events(&mut stream, 2).await;
+    assert_eq!(seen[0].0, 3);
+    assert_eq!(seen[0].1["hidden"], true);
+    assert_eq!(seen[0].1["body"], Value::Null);
+    assert_eq!(
+        seen[0].1["body_hash"], secret["body_hash"],
+        "the commitment is shown"
+    );
+    assert_eq!(seen[1].1["body"]["result"]["total"], public["total"]);
+    // Nothing of the secret roll is in what the player received or can read.
+    let player_log = app.log(&room, &player).await;
+    for text in [player_log.as_str(), &seen[0].1.to_string()] {
+        assert!(!text.contains("trap") && !text.contains("1d1000"), "{text}");
+    }
+    assert_eq!(verify(&player_log).unwrap().rolls_hidden, 1);
+    let gm_log = lines(&app.log(&room, &gm).await);
+    assert_eq!(gm_log[2]["body"]["result"]["total"], total);
+    // The GM shows it: the player sees it now, and it verifies after the reveal.
+    let (status, shown) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls/3/reveal"),
+            Some(&gm),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{shown}");
+    let after_show = lines(&app.log(&room, &player).await);
+    assert_eq!(after_show[2]["body"]["result"]["total"], total);
+    let (status, _) = app
+        .post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let report = verify(&app.log(&room, &player).await).unwrap();
+    assert_eq!((report.rolls_verified, report.rolls_hidden), (2, 0));
+    // A second secret roll is revealed by the epoch's end alone.
+    let (_, second) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(&gm),
+            json!({"expression": "1d8", "secret": true}),
+        )
+        .await;
+    assert!(lines(&app.log(&room, &player).await).last().unwrap()["body"].is_null());
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let log = lines(&app.log(&room, &player).await);
+    let line = log.iter().find(|l| l["seq"] == second["seq"]).unwrap();
+    assert_eq!(line["body"]["result"]["total"], second["total"]);
+    assert_eq!(
+        verify(&app.log(&room, &player).await)
+            .unwrap()
+            .rolls_verified,
+        3
+    );
+}
+
+async fn a_reconnecting_reader_gets_exactly_what_it_missed(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (room, gm, player) = app.room_with_player().await;
+    let roll = |n: i64| json!({"expression": format!("1d{}", n + 2)});
+    for n in 0..5 {
+        app.post(&format!("/api/rooms/{room}/rolls"), Some(&player), roll(n))
+            .await;
+    }
+    // A reader that saw up to 4 reconnects: 5, 6, 7 from the log, then live.
+    let mut stream = app
+        .client
+        .get(format!("{}/api/rooms/{room}/events", app.base))
+        .bearer_auth(&gm)
+        .header("Last-Event-ID", "4")
+        .send()
+        .await
+        .unwrap();
+    let backfilled = read_events(&mut stream, 3).await;
+    assert_eq!(
+        backfilled.iter().map(|e| e.0).collect::<Vec<_>>(),
+        [5, 6, 7]
+    );
+    for n in 5..8 {
+        app.post(&format!("/api/rooms/{room}/rolls"), Some(&player), roll(n))
+            .await;
+    }
+    let live = read_events(&mut stream, 3).await;
+    assert_eq!(live.iter().map(|e| e.0).collect::<Vec<_>>(), [8, 9, 10]);
+    assert_eq!(live[2].1["body"]["expression"], "1d9");
+    // `?after=` does the same for clients that cannot send the header; `key=`
+    // stands in for the Authorization header (a browser's EventSource).
+    let mut again = app
+        .client
+        .get(format!(
+            "{}/api/rooms/{room}/events?after=8&key={player}",
+            app.base
+        ))
+        .send()
+        .await
+        .unwrap();
+    let rest = read_events(&mut again, 2).await;
+    assert_eq!(rest.iter().map(|e| e.0).collect::<Vec<_>>(), [9, 10]);
+    let bad = app
+        .client
+        .get(format!("{}/api/rooms/{room}/events", app.base))
+        .bearer_auth(&gm)
+        .header("Last-Event-ID", "seven")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status().as_u16(), 400);
+}
+
+async fn the_log_survives_a_restart_and_the_chain_goes_on(backend: Backend) {
+    let mut app = spawn_app(backend).await;
+    let (room, gm, player) = app.room_with_player().await;
+    app.post(
+        &format!("/api/rooms/{room}/rolls"),
+        Some(&player),
+        json!({"expression": "3d6"}),
+    )
+    .await;
+    let before = app.log(&room, &gm).await;
+    // A new server process on the same database.
+    app.server.abort();
+    let dir = app._dir.take();
+    let restarted = start(app.database.clone(), dir).await;
+    assert_eq!(restarted.log(&room, &gm).await, before);
+    let (status, roll) = restarted
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(&player),
+            json!({"expression": "3d6"}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    assert_eq!(roll["seq"], 4);
+    restarted
+        .post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let report = verify(&restarted.log(&room, &gm).await).unwrap();
+    assert_eq!((report.events, report.rolls_verified), (5, 2));
+}
+
+async fn concurrent_rolls_get_distinct_sequence_numbers(backend: Backend) {
+    let app = Arc::new(spawn_app(backend).await);
+    let (room, gm, player) = app.room_with_player().await;
+    let mut tasks = Vec::new();
+    for i in 0..16 {
+        let app = app.clone();
+        let room = room.clone();
+        let key = if i % 2 == 0 {
+            gm.clone()
+        } else {
+            player.clone()
+        };
+        tasks.push(tokio::spawn(async move {
+            app.post(
+                &format!("/api/rooms/{room}/rolls"),
+                Some(&key),
+                json!({"expression": "1d20"}),
+            )
+            .await
+        }));
+    }
+    let mut seqs = Vec::new();
+    for task in tasks {
+        let (status, roll) = task.await.unwrap();
+        assert_eq!(status, 201, "{roll}");
+        seqs.push(roll["seq"].as_i64().unwrap());
+    }
+    seqs.sort();
+    assert_eq!(seqs, (3..19).collect::<Vec<_>>());
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    assert_eq!(
+        verify(&app.log(&room, &gm).await).unwrap().rolls_verified,
+        16
+    );
+}
+
+async fn every_changed_byte_of_an_export_is_caught(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (room, gm, player) = app.room_with_player().await;
+    app.post(
+        &format!("/api/rooms/{room}/rolls"),
+        Some(&player),
+        json!({"expression": "2d6! + 1", "client_seed": "é"}),
+    )
+    .await;
+    app.post(
+        &format!("/api/rooms/{room}/rolls"),
+        Some(&gm),
+        json!({"expression": "1d20", "secret": true}),
+    )
+    .await;
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    app.post(
+        &format!("/api/rooms/{room}/rolls"),
+        Some(&gm),
+        json!({"expression": "1d6", "secret": true}),
+    )
+    .await;
+    for key in [&gm, &player] {
+        let log = app.log(&room, key).await;
+        verify(&log).unwrap();
+        let bytes = log.as_bytes();
+        for i in 0..bytes.len() {
+            let mut changed = bytes.to_vec();
+            changed[i] ^= 1;
+            let Ok(text) = String::from_utf8(changed) else {
+                continue;
+            };
+            let line = bytes[..i].iter().filter(|&&b| b == b'\n').count() + 1;
+            match verify(&text) {
+                Ok(_) => panic!("byte {i} changed and the log still verifies:\n{text}"),
+                Err(failure) => assert!(
+                    failure.line == line || failure.line == line + 1,
+                    "byte {i} (line {line}) changed, line {} named: {failure}",
+                    failure.line
+                ),
+            }
+        }
+        // A deleted or repeated line is caught too.
+        let all: Vec<&str> = log.lines().collect();
+        let without = [&all[..2], &all[3..]].concat().join("\n");
+        assert_eq!(verify(&without).unwrap_err().line, 3);
+    }
+}
