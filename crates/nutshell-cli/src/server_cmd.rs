@@ -14,12 +14,34 @@ use crate::exit::Failure;
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// The address and port to listen on (port 0 picks a free one)
-    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDRESS:PORT")]
+    #[arg(
+        long,
+        env = "NUTSHELL_LISTEN",
+        default_value = "127.0.0.1:8080",
+        value_name = "ADDRESS:PORT"
+    )]
     pub listen: SocketAddr,
     /// The database: `sqlite:PATH` or `postgres://USER@HOST/DB` (default: an
-    /// SQLite file `nutshell.db` in the data directory, created on first start)
-    #[arg(long, value_name = "URL")]
+    /// SQLite file `nutshell.db` in the data directory, `NUTSHELL_DATA` or
+    /// `~/.local/share/nutshell`, created on first start)
+    #[arg(long, env = "NUTSHELL_DATABASE_URL", value_name = "URL")]
     pub database: Option<String>,
+    /// Requests a second per member key, on average (0 turns the limit off)
+    #[arg(
+        long,
+        env = "NUTSHELL_RATE_LIMIT",
+        default_value_t = 20.0,
+        value_name = "N"
+    )]
+    pub rate_limit: f64,
+    /// Requests per member key at once, before the rate limit applies
+    #[arg(
+        long,
+        env = "NUTSHELL_RATE_BURST",
+        default_value_t = 60,
+        value_name = "N"
+    )]
+    pub rate_burst: u32,
 }
 
 /// `nutshell verify`.
@@ -30,6 +52,12 @@ pub struct VerifyArgs {
 }
 
 pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
+    if !(args.rate_limit.is_finite() && args.rate_limit >= 0.0) {
+        return Err(Failure::bad_input(format!(
+            "error: --rate-limit {}: expected a number of requests a second, 0 or more",
+            args.rate_limit
+        )));
+    }
     let database = match &args.database {
         Some(url) => {
             if !(url.starts_with("sqlite:")
@@ -53,6 +81,8 @@ pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
         listen: args.listen,
         database,
         limits: limits.clone(),
+        rate_per_second: args.rate_limit,
+        rate_burst: args.rate_burst,
     };
     nutshell_server::run(config, |address| {
         eprintln!("nutshell serve: listening on http://{address}/ (API description: http://{address}/api/openapi.json; Ctrl-C stops)");

@@ -28,6 +28,8 @@ pub struct AppState {
     /// The engine's limits for rolls and exact odds: no request can tie the
     /// server up for longer than `max_work` allows.
     pub limits: Limits,
+    /// Requests per member key.
+    pub rate: Arc<crate::rate::RateLimit>,
 }
 
 /// The whole API.
@@ -35,6 +37,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/health", get(api::health))
+        .route("/health", get(api::health))
         .route("/api/rooms", post(api::rooms::create))
         .route("/api/rooms/{room}", get(api::rooms::show))
         .route("/api/rooms/{room}/join", post(api::rooms::join))
@@ -49,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{room}/events", get(api::log::events))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
 
@@ -59,6 +63,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
+    /// Seconds for a `Retry-After` header (429).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -67,6 +73,7 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
         }
     }
 
@@ -86,7 +93,13 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = json!({"error": {"code": self.code, "message": self.message}});
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 
@@ -134,11 +147,20 @@ impl FromRequestParts<AppState> for Caller {
                 "this needs a key: send `Authorization: Bearer KEY`",
             ));
         };
-        match state
-            .store
-            .member_by_key(&fair::sha256_hex(key.as_bytes()))
-            .await?
-        {
+        let key_hash = fair::sha256_hex(key.as_bytes());
+        if let Err(wait) = state.rate.check(&key_hash) {
+            let mut error = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!(
+                    "too many requests with this key: try again in {} s",
+                    wait.as_secs()
+                ),
+            );
+            error.retry_after = Some(wait.as_secs());
+            return Err(error);
+        }
+        match state.store.member_by_key(&key_hash).await? {
             Some(member) => Ok(Caller(member)),
             None => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,

@@ -3,10 +3,13 @@
 //! last sequence number they saw, then live, in order, without gaps or
 //! duplicates.
 //!
-//! Publishing happens while the room's append lock is held, so the broadcast
-//! order is the sequence order. A reader subscribes before it back-fills, skips
-//! what it already sent, and fills any gap (a slow reader that lagged behind
-//! the channel) from the log again.
+//! Events reach a room's channel from the handler that committed them and,
+//! on PostgreSQL, from the notifications of other server processes; the hub
+//! passes each sequence number on once and in increasing order (a number that
+//! arrives after a later one is dropped). A reader subscribes before it
+//! back-fills, skips what it already sent, and fills any gap (a dropped or
+//! missed number, or a slow reader that lagged behind the channel) from the
+//! log, so it sees every event exactly once, in order.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -23,33 +26,110 @@ const CHANNEL_DEPTH: usize = 256;
 /// How many events one back-fill query reads.
 const BACKFILL_BATCH: i64 = 500;
 
-/// The rooms' channels and append locks.
+/// The rooms' channels.
 #[derive(Default)]
 pub struct Hub {
-    channels: Mutex<HashMap<String, broadcast::Sender<Arc<Event>>>>,
-    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    channels: Mutex<HashMap<String, Channel>>,
+}
+
+struct Channel {
+    sender: broadcast::Sender<Arc<Event>>,
+    /// The highest sequence number passed on.
+    last: i64,
 }
 
 impl Hub {
-    fn channel(&self, room: &str) -> broadcast::Sender<Arc<Event>> {
+    fn subscribe(&self, room: &str) -> broadcast::Receiver<Arc<Event>> {
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         channels
             .entry(room.to_string())
-            .or_insert_with(|| broadcast::channel(CHANNEL_DEPTH).0)
-            .clone()
+            .or_insert_with(|| Channel {
+                sender: broadcast::channel(CHANNEL_DEPTH).0,
+                last: 0,
+            })
+            .sender
+            .subscribe()
     }
 
-    /// The lock that serializes appends to `room` in this process (the
-    /// database's primary key guards across processes).
-    pub fn room_lock(&self, room: &str) -> Arc<tokio::sync::Mutex<()>> {
-        let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
-        locks.entry(room.to_string()).or_default().clone()
-    }
-
-    /// Sends a committed event to the room's readers.
+    /// Sends a committed event to the room's readers, unless a later one has
+    /// gone already (readers fill such gaps from the log).
     pub fn publish(&self, event: Event) {
-        // No reader is not an error.
-        let _ = self.channel(&event.room.clone()).send(Arc::new(event));
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        // A room nobody reads has no channel: nothing to do.
+        if let Some(channel) = channels.get_mut(&event.room)
+            && event.seq > channel.last
+        {
+            channel.last = event.seq;
+            // No reader is not an error.
+            let _ = channel.sender.send(Arc::new(event));
+        }
+    }
+
+    /// The rooms with readers in this process and the last number each got.
+    fn watched(&self) -> Vec<(String, i64)> {
+        let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels
+            .iter()
+            .map(|(room, c)| (room.clone(), c.last))
+            .collect()
+    }
+
+    /// Feeds this process's channels with the events other processes commit
+    /// to the same PostgreSQL database: one listener connection for the
+    /// process, `LISTEN nutshell_events`, each notification's event read from
+    /// the table. After the connection drops (notifications sent meanwhile are
+    /// lost) it reconnects and back-fills every watched room from the table.
+    pub fn listen_postgres(self: &Arc<Self>, store: Store) {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let mut delay = std::time::Duration::from_millis(100);
+            loop {
+                match hub.listen_once(&store).await {
+                    Ok(()) => return,
+                    Err(error) => {
+                        tracing::warn!(%error, "event listener lost its connection; reconnecting");
+                        tokio::time::sleep(delay).await;
+                        delay = (delay * 2).min(std::time::Duration::from_secs(5));
+                    }
+                }
+            }
+        });
+    }
+
+    async fn listen_once(&self, store: &Store) -> Result<(), sqlx::Error> {
+        let mut listener = sqlx::postgres::PgListener::connect(store.url()).await?;
+        listener.ignore_pool_close_event(true);
+        listener.listen(crate::store::NOTIFY_CHANNEL).await?;
+        // Whatever was committed while no listener ran.
+        self.catch_up(store).await;
+        loop {
+            // `try_recv` gives `None` when the connection dropped (it
+            // reconnects on the next call): back-fill then.
+            match listener.try_recv().await? {
+                Some(notification) => {
+                    let Some((room, seq)) = notification.payload().rsplit_once(':') else {
+                        continue;
+                    };
+                    let Ok(seq) = seq.parse::<i64>() else {
+                        continue;
+                    };
+                    if let Ok(Some(event)) = store.event(room, seq).await {
+                        self.publish(event);
+                    }
+                }
+                None => self.catch_up(store).await,
+            }
+        }
+    }
+
+    async fn catch_up(&self, store: &Store) {
+        for (room, last) in self.watched() {
+            if let Ok(events) = store.events_after(&room, last, BACKFILL_BATCH).await {
+                for event in events {
+                    self.publish(event);
+                }
+            }
+        }
     }
 
     /// Streams the events of `member`'s room after `after`, as `member` may
@@ -61,7 +141,7 @@ impl Hub {
         after: i64,
     ) -> mpsc::Receiver<(i64, Value)> {
         let (out, receiver) = mpsc::channel(64);
-        let mut live = self.channel(&member.room).subscribe();
+        let mut live = self.subscribe(&member.room);
         tokio::spawn(async move {
             let mut last = after;
             if backfill(&store, &member, &mut last, &out).await.is_err() {

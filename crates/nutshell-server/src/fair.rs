@@ -233,6 +233,37 @@ mod tests {
         }
     }
 
+    /// The golden vector of `docs/server.md`: any other verifier (the web
+    /// page's, a bot's) checks itself against it. The key was computed
+    /// independently with Python's `hmac`; the faces pin the generator and
+    /// its range reduction.
+    #[test]
+    fn golden_vector() {
+        let seed: Seed = core::array::from_fn(|i| i as u8);
+        assert_eq!(
+            commitment(&seed),
+            "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+        );
+        let record = RollRecord {
+            room: "golden",
+            epoch: 0,
+            seq: 1,
+            roller: 1,
+            client_seed: "table",
+            expression: "4d6 + 1d20",
+        };
+        assert_eq!(
+            hex(&roll_key(&seed, &record)),
+            "011574c3615952195de775fec1cc75ac0b9882eea499fdd42ae6bc1d1d95ec4c"
+        );
+        let report = roll(&seed, &record, &Limits::default()).unwrap();
+        let faces: Vec<i64> = report.dice.iter().map(|d| d.value).collect();
+        assert_eq!(faces, GOLDEN_FACES);
+        assert_eq!(report.total, GOLDEN_FACES.iter().sum::<i64>());
+    }
+
+    const GOLDEN_FACES: [i64; 5] = [2, 5, 4, 5, 20];
+
     #[test]
     fn hex_round_trips() {
         let bytes: Vec<u8> = (0..=255).collect();

@@ -13,6 +13,7 @@ pub mod api;
 pub mod app;
 pub mod events;
 pub mod fair;
+pub mod rate;
 pub mod store;
 pub mod verify;
 
@@ -34,6 +35,10 @@ pub struct Config {
     pub database: String,
     /// The engine's limits for every roll and exact computation.
     pub limits: Limits,
+    /// Requests a second per key on average (0: no limit) ...
+    pub rate_per_second: f64,
+    /// ... and at once.
+    pub rate_burst: u32,
 }
 
 /// Why the server could not start or stopped.
@@ -74,9 +79,33 @@ pub fn default_database() -> Result<(String, PathBuf), ServeError> {
     Ok((format!("sqlite:{}", file.display()), file))
 }
 
-/// Connects to the database, binds the address and serves until Ctrl-C.
-/// `ready` is called with the bound address (the port may have been 0).
+/// The shared state for a store: a hub (with its PostgreSQL listener when
+/// the store is PostgreSQL) and the limits.
+pub fn state(store: Store, limits: Limits, rate: rate::RateLimit) -> AppState {
+    let hub = Arc::new(events::Hub::default());
+    if store.backend() == store::Backend::Postgres {
+        hub.listen_postgres(store.clone());
+    }
+    AppState {
+        store,
+        hub,
+        limits,
+        rate: Arc::new(rate),
+    }
+}
+
+/// Connects to the database, binds the address and serves until Ctrl-C or
+/// SIGTERM: the listener stops taking connections, requests in flight finish
+/// (an acknowledged event is committed before its answer is sent), then the
+/// process exits. `ready` is called with the bound address (the port may have
+/// been 0). Logs go to stderr (`RUST_LOG` filters them; default `info`).
 pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -88,17 +117,38 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeEr
                 address: config.listen,
                 error,
             })?;
-        ready(listener.local_addr()?);
-        let state = AppState {
-            store,
-            hub: Arc::new(events::Hub::default()),
-            limits: config.limits,
-        };
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+        let address = listener.local_addr()?;
+        tracing::info!(%address, backend = ?store.backend(), "listening");
+        ready(address);
+        let rate = rate::RateLimit::new(config.rate_per_second, config.rate_burst);
+        let app = router(state(store, config.limits, rate));
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown_signal())
             .await?;
+        tracing::info!("stopped");
         Ok(())
     })
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing requests in flight");
 }

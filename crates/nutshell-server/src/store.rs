@@ -101,11 +101,46 @@ pub struct Draft {
     pub body: Value,
 }
 
+/// Which database a [`Store`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// One file, one server process.
+    Sqlite,
+    /// Several server processes may share it (LISTEN/NOTIFY carries events
+    /// between them, an advisory lock per room orders their writes).
+    Postgres,
+}
+
 /// The database, whichever it is.
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: AnyPool,
+    backend: Backend,
+    url: String,
 }
+
+/// Why an append did not happen: the store failed, or the caller's own
+/// check refused (then nothing was written).
+#[derive(Debug)]
+pub enum AppendError<E> {
+    Store(StoreError),
+    Refused(E),
+}
+
+impl<E> From<sqlx::Error> for AppendError<E> {
+    fn from(error: sqlx::Error) -> Self {
+        AppendError::Store(StoreError::Database(error))
+    }
+}
+
+impl<E> From<StoreError> for AppendError<E> {
+    fn from(error: StoreError) -> Self {
+        AppendError::Store(error)
+    }
+}
+
+/// The channel of PostgreSQL notifications: payload `room:seq`.
+pub const NOTIFY_CHANNEL: &str = "nutshell_events";
 
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -148,7 +183,63 @@ impl Store {
                 .await?;
         }
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool })
+        let backend = if sqlite {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        };
+        Ok(Store { pool, backend, url })
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The URL it was opened with (for PostgreSQL's listener connection).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// A transaction that may append to `room`: SQLite takes the write lock
+    /// at once (`BEGIN IMMEDIATE`, so a stale read can never meet a write);
+    /// PostgreSQL takes an advisory lock on the room, so writers in several
+    /// processes append one after the other and sequence numbers stay gapless.
+    async fn begin_write(
+        &self,
+        room: &str,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        match self.backend {
+            Backend::Sqlite => Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?),
+            Backend::Postgres => {
+                let mut tx = self.pool.begin().await?;
+                let digest = fair::sha256_hex(room.as_bytes());
+                let key = i64::from_str_radix(&digest[..15], 16).unwrap_or(0);
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(key)
+                    .execute(&mut *tx)
+                    .await?;
+                Ok(tx)
+            }
+        }
+    }
+
+    /// Appends one event built by `build` from the room as it is inside the
+    /// write transaction and the sequence number the event will get (a roll's
+    /// dice depend on both). `build` may refuse; then nothing is written.
+    /// Committed before this returns.
+    pub async fn append_with<E>(
+        &self,
+        room: &str,
+        build: impl FnOnce(&Room, i64) -> Result<Draft, E>,
+    ) -> Result<Event, AppendError<E>> {
+        let mut tx = self.begin_write(room).await?;
+        let state = room_in(&mut tx, room).await?;
+        let (seq, prev) = last_in(&mut tx, room).await?;
+        let draft = build(&state, seq).map_err(AppendError::Refused)?;
+        let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
+        tx.commit().await?;
+        Ok(event)
     }
 
     /// Creates a room with its GM and its first event (`room`, carrying the
@@ -159,7 +250,7 @@ impl Store {
         gm_key_hash: &str,
         first: Draft,
     ) -> Result<Event, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write(&room.id).await?;
         sqlx::query(
             "INSERT INTO rooms (id, name, invite_hash, epoch, seed, created_ms) \
              VALUES ($1, $2, $3, $4, $5, $6)",
@@ -173,7 +264,8 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         insert_member(&mut tx, &room.id, 0, "GM", Role::Gm, gm_key_hash).await?;
-        let event = append_in(&mut tx, &room.id, first).await?;
+        let (seq, prev) = last_in(&mut tx, &room.id).await?;
+        let event = insert_event(&mut tx, &room.id, seq, prev, first, self.backend).await?;
         tx.commit().await?;
         Ok(event)
     }
@@ -193,19 +285,7 @@ impl Store {
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        let Some(row) = row else { return Ok(None) };
-        let seed_hex: String = row.try_get("seed")?;
-        let mut seed = [0u8; 32];
-        if let Some(bytes) = fair::unhex(&seed_hex).filter(|b| b.len() == 32) {
-            seed.copy_from_slice(&bytes);
-        }
-        Ok(Some(Room {
-            id: row.try_get("id")?,
-            name: row.try_get("name")?,
-            invite_hash: row.try_get("invite_hash")?,
-            epoch: row.try_get("epoch")?,
-            seed,
-        }))
+        row.map(|row| room_from(&row)).transpose()
     }
 
     /// The members of a room, in joining order.
@@ -236,7 +316,9 @@ impl Store {
                 .try_get("next")?;
         insert_member(&mut tx, room, next, name, Role::Player, key_hash).await?;
         draft.body["member"] = Value::from(next);
-        let event = append_in(&mut tx, room, draft).await?;
+        draft.epoch = room_in(&mut tx, room).await?.epoch;
+        let (seq, prev) = last_in(&mut tx, room).await?;
+        let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;
         let member = Member {
             room: room.to_string(),
@@ -257,52 +339,64 @@ impl Store {
         Ok(row.try_get("next")?)
     }
 
-    /// Appends one event, committed before this returns.
-    pub async fn append(&self, room: &str, draft: Draft) -> Result<Event, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let event = append_in(&mut tx, room, draft).await?;
-        tx.commit().await?;
-        Ok(event)
-    }
-
-    /// Ends the room's epoch: appends the `reveal` draft, stores the next
-    /// epoch's seed and shows every secret event of the ended epoch, in one
-    /// transaction. Returns the event and the sequence numbers it showed.
-    pub async fn rotate(
+    /// Ends the room's epoch: appends the `reveal` event that `build` makes
+    /// from the room (its seed is revealed there), stores `next_seed` for the
+    /// next epoch and shows every secret event of the ended epoch, in one
+    /// transaction.
+    pub async fn rotate<E>(
         &self,
         room: &str,
-        ended_epoch: i64,
         next_seed: &fair::Seed,
-        draft: Draft,
-    ) -> Result<Event, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        build: impl FnOnce(&Room, i64) -> Result<Draft, E>,
+    ) -> Result<Event, AppendError<E>> {
+        let mut tx = self.begin_write(room).await?;
+        let state = room_in(&mut tx, room).await?;
+        let (seq, prev) = last_in(&mut tx, room).await?;
+        let draft = build(&state, seq).map_err(AppendError::Refused)?;
         sqlx::query("UPDATE rooms SET epoch = $1, seed = $2 WHERE id = $3")
-            .bind(ended_epoch + 1)
+            .bind(state.epoch + 1)
             .bind(fair::hex(next_seed))
             .bind(room)
             .execute(&mut *tx)
             .await?;
         sqlx::query("UPDATE events SET shown = 1 WHERE room = $1 AND epoch = $2 AND secret = 1")
             .bind(room)
-            .bind(ended_epoch)
+            .bind(state.epoch)
             .execute(&mut *tx)
             .await?;
-        let event = append_in(&mut tx, room, draft).await?;
+        let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;
         Ok(event)
     }
 
-    /// Shows one secret event to everyone and appends the `show` draft.
-    pub async fn show(&self, room: &str, seq: i64, draft: Draft) -> Result<Event, StoreError> {
-        let mut tx = self.pool.begin().await?;
+    /// Shows the secret event `of` to everyone and appends the `show` event
+    /// that `build` makes from it, in one transaction. `build` refuses an
+    /// event that is not a secret roll or is already shown.
+    pub async fn show<E>(
+        &self,
+        room: &str,
+        of: i64,
+        build: impl FnOnce(&Room, Option<&Event>) -> Result<Draft, E>,
+    ) -> Result<(Event, Option<Event>), AppendError<E>> {
+        let mut tx = self.begin_write(room).await?;
+        let state = room_in(&mut tx, room).await?;
+        let target = sqlx::query(concat!(select_event!(), " WHERE room = $1 AND seq = $2"))
+            .bind(room)
+            .bind(of)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|row| event_from(&row))
+            .transpose()?;
+        let draft = build(&state, target.as_ref()).map_err(AppendError::Refused)?;
         sqlx::query("UPDATE events SET shown = 1 WHERE room = $1 AND seq = $2 AND secret = 1")
             .bind(room)
-            .bind(seq)
+            .bind(of)
             .execute(&mut *tx)
             .await?;
-        let event = append_in(&mut tx, room, draft).await?;
+        let (seq, prev) = last_in(&mut tx, room).await?;
+        let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;
-        Ok(event)
+        Ok((event, target))
     }
 
     /// The event `seq` of a room.
@@ -354,23 +448,44 @@ async fn insert_member(
     Ok(())
 }
 
-async fn append_in(
+/// The room as the transaction sees it.
+async fn room_in(tx: &mut sqlx::Transaction<'_, sqlx::Any>, id: &str) -> Result<Room, StoreError> {
+    let row = sqlx::query("SELECT id, name, invite_hash, epoch, seed FROM rooms WHERE id = $1")
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+    room_from(&row)
+}
+
+/// The next sequence number of a room and the hash it chains to.
+async fn last_in(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     room: &str,
-    draft: Draft,
-) -> Result<Event, StoreError> {
+) -> Result<(i64, String), StoreError> {
     let last =
         sqlx::query("SELECT seq, hash FROM events WHERE room = $1 ORDER BY seq DESC LIMIT 1")
             .bind(room)
             .fetch_optional(&mut **tx)
             .await?;
-    let (seq, prev) = match last {
+    Ok(match last {
         Some(row) => (
             row.try_get::<i64, _>("seq")? + 1,
             row.try_get::<String, _>("hash")?,
         ),
         None => (1, fair::GENESIS.to_string()),
-    };
+    })
+}
+
+/// Inserts event `seq` chained to `prev`; on PostgreSQL also queues its
+/// notification, sent by the commit.
+async fn insert_event(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    room: &str,
+    seq: i64,
+    prev: String,
+    draft: Draft,
+    backend: Backend,
+) -> Result<Event, StoreError> {
     let body_hash = fair::body_hash(&draft.body);
     let at_ms = now_ms();
     let hash = fair::chain_hash(&fair::Link {
@@ -399,6 +514,13 @@ async fn append_in(
     .bind(at_ms)
     .execute(&mut **tx)
     .await?;
+    if backend == Backend::Postgres {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(NOTIFY_CHANNEL)
+            .bind(format!("{room}:{seq}"))
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(Event {
         room: room.to_string(),
         seq,
@@ -411,6 +533,21 @@ async fn append_in(
         prev,
         hash,
         at_ms,
+    })
+}
+
+fn room_from(row: &AnyRow) -> Result<Room, StoreError> {
+    let seed_hex: String = row.try_get("seed")?;
+    let mut seed = [0u8; 32];
+    if let Some(bytes) = fair::unhex(&seed_hex).filter(|b| b.len() == 32) {
+        seed.copy_from_slice(&bytes);
+    }
+    Ok(Room {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        invite_hash: row.try_get("invite_hash")?,
+        epoch: row.try_get("epoch")?,
+        seed,
     })
 }
 

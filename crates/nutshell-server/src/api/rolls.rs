@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::app::{ApiError, AppState, Gm, InRoom};
 use crate::fair::{self, RollRecord};
-use crate::store::{Draft, Role};
+use crate::store::{AppendError, Draft, Role};
 
 /// The longest client seed accepted, in bytes.
 pub const MAX_CLIENT_SEED: usize = 256;
@@ -51,62 +51,44 @@ pub async fn roll(
             ),
         ));
     }
-    let lock = state.hub.room_lock(&me.room);
-    let _held = lock.lock().await;
-    let room = state
-        .store
-        .room(&me.room)
-        .await?
-        .ok_or_else(|| ApiError::not_found("no such room"))?;
-    let seq = state.store.next_seq(&room.id).await?;
-    let record = RollRecord {
-        room: &room.id,
-        epoch: room.epoch,
-        seq,
-        roller: me.id,
-        client_seed: &request.client_seed,
-        expression: &request.expression,
-    };
     let limits = state.limits.clone();
-    let seed = room.seed;
-    let record_owned = (
-        room.id.clone(),
-        request.client_seed.clone(),
-        request.expression.clone(),
-    );
-    let report = tokio::task::spawn_blocking(move || {
-        let record = RollRecord {
-            room: &record_owned.0,
-            epoch: record.epoch,
-            seq: record.seq,
-            roller: record.roller,
-            client_seed: &record_owned.1,
-            expression: &record_owned.2,
-        };
-        fair::roll(&seed, &record, &limits)
-    })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?
-    .map_err(|e| ApiError::bad_request("bad_expression", e.to_string()))?;
-    let result = serde_json::to_value(&report)
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?;
-    let body = json!({
-        "kind": "roll",
-        "roller": me.id,
-        "name": me.name,
-        "epoch": room.epoch,
-        "client_seed": request.client_seed,
-        "expression": request.expression,
-        "secret": request.secret,
-        "result": result,
-    });
-    let draft = Draft {
-        kind: "roll",
-        epoch: room.epoch,
-        secret: request.secret,
-        body,
-    };
-    let event = state.store.append(&room.id, draft).await?;
+    let mut made: Option<(Value, String)> = None;
+    let event = state
+        .store
+        .append_with(&me.room, |room, seq| {
+            let record = RollRecord {
+                room: &room.id,
+                epoch: room.epoch,
+                seq,
+                roller: me.id,
+                client_seed: &request.client_seed,
+                expression: &request.expression,
+            };
+            let report = fair::roll(&room.seed, &record, &limits)
+                .map_err(|e| ApiError::bad_request("bad_expression", e.to_string()))?;
+            let result = serde_json::to_value(&report).map_err(|e| {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+            })?;
+            made = Some((result.clone(), fair::commitment(&room.seed)));
+            Ok(Draft {
+                kind: "roll",
+                epoch: room.epoch,
+                secret: request.secret,
+                body: json!({
+                    "kind": "roll",
+                    "roller": me.id,
+                    "name": me.name,
+                    "epoch": room.epoch,
+                    "client_seed": request.client_seed,
+                    "expression": request.expression,
+                    "secret": request.secret,
+                    "result": result,
+                }),
+            })
+        })
+        .await
+        .map_err(refused)?;
+    let (result, commitment) = made.expect("a committed roll was made");
     let mut answer = result;
     answer["seq"] = json!(event.seq);
     answer["epoch"] = json!(event.epoch);
@@ -114,7 +96,7 @@ pub async fn roll(
     answer["client_seed"] = json!(request.client_seed);
     answer["secret"] = json!(request.secret);
     answer["roller"] = json!(me.id);
-    answer["commitment"] = json!(fair::commitment(&room.seed));
+    answer["commitment"] = json!(commitment);
     answer["body_hash"] = json!(event.body_hash);
     answer["hash"] = json!(event.hash);
     state.hub.publish(event);
@@ -125,33 +107,27 @@ pub async fn roll(
 /// (every roll of the epoch becomes verifiable and every secret roll of it
 /// visible) and the commitment to the next epoch's fresh seed.
 pub async fn reveal(State(state): State<AppState>, Gm(me): Gm) -> Result<Json<Value>, ApiError> {
-    let lock = state.hub.room_lock(&me.room);
-    let _held = lock.lock().await;
-    let room = state
-        .store
-        .room(&me.room)
-        .await?
-        .ok_or_else(|| ApiError::not_found("no such room"))?;
     let next_seed = fair::fresh_seed()
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "entropy", e.to_string()))?;
-    let body = json!({
-        "kind": "reveal",
-        "epoch": room.epoch,
-        "seed": fair::hex(&room.seed),
-        "next_epoch": room.epoch + 1,
-        "commitment": fair::commitment(&next_seed),
-    });
-    let draft = Draft {
-        kind: "reveal",
-        epoch: room.epoch,
-        secret: false,
-        body: body.clone(),
-    };
     let event = state
         .store
-        .rotate(&room.id, room.epoch, &next_seed, draft)
-        .await?;
-    let mut answer = body;
+        .rotate(&me.room, &next_seed, |room, _seq| {
+            Ok::<_, ApiError>(Draft {
+                kind: "reveal",
+                epoch: room.epoch,
+                secret: false,
+                body: json!({
+                    "kind": "reveal",
+                    "epoch": room.epoch,
+                    "seed": fair::hex(&room.seed),
+                    "next_epoch": room.epoch + 1,
+                    "commitment": fair::commitment(&next_seed),
+                }),
+            })
+        })
+        .await
+        .map_err(refused)?;
+    let mut answer = event.body.clone();
     answer["seq"] = json!(event.seq);
     state.hub.publish(event);
     Ok(Json(answer))
@@ -164,39 +140,44 @@ pub async fn show(
     Gm(me): Gm,
     Path((_room, seq)): Path<(String, i64)>,
 ) -> Result<Json<Value>, ApiError> {
-    let lock = state.hub.room_lock(&me.room);
-    let _held = lock.lock().await;
-    let event = state
+    let (shown, target) = state
         .store
-        .event(&me.room, seq)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no event {seq} in this room")))?;
-    if !event.secret {
-        return Err(ApiError::bad_request(
-            "not_secret",
-            format!("event {seq} is not a secret roll"),
-        ));
-    }
-    if event.shown {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "already_shown",
-            format!("event {seq} is already shown"),
-        ));
-    }
-    let room = state
-        .store
-        .room(&me.room)
-        .await?
-        .ok_or_else(|| ApiError::not_found("no such room"))?;
-    let draft = Draft {
-        kind: "show",
-        epoch: room.epoch,
-        secret: false,
-        body: json!({"kind": "show", "of": seq}),
-    };
-    let shown = state.store.show(&me.room, seq, draft).await?;
-    let answer = json!({"seq": shown.seq, "of": seq, "roll": event.body});
+        .show(&me.room, seq, |room, target| {
+            let Some(target) = target else {
+                return Err(ApiError::not_found(format!("no event {seq} in this room")));
+            };
+            if !target.secret {
+                return Err(ApiError::bad_request(
+                    "not_secret",
+                    format!("event {seq} is not a secret roll"),
+                ));
+            }
+            if target.shown {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "already_shown",
+                    format!("event {seq} is already shown"),
+                ));
+            }
+            Ok(Draft {
+                kind: "show",
+                epoch: room.epoch,
+                secret: false,
+                body: json!({"kind": "show", "of": seq}),
+            })
+        })
+        .await
+        .map_err(refused)?;
+    let roll = target.map(|t| t.body).unwrap_or(Value::Null);
+    let answer = json!({"seq": shown.seq, "of": seq, "roll": roll});
     state.hub.publish(shown);
     Ok(Json(answer))
+}
+
+/// The store's failure or the handler's own refusal, as the API answers it.
+fn refused(error: AppendError<ApiError>) -> ApiError {
+    match error {
+        AppendError::Store(e) => e.into(),
+        AppendError::Refused(e) => e,
+    }
 }

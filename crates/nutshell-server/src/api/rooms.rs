@@ -98,8 +98,6 @@ pub async fn join(
         return Err(ApiError::forbidden("no room with this id and invite"));
     };
     let key = fair::random_token(32).map_err(entropy)?;
-    let lock = state.hub.room_lock(&room.id);
-    let _held = lock.lock().await;
     let draft = Draft {
         kind: "join",
         epoch: room.epoch,
