@@ -171,6 +171,12 @@ impl Store {
                         sqlx::query("PRAGMA foreign_keys = ON")
                             .execute(&mut *conn)
                             .await?;
+                        // A commit is on disk before the answer: in WAL mode
+                        // FULL syncs the log at every commit (NORMAL would
+                        // lose the last commits on a power cut).
+                        sqlx::query("PRAGMA synchronous = FULL")
+                            .execute(&mut *conn)
+                            .await?;
                     }
                     Ok(())
                 })
