@@ -47,6 +47,8 @@ pub fn router(state: AppState) -> Router {
             post(api::rolls::show),
         )
         .route("/api/rooms/{room}/reveal", post(api::rolls::reveal))
+        .route("/api/rooms/{room}/checks", post(api::checks::check))
+        .route("/api/rooms/{room}/contests", post(api::checks::contest))
         .route("/api/rooms/{room}/odds", post(api::odds::odds))
         .route("/api/rooms/{room}/log", get(api::log::log))
         .route("/api/rooms/{room}/events", get(api::log::events))
@@ -204,5 +206,27 @@ impl FromRequestParts<AppState> for Gm {
             return Err(ApiError::forbidden("only the room's GM may do this"));
         }
         Ok(Gm(member))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every route the router serves is described in `openapi.json`.
+    #[test]
+    fn every_route_is_in_the_openapi_description() {
+        let description: serde_json::Value =
+            serde_json::from_str(include_str!("openapi.json")).expect("openapi.json is JSON");
+        let paths = description["paths"].as_object().expect("paths");
+        let source = include_str!("app.rs");
+        let routes: Vec<&str> = source
+            .split(".route(")
+            .skip(1)
+            .filter_map(|rest| rest.trim_start().strip_prefix('"')?.split('"').next())
+            .filter(|route| route.starts_with("/api/"))
+            .collect();
+        assert!(routes.len() >= 12, "{routes:?}");
+        for route in routes {
+            assert!(paths.contains_key(route), "{route} is not in openapi.json");
+        }
     }
 }

@@ -32,7 +32,9 @@
 use hmac::{Hmac, Mac};
 use nutshell_dice::roll::RollReport;
 use nutshell_dice::{Expression, Limits, Seeded};
+use nutshell_rules::request::{CheckRequest, ContestRequest};
 use serde::Serialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// The bytes of one epoch's secret seed.
@@ -126,6 +128,62 @@ pub enum RollError {
     /// The roll broke a limit.
     #[error("{0}")]
     Roll(String),
+    /// A check or contest the ruleset refuses, or whose request is not one.
+    #[error("{0}")]
+    Rules(String),
+}
+
+/// How a check's record names it: `check ` and the canonical JSON of the
+/// request (`nutshell check`'s options, tagged by `ruleset`).
+pub const CHECK_PREFIX: &str = "check ";
+
+/// How a contest's record names it: `contest ` and the canonical JSON of the
+/// request.
+pub const CONTEST_PREFIX: &str = "contest ";
+
+/// The record text of a check: what its dice are keyed by and what
+/// `nutshell verify` reads back.
+pub fn check_text(request: &CheckRequest) -> String {
+    let value = serde_json::to_value(request).expect("a check request is plain data");
+    format!("{CHECK_PREFIX}{}", canonical(&value))
+}
+
+/// The record text of a contest.
+pub fn contest_text(request: &ContestRequest) -> String {
+    let value = serde_json::to_value(request).expect("a contest request is plain data");
+    format!("{CONTEST_PREFIX}{}", canonical(&value))
+}
+
+/// Performs what `record.expression` asks, with the dice that `seed` and
+/// `record` give, and answers its result as JSON: a dice expression's
+/// transcript (`nutshell roll --json`), or, for a [`check_text`] or
+/// [`contest_text`], the check's or contest's result (`nutshell check
+/// --json`). The server and `nutshell verify` both call this, so they cannot
+/// disagree.
+pub fn perform(seed: &Seed, record: &RollRecord<'_>, limits: &Limits) -> Result<Value, RollError> {
+    let to_json = |result: Result<Value, serde_json::Error>| {
+        result.map_err(|e| RollError::Rules(format!("the result is not JSON: {e}")))
+    };
+    let rules = |e: nutshell_rules::RulesError| RollError::Rules(e.to_string());
+    if let Some(json) = record.expression.strip_prefix(CHECK_PREFIX) {
+        let request: CheckRequest = serde_json::from_str(json)
+            .map_err(|e| RollError::Rules(format!("not a check request: {e}")))?;
+        request.validate().map_err(rules)?;
+        let mut dice = Seeded::from_key(roll_key(seed, record));
+        return to_json(serde_json::to_value(
+            request.roll(&mut dice).map_err(rules)?,
+        ));
+    }
+    if let Some(json) = record.expression.strip_prefix(CONTEST_PREFIX) {
+        let request: ContestRequest = serde_json::from_str(json)
+            .map_err(|e| RollError::Rules(format!("not a contest request: {e}")))?;
+        request.validate().map_err(rules)?;
+        let mut dice = Seeded::from_key(roll_key(seed, record));
+        return to_json(serde_json::to_value(
+            request.roll(&mut dice).map_err(rules)?,
+        ));
+    }
+    to_json(serde_json::to_value(roll(seed, record, limits)?))
 }
 
 /// Rolls `record.expression` with the dice that `seed` and `record` give.

@@ -276,8 +276,8 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
             client_seed: body_str(&roll.body, "client_seed", roll.line)?,
             expression: body_str(&roll.body, "expression", roll.line)?,
         };
-        let again = match fair::roll(seed, &record, limits) {
-            Ok(report) => serde_json::to_value(report).unwrap_or(Value::Null),
+        let again = match fair::perform(seed, &record, limits) {
+            Ok(result) => result,
             Err(e) => {
                 return fail(
                     roll.line,

@@ -230,6 +230,7 @@ on_both_databases!(
     the_log_survives_a_restart_and_the_chain_goes_on,
     concurrent_rolls_get_distinct_sequence_numbers,
     every_changed_byte_of_an_export_is_caught,
+    checks_and_contests_are_rolled_committed_and_verified,
 );
 
 async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
@@ -278,6 +279,97 @@ async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
     }
     let (status, health) = app.get_text("/api/health", None).await;
     assert_eq!(status, 200, "{health} on {}", app.database);
+}
+
+async fn checks_and_contests_are_rolled_committed_and_verified(backend: Backend) {
+    let Some(app) = spawn_app(
+        backend,
+        "checks_and_contests_are_rolled_committed_and_verified",
+    )
+    .await
+    else {
+        return;
+    };
+    let (room, gm, player) = app.room_with_player().await;
+    let checks = format!("/api/rooms/{room}/checks");
+    let contests = format!("/api/rooms/{room}/contests");
+    // The command line's options, by the command line's names.
+    let (status, check) = app
+        .post(
+            &checks,
+            Some(&player),
+            json!({"ruleset": "fantasy", "mod": 5, "dc": "hard", "crit_success": true,
+                   "client_seed": "ada", "odds": true}),
+        )
+        .await;
+    assert_eq!(status, 201, "{check}");
+    assert_eq!(check["ruleset"], "fantasy");
+    assert_eq!(check["seq"], 3);
+    assert_eq!(check["difficulty"], 25); // fantasy, "hard" is DC 25
+    let natural = check["natural"].as_i64().unwrap();
+    assert_eq!(check["total"].as_i64().unwrap(), natural + 5);
+    assert_eq!(check["odds"]["outcomes"].as_array().unwrap().len(), 4);
+    // A tiered-d20 turn and an MLS contest, the GM's secretly.
+    let (status, turn) = app
+        .post(
+            &checks,
+            Some(&player),
+            json!({"ruleset": "tiered-d20", "skill": 4, "dc": 14, "then": [{"skill": 4, "dc": 12}]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{turn}");
+    let (status, contest) = app
+        .post(
+            &contests,
+            Some(&gm),
+            json!({"ruleset": "mls", "skill": 12, "vs_skill": 10, "secret": true}),
+        )
+        .await;
+    assert_eq!(status, 201, "{contest}");
+    assert_eq!(contest["sides"].as_array().unwrap().len(), 2);
+    // Bad requests say what is wrong and write nothing.
+    for (path, body, needle) in [
+        (&checks, json!({"mod": 5}), "ruleset"),
+        (
+            &checks,
+            json!({"ruleset": "fantasy", "dc": "hard", "bogus": 1}),
+            "bogus",
+        ),
+        (
+            &checks,
+            json!({"ruleset": "exploding-d6", "score": 3}),
+            "Difficulty",
+        ),
+        (
+            &checks,
+            json!({"ruleset": "fantasy", "dc": 10, "secret": "yes"}),
+            "secret",
+        ),
+        (&contests, json!({"ruleset": "fantasy"}), "fantasy"),
+        (&checks, json!([1, 2]), "object"),
+    ] {
+        let (status, error) = app.post(path, Some(&player), body.clone()).await;
+        assert_eq!(status, 400, "{body} -> {error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{body}: {message}");
+    }
+    // The player sees the secret contest as hidden; everything verifies after
+    // the reveal, the checks recomputed from the seed like dice.
+    let log = app.log(&room, &player).await;
+    assert_eq!(lines(&log).len(), 5, "{log}");
+    assert!(
+        !log.contains("vs_skill"),
+        "the secret contest leaked: {log}"
+    );
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let report = verify(&app.log(&room, &gm).await).unwrap();
+    assert_eq!((report.rolls_verified, report.rolls_hidden), (3, 0));
+    // A forged outcome is caught.
+    let log = app.log(&room, &gm).await;
+    let forged = log.replacen(&format!("\"natural\":{natural}"), "\"natural\":99", 1);
+    assert_ne!(forged, log);
+    assert!(verify(&forged).is_err());
 }
 
 async fn keys_are_checked_on_every_request(backend: Backend) {

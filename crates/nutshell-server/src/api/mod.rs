@@ -1,5 +1,6 @@
 //! The handlers, one module per resource.
 
+pub mod checks;
 pub mod log;
 pub mod odds;
 pub mod rolls;

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::app::{ApiError, AppState, Gm, InRoom};
 use crate::fair::{self, RollRecord};
-use crate::store::{AppendError, Draft, Role};
+use crate::store::{AppendError, Draft, Event, Member, Role};
 
 /// The longest client seed accepted, in bytes.
 pub const MAX_CLIENT_SEED: usize = 256;
@@ -39,15 +39,67 @@ pub async fn roll(
     body: Result<Json<RollRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(request) = body?;
-    if request.secret && me.role != Role::Gm {
+    let committed = commit(
+        &state,
+        &me,
+        request.expression.clone(),
+        request.client_seed,
+        request.secret,
+        "bad_expression",
+    )
+    .await?;
+    let mut answer = committed.answer();
+    answer["input"] = json!(request.expression);
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// A roll of any kind, committed: the event, what was rolled and the
+/// commitment of its epoch's seed.
+pub(crate) struct Committed {
+    event: Event,
+    result: Value,
+    commitment: String,
+    roller: i64,
+    client_seed: String,
+}
+
+impl Committed {
+    /// The answer to the roller: the result's fields with the event's.
+    pub(crate) fn answer(&self) -> Value {
+        let mut answer = self.result.clone();
+        answer["seq"] = json!(self.event.seq);
+        answer["epoch"] = json!(self.event.epoch);
+        answer["client_seed"] = json!(self.client_seed);
+        answer["secret"] = json!(self.event.secret);
+        answer["roller"] = json!(self.roller);
+        answer["commitment"] = json!(self.commitment);
+        answer["body_hash"] = json!(self.event.body_hash);
+        answer["hash"] = json!(self.event.hash);
+        answer
+    }
+}
+
+/// Commits a roll event whose dice are keyed by `text` (a dice expression,
+/// or a check's or contest's record text from [`fair::check_text`]), performs
+/// it inside the write transaction, and publishes it. `bad_code` is the error
+/// code when the text cannot be performed (nothing is written then).
+pub(crate) async fn commit(
+    state: &AppState,
+    me: &Member,
+    text: String,
+    client_seed: String,
+    secret: bool,
+    bad_code: &'static str,
+) -> Result<Committed, ApiError> {
+    if secret && me.role != Role::Gm {
         return Err(ApiError::forbidden("only the GM may roll in secret"));
     }
-    if request.client_seed.len() > MAX_CLIENT_SEED {
+    if client_seed.len() > MAX_CLIENT_SEED {
         return Err(ApiError::bad_request(
             "bad_client_seed",
             format!(
                 "`client_seed` is {} bytes; the most is {MAX_CLIENT_SEED}",
-                request.client_seed.len()
+                client_seed.len()
             ),
         ));
     }
@@ -61,27 +113,24 @@ pub async fn roll(
                 epoch: room.epoch,
                 seq,
                 roller: me.id,
-                client_seed: &request.client_seed,
-                expression: &request.expression,
+                client_seed: &client_seed,
+                expression: &text,
             };
-            let report = fair::roll(&room.seed, &record, &limits)
-                .map_err(|e| ApiError::bad_request("bad_expression", e.to_string()))?;
-            let result = serde_json::to_value(&report).map_err(|e| {
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
-            })?;
+            let result = fair::perform(&room.seed, &record, &limits)
+                .map_err(|e| ApiError::bad_request(bad_code, e.to_string()))?;
             made = Some((result.clone(), fair::commitment(&room.seed)));
             Ok(Draft {
                 kind: "roll",
                 epoch: room.epoch,
-                secret: request.secret,
+                secret,
                 body: json!({
                     "kind": "roll",
                     "roller": me.id,
                     "name": me.name,
                     "epoch": room.epoch,
-                    "client_seed": request.client_seed,
-                    "expression": request.expression,
-                    "secret": request.secret,
+                    "client_seed": client_seed,
+                    "expression": text,
+                    "secret": secret,
                     "result": result,
                 }),
             })
@@ -89,18 +138,14 @@ pub async fn roll(
         .await
         .map_err(refused)?;
     let (result, commitment) = made.expect("a committed roll was made");
-    let mut answer = result;
-    answer["seq"] = json!(event.seq);
-    answer["epoch"] = json!(event.epoch);
-    answer["input"] = json!(request.expression);
-    answer["client_seed"] = json!(request.client_seed);
-    answer["secret"] = json!(request.secret);
-    answer["roller"] = json!(me.id);
-    answer["commitment"] = json!(commitment);
-    answer["body_hash"] = json!(event.body_hash);
-    answer["hash"] = json!(event.hash);
-    state.hub.publish(event);
-    Ok((StatusCode::CREATED, Json(answer)))
+    state.hub.publish(event.clone());
+    Ok(Committed {
+        event,
+        result,
+        commitment,
+        roller: me.id,
+        client_seed,
+    })
 }
 
 /// `POST /api/rooms/{room}/reveal` (GM): ends the epoch, publishing its seed
@@ -175,7 +220,7 @@ pub async fn show(
 }
 
 /// The store's failure or the handler's own refusal, as the API answers it.
-fn refused(error: AppendError<ApiError>) -> ApiError {
+pub(crate) fn refused(error: AppendError<ApiError>) -> ApiError {
     match error {
         AppendError::Store(e) => e.into(),
         AppendError::Refused(e) => e,

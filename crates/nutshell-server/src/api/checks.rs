@@ -1,0 +1,145 @@
+//! Checks and contests of the five rulesets, rolled with verifiable dice.
+//!
+//! The body is `nutshell check`'s (or `nutshell contest`'s) options as JSON,
+//! tagged by `ruleset`, with the command line's names (`--crit-success` is
+//! `crit_success`; a repeatable option takes a number or a list), plus the
+//! roll's own fields: `client_seed`, `secret` and `odds` (add the exact odds
+//! of every outcome to the answer). For example
+//! `{"ruleset": "fantasy", "mod": 5, "dc": "hard", "crit_success": true}`.
+//!
+//! The event is a roll whose record names the request
+//! ([`fair::check_text`]), so `nutshell verify` recomputes a check exactly as
+//! it recomputes dice.
+
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use nutshell_rules::request::{CheckRequest, ContestRequest};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use super::rolls::commit;
+use crate::app::{ApiError, AppState, InRoom};
+use crate::fair;
+
+/// The fields a check or contest body carries besides the request.
+struct RollFields {
+    client_seed: String,
+    secret: bool,
+    odds: bool,
+}
+
+/// Splits the body into the roll's fields and the request, refusing a
+/// field of the wrong type with its name.
+fn split<T: DeserializeOwned>(
+    body: Value,
+    what: &'static str,
+) -> Result<(RollFields, T), ApiError> {
+    let Value::Object(mut object) = body else {
+        return Err(ApiError::bad_request(
+            "bad_json",
+            format!("the {what} must be a JSON object with a `ruleset`"),
+        ));
+    };
+    let client_seed = match object.remove("client_seed") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s,
+        Some(_) => return Err(field_type("client_seed", "a string")),
+    };
+    let secret = flag(&mut object, "secret")?;
+    let odds = flag(&mut object, "odds")?;
+    let code = if what == "check" {
+        "bad_check"
+    } else {
+        "bad_contest"
+    };
+    let request: T = serde_json::from_value(Value::Object(object))
+        .map_err(|e| ApiError::bad_request(code, format!("the {what}: {e}")))?;
+    Ok((
+        RollFields {
+            client_seed,
+            secret,
+            odds,
+        },
+        request,
+    ))
+}
+
+fn flag(object: &mut Map<String, Value>, name: &str) -> Result<bool, ApiError> {
+    match object.remove(name) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(_) => Err(field_type(name, "true or false")),
+    }
+}
+
+fn field_type(name: &str, expected: &str) -> ApiError {
+    ApiError::bad_request("bad_json", format!("`{name}` must be {expected}"))
+}
+
+/// `POST /api/rooms/{room}/checks`: rolls a check (or a tiered-d20 turn)
+/// and answers `nutshell check --json`'s result with the event's fields.
+pub async fn check(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    body: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let Json(body) = body?;
+    let (fields, request): (RollFields, CheckRequest) = split(body, "check")?;
+    let bad = |e: nutshell_rules::RulesError| ApiError::bad_request("bad_check", e.to_string());
+    request.validate().map_err(bad)?;
+    let odds = if fields.odds {
+        Some(serde_json::to_value(request.odds().map_err(bad)?).unwrap_or(Value::Null))
+    } else {
+        None
+    };
+    let committed = commit(
+        &state,
+        &me,
+        fair::check_text(&request),
+        fields.client_seed,
+        fields.secret,
+        "bad_check",
+    )
+    .await?;
+    let mut answer = committed.answer();
+    answer["request"] = json!(request);
+    if let Some(odds) = odds {
+        answer["odds"] = odds;
+    }
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// `POST /api/rooms/{room}/contests`: rolls a contest and answers `nutshell
+/// contest --json`'s result with the event's fields.
+pub async fn contest(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    body: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let Json(body) = body?;
+    let (fields, request): (RollFields, ContestRequest) = split(body, "contest")?;
+    let bad = |e: nutshell_rules::RulesError| ApiError::bad_request("bad_contest", e.to_string());
+    request.validate().map_err(bad)?;
+    let odds = if fields.odds {
+        Some(serde_json::to_value(request.odds().map_err(bad)?).unwrap_or(Value::Null))
+    } else {
+        None
+    };
+    let committed = commit(
+        &state,
+        &me,
+        fair::contest_text(&request),
+        fields.client_seed,
+        fields.secret,
+        "bad_contest",
+    )
+    .await?;
+    let mut answer = committed.answer();
+    answer["request"] = json!(request);
+    if let Some(odds) = odds {
+        answer["odds"] = odds;
+    }
+    Ok((StatusCode::CREATED, Json(answer)))
+}
