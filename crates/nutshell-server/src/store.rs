@@ -313,7 +313,10 @@ impl Store {
         key_hash: &str,
         mut draft: Draft,
     ) -> Result<(Member, Event), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        // A write transaction from the start: a deferred one that read first
+        // could not be promoted while another join writes (SQLite answers
+        // "database is locked" at once) or would race for the member id.
+        let mut tx = self.begin_write(room).await?;
         let next: i64 =
             sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS next FROM members WHERE room = $1")
                 .bind(room)

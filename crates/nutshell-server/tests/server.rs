@@ -231,6 +231,7 @@ on_both_databases!(
     concurrent_rolls_get_distinct_sequence_numbers,
     every_changed_byte_of_an_export_is_caught,
     checks_and_contests_are_rolled_committed_and_verified,
+    concurrent_joins_get_distinct_members_and_sequence_numbers,
 );
 
 async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
@@ -678,6 +679,44 @@ async fn the_log_survives_a_restart_and_the_chain_goes_on(backend: Backend) {
         .await;
     let report = verify(&restarted.log(&room, &gm).await).unwrap();
     assert_eq!((report.events, report.rolls_verified), (5, 2));
+}
+
+async fn concurrent_joins_get_distinct_members_and_sequence_numbers(backend: Backend) {
+    let Some(app) = spawn_app(
+        backend,
+        "concurrent_joins_get_distinct_members_and_sequence_numbers",
+    )
+    .await
+    else {
+        return;
+    };
+    let app = Arc::new(app);
+    let (_, room) = app.post("/api/rooms", None, json!({})).await;
+    let id = room["room"].as_str().unwrap().to_string();
+    let invite = room["invite"].as_str().unwrap().to_string();
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let app = app.clone();
+        let path = format!("/api/rooms/{id}/join");
+        let body = json!({"invite": invite, "name": format!("player {i}")});
+        tasks.push(tokio::spawn(
+            async move { app.post(&path, None, body).await },
+        ));
+    }
+    let mut members = Vec::new();
+    let mut seqs = Vec::new();
+    for task in tasks {
+        let (status, joined) = task.await.unwrap();
+        assert_eq!(status, 201, "{joined}");
+        members.push(joined["member"].as_i64().unwrap());
+        seqs.push(joined["seq"].as_i64().unwrap());
+    }
+    members.sort();
+    seqs.sort();
+    assert_eq!(members, (1..13).collect::<Vec<_>>());
+    assert_eq!(seqs, (2..14).collect::<Vec<_>>());
+    let gm = room["gm_key"].as_str().unwrap();
+    assert_eq!(verify(&app.log(&id, gm).await).unwrap().events, 13);
 }
 
 async fn concurrent_rolls_get_distinct_sequence_numbers(backend: Backend) {
