@@ -13,6 +13,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 use crate::fair;
+use crate::group_commit;
 
 /// The columns of an event, as a literal for `concat!`.
 macro_rules! select_event {
@@ -37,6 +38,12 @@ pub enum StoreError {
         seq: i64,
         error: serde_json::Error,
     },
+    /// The group-commit transaction this append was in failed.
+    #[error("database: {0}")]
+    Batch(String),
+    /// The writer task is gone (the server is stopping).
+    #[error("the server is stopping")]
+    Stopping,
 }
 
 /// A member of a room, as their key identifies them.
@@ -117,6 +124,8 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: String,
+    /// SQLite's group-commit writer (see [`crate::group_commit`]).
+    queue: Option<group_commit::Queue>,
 }
 
 /// Why an append did not happen: the store failed, or the caller's own
@@ -161,7 +170,7 @@ impl Store {
             url.to_string()
         };
         let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 8 })
+            .max_connections(if sqlite { 4 } else { 32 })
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
@@ -194,7 +203,13 @@ impl Store {
         } else {
             Backend::Postgres
         };
-        Ok(Store { pool, backend, url })
+        let queue = sqlite.then(|| group_commit::start(pool.clone()));
+        Ok(Store {
+            pool,
+            backend,
+            url,
+            queue,
+        })
     }
 
     /// Which database this is.
@@ -232,20 +247,43 @@ impl Store {
 
     /// Appends one event built by `build` from the room as it is inside the
     /// write transaction and the sequence number the event will get (a roll's
-    /// dice depend on both). `build` may refuse; then nothing is written.
-    /// Committed before this returns.
-    pub async fn append_with<E>(
+    /// dice depend on both); `build` also answers an output of its own, given
+    /// back with the event. `build` may refuse; then nothing is written.
+    /// Committed before this returns. On SQLite, appends waiting at the same
+    /// time share one transaction ([`crate::group_commit`]).
+    pub async fn append_with<E, T, F>(
         &self,
         room: &str,
-        build: impl FnOnce(&Room, i64) -> Result<Draft, E>,
-    ) -> Result<Event, AppendError<E>> {
+        build: F,
+    ) -> Result<(Event, T), AppendError<E>>
+    where
+        E: Send + 'static,
+        T: Send + 'static,
+        F: FnOnce(&Room, i64) -> Result<(Draft, T), E> + Send + 'static,
+    {
+        if let Some(queue) = &self.queue {
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            let job = group_commit::Job {
+                room: room.to_string(),
+                build: Some(build),
+                output: None,
+                reply,
+            };
+            queue
+                .send(Box::new(job))
+                .await
+                .map_err(|_| AppendError::Store(StoreError::Stopping))?;
+            return answer
+                .await
+                .map_err(|_| AppendError::Store(StoreError::Stopping))?;
+        }
         let mut tx = self.begin_write(room).await?;
         let state = room_in(&mut tx, room).await?;
         let (seq, prev) = last_in(&mut tx, room).await?;
-        let draft = build(&state, seq).map_err(AppendError::Refused)?;
+        let (draft, output) = build(&state, seq).map_err(AppendError::Refused)?;
         let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;
-        Ok(event)
+        Ok((event, output))
     }
 
     /// Creates a room with its GM and its first event (`room`, carrying the
@@ -458,7 +496,10 @@ async fn insert_member(
 }
 
 /// The room as the transaction sees it.
-async fn room_in(tx: &mut sqlx::Transaction<'_, sqlx::Any>, id: &str) -> Result<Room, StoreError> {
+pub(crate) async fn room_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+) -> Result<Room, StoreError> {
     let row = sqlx::query("SELECT id, name, invite_hash, epoch, seed FROM rooms WHERE id = $1")
         .bind(id)
         .fetch_one(&mut **tx)
@@ -467,7 +508,7 @@ async fn room_in(tx: &mut sqlx::Transaction<'_, sqlx::Any>, id: &str) -> Result<
 }
 
 /// The next sequence number of a room and the hash it chains to.
-async fn last_in(
+pub(crate) async fn last_in(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     room: &str,
 ) -> Result<(i64, String), StoreError> {
@@ -487,7 +528,7 @@ async fn last_in(
 
 /// Inserts event `seq` chained to `prev`; on PostgreSQL also queues its
 /// notification, sent by the commit.
-async fn insert_event(
+pub(crate) async fn insert_event(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     room: &str,
     seq: i64,

@@ -232,6 +232,7 @@ on_both_databases!(
     every_changed_byte_of_an_export_is_caught,
     checks_and_contests_are_rolled_committed_and_verified,
     concurrent_joins_get_distinct_members_and_sequence_numbers,
+    concurrent_rolls_in_several_rooms_with_refusals_stay_gapless,
 );
 
 async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
@@ -717,6 +718,59 @@ async fn concurrent_joins_get_distinct_members_and_sequence_numbers(backend: Bac
     assert_eq!(seqs, (2..14).collect::<Vec<_>>());
     let gm = room["gm_key"].as_str().unwrap();
     assert_eq!(verify(&app.log(&id, gm).await).unwrap().events, 13);
+}
+
+/// Requests arriving together share a transaction on SQLite (group commit):
+/// a refused one among them writes nothing and harms none of the others.
+async fn concurrent_rolls_in_several_rooms_with_refusals_stay_gapless(backend: Backend) {
+    let Some(app) = spawn_app(
+        backend,
+        "concurrent_rolls_in_several_rooms_with_refusals_stay_gapless",
+    )
+    .await
+    else {
+        return;
+    };
+    let app = Arc::new(app);
+    let mut rooms = Vec::new();
+    for _ in 0..3 {
+        rooms.push(app.room_with_player().await);
+    }
+    let mut tasks = Vec::new();
+    for i in 0..60 {
+        let app = app.clone();
+        let (room, _, player) = rooms[i % 3].clone();
+        let expression = if i % 5 == 0 { "2d6 +" } else { "3d6" };
+        tasks.push(tokio::spawn(async move {
+            let answer = app
+                .post(
+                    &format!("/api/rooms/{room}/rolls"),
+                    Some(&player),
+                    json!({"expression": expression}),
+                )
+                .await;
+            (i, answer)
+        }));
+    }
+    let mut seqs = vec![Vec::new(); 3];
+    for task in tasks {
+        let (i, (status, answer)) = task.await.unwrap();
+        if i % 5 == 0 {
+            assert_eq!(status, 400, "{answer}");
+            assert_eq!(answer["error"]["code"], "bad_expression");
+        } else {
+            assert_eq!(status, 201, "{answer}");
+            seqs[i % 3].push(answer["seq"].as_i64().unwrap());
+        }
+    }
+    for (index, (room, gm, _)) in rooms.iter().enumerate() {
+        seqs[index].sort();
+        assert_eq!(seqs[index], (3..19).collect::<Vec<_>>(), "room {index}");
+        app.post(&format!("/api/rooms/{room}/reveal"), Some(gm), json!({}))
+            .await;
+        let report = verify(&app.log(room, gm).await).unwrap();
+        assert_eq!((report.events, report.rolls_verified), (19, 16));
+    }
 }
 
 async fn concurrent_rolls_get_distinct_sequence_numbers(backend: Backend) {

@@ -104,40 +104,41 @@ pub(crate) async fn commit(
         ));
     }
     let limits = state.limits.clone();
-    let mut made: Option<(Value, String)> = None;
-    let event = state
+    let roller = me.id;
+    let name = me.name.clone();
+    let record_seed = client_seed.clone();
+    let (event, (result, commitment)) = state
         .store
-        .append_with(&me.room, |room, seq| {
+        .append_with(&me.room, move |room, seq| {
             let record = RollRecord {
                 room: &room.id,
                 epoch: room.epoch,
                 seq,
-                roller: me.id,
-                client_seed: &client_seed,
+                roller,
+                client_seed: &record_seed,
                 expression: &text,
             };
             let result = fair::perform(&room.seed, &record, &limits)
                 .map_err(|e| ApiError::bad_request(bad_code, e.to_string()))?;
-            made = Some((result.clone(), fair::commitment(&room.seed)));
-            Ok(Draft {
+            let draft = Draft {
                 kind: "roll",
                 epoch: room.epoch,
                 secret,
                 body: json!({
                     "kind": "roll",
-                    "roller": me.id,
-                    "name": me.name,
+                    "roller": roller,
+                    "name": name,
                     "epoch": room.epoch,
-                    "client_seed": client_seed,
+                    "client_seed": record_seed,
                     "expression": text,
                     "secret": secret,
                     "result": result,
                 }),
-            })
+            };
+            Ok((draft, (result, fair::commitment(&room.seed))))
         })
         .await
         .map_err(refused)?;
-    let (result, commitment) = made.expect("a committed roll was made");
     state.hub.publish(event.clone());
     Ok(Committed {
         event,

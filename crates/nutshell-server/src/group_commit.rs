@@ -1,0 +1,180 @@
+//! Group commit for SQLite: appends that arrive while a transaction is being
+//! written wait and go into the next transaction together.
+//!
+//! SQLite takes one writer at a time, and each write transaction costs a
+//! lock, several statements and a sync of the log, whatever it holds. One
+//! writer task takes every waiting append (up to [`MAX_BATCH`]) into one
+//! `BEGIN IMMEDIATE` transaction, numbers and chains each event in turn, and
+//! commits once; only then does each request get its answer. An
+//! acknowledgement still means committed: a crash before the commit loses
+//! the whole batch, none of which was acknowledged. An append its builder
+//! refuses is answered at once and writes nothing; a database error fails
+//! the batch and every append in it.
+//!
+//! Nothing waits on purpose: a lone request is written at once, and batches
+//! form only when requests arrive faster than transactions commit.
+
+use std::collections::HashMap;
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::store::{self, AppendError, Draft, Event, Room, StoreError};
+
+/// The most appends one transaction takes.
+pub const MAX_BATCH: usize = 256;
+
+/// One waiting append, whatever its caller's types.
+pub(crate) trait Pending: Send {
+    /// The room it appends to.
+    fn room(&self) -> &str;
+    /// Builds its event from the room and the event's sequence number;
+    /// `None` when the builder refused (the refusal is answered at once).
+    fn build(&mut self, room: &Room, seq: i64) -> Option<Draft>;
+    /// Answers the request: its event was committed.
+    fn committed(self: Box<Self>, event: Event);
+    /// Answers the request: the store failed.
+    fn failed(self: Box<Self>, error: StoreError);
+}
+
+/// An append with the caller's builder `F`, refusal `E` and extra output `T`.
+pub(crate) struct Job<E, T, F> {
+    pub room: String,
+    pub build: Option<F>,
+    pub output: Option<T>,
+    pub reply: oneshot::Sender<Result<(Event, T), AppendError<E>>>,
+}
+
+impl<E, T, F> Pending for Job<E, T, F>
+where
+    E: Send + 'static,
+    T: Send + 'static,
+    F: FnOnce(&Room, i64) -> Result<(Draft, T), E> + Send + 'static,
+{
+    fn room(&self) -> &str {
+        &self.room
+    }
+
+    fn build(&mut self, room: &Room, seq: i64) -> Option<Draft> {
+        let build = self.build.take()?;
+        match build(room, seq) {
+            Ok((draft, output)) => {
+                self.output = Some(output);
+                Some(draft)
+            }
+            Err(refusal) => {
+                // The reply channel is consumed in `committed`/`failed`; a
+                // refused job is answered through a replaced sender.
+                let (sender, _) = oneshot::channel();
+                let reply = std::mem::replace(&mut self.reply, sender);
+                let _ = reply.send(Err(AppendError::Refused(refusal)));
+                None
+            }
+        }
+    }
+
+    fn committed(self: Box<Self>, event: Event) {
+        let job = *self;
+        if let Some(output) = job.output {
+            let _ = job.reply.send(Ok((event, output)));
+        }
+    }
+
+    fn failed(self: Box<Self>, error: StoreError) {
+        let _ = self.reply.send(Err(AppendError::Store(error)));
+    }
+}
+
+/// The queue of appends and the task that writes them.
+pub(crate) type Queue = mpsc::Sender<Box<dyn Pending>>;
+
+/// Starts the writer on `pool`; it ends when every sender is dropped.
+pub(crate) fn start(pool: sqlx::AnyPool) -> Queue {
+    let (sender, mut receiver) = mpsc::channel::<Box<dyn Pending>>(MAX_BATCH * 16);
+    tokio::spawn(async move {
+        let mut batch: Vec<Box<dyn Pending>> = Vec::with_capacity(MAX_BATCH);
+        while let Some(first) = receiver.recv().await {
+            batch.push(first);
+            while batch.len() < MAX_BATCH {
+                match receiver.try_recv() {
+                    Ok(next) => batch.push(next),
+                    Err(_) => break,
+                }
+            }
+            write(&pool, &mut batch).await;
+        }
+    });
+    sender
+}
+
+/// Writes one batch in one transaction and answers every job in it.
+async fn write(pool: &sqlx::AnyPool, batch: &mut Vec<Box<dyn Pending>>) {
+    let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
+        Ok(tx) => tx,
+        Err(error) => return fail_all(batch.drain(..), &error.to_string()),
+    };
+    // Each room's state and chain end, read once per batch.
+    let mut rooms: HashMap<String, (Room, i64, String)> = HashMap::new();
+    let mut written: Vec<(Box<dyn Pending>, Event)> = Vec::with_capacity(batch.len());
+    for mut job in batch.drain(..) {
+        let room_id = job.room().to_string();
+        if !rooms.contains_key(&room_id) {
+            let state = match store::room_in(&mut tx, &room_id).await {
+                Ok(room) => room,
+                Err(error) => {
+                    // This room is gone or unreadable: only its jobs fail.
+                    job.failed(error);
+                    continue;
+                }
+            };
+            match store::last_in(&mut tx, &room_id).await {
+                Ok((seq, prev)) => {
+                    rooms.insert(room_id.clone(), (state, seq, prev));
+                }
+                Err(error) => {
+                    job.failed(error);
+                    continue;
+                }
+            }
+        }
+        let (room, seq, prev) = rooms.get_mut(&room_id).expect("read above");
+        let Some(draft) = job.build(room, *seq) else {
+            continue;
+        };
+        match store::insert_event(
+            &mut tx,
+            &room_id,
+            *seq,
+            prev.clone(),
+            draft,
+            store::Backend::Sqlite,
+        )
+        .await
+        {
+            Ok(event) => {
+                *seq += 1;
+                *prev = event.hash.clone();
+                written.push((job, event));
+            }
+            Err(error) => {
+                let message = error.to_string();
+                job.failed(error);
+                let _ = tx.rollback().await;
+                return fail_all(written.into_iter().map(|(job, _)| job), &message);
+            }
+        }
+    }
+    match tx.commit().await {
+        Ok(()) => {
+            for (job, event) in written {
+                job.committed(event);
+            }
+        }
+        Err(error) => fail_all(written.into_iter().map(|(job, _)| job), &error.to_string()),
+    }
+}
+
+fn fail_all(jobs: impl Iterator<Item = Box<dyn Pending>>, message: &str) {
+    for job in jobs {
+        job.failed(StoreError::Batch(message.to_string()));
+    }
+}
