@@ -7,6 +7,13 @@
 //! line: acknowledged rolls per second, latency from request to
 //! acknowledgement, and from acknowledgement to delivery on the stream.
 //!
+//! Without `--rate` every client rolls again as soon as it is answered (a
+//! closed loop: the latency is then about clients / throughput, by Little's
+//! law). With `--rate R` the clients together offer R rolls a second, each
+//! on its own fixed schedule (an open loop, as players at tables roll), and
+//! the latency is what a roll waits at that load; a client whose previous
+//! roll is still unanswered at its next turn skips it (counted as `skipped`).
+//!
 //! ```text
 //! cargo run --release -p nutshell-server --example load -- \
 //!     --url http://127.0.0.1:8080 --clients 1000 --rooms 200 --seconds 10
@@ -26,6 +33,9 @@ struct Options {
     rooms: usize,
     seconds: f64,
     expression: String,
+    /// Offered rolls per second over all clients (open loop), or `None` for
+    /// as fast as the server answers (closed loop).
+    rate: Option<f64>,
 }
 
 fn options() -> Result<Options, String> {
@@ -35,6 +45,7 @@ fn options() -> Result<Options, String> {
         rooms: 200,
         seconds: 10.0,
         expression: "1d20 + 5".to_string(),
+        rate: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -52,6 +63,7 @@ fn options() -> Result<Options, String> {
             "--rooms" => options.rooms = number("--rooms")? as usize,
             "--seconds" => options.seconds = number("--seconds")?,
             "--expression" => options.expression = value,
+            "--rate" => options.rate = Some(number("--rate")?),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -215,18 +227,40 @@ async fn main() {
 
     let stop = Arc::new(AtomicBool::new(false));
     let errors = Arc::new(AtomicU64::new(0));
+    let skipped = Arc::new(AtomicU64::new(0));
+    let interval = options
+        .rate
+        .map(|rate| Duration::from_secs_f64(options.clients as f64 / rate));
     let (acks_tx, mut acks_rx) = mpsc::unbounded_channel::<(usize, i64, Instant, f64)>();
     let started = Instant::now();
     let mut workers = Vec::new();
-    for member in members {
+    for (index, member) in members.into_iter().enumerate() {
         let client = client.clone();
         let stop = stop.clone();
         let errors = errors.clone();
+        let skipped = skipped.clone();
+        // Spread the clients' schedules evenly over one interval.
+        let mut ticker = interval.map(|every| {
+            let phase = every.mul_f64(index as f64 / options.clients as f64);
+            let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + phase, every);
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            ticker
+        });
         let acks = acks_tx.clone();
         let body = json!({"expression": options.expression, "client_seed": "bench"});
         workers.push(tokio::spawn(async move {
             let path = format!("{}/api/rooms/{}/rolls", member.url, member.id);
             while !stop.load(Ordering::Relaxed) {
+                if let Some(ticker) = ticker.as_mut() {
+                    let due = ticker.tick().await;
+                    if due.elapsed() > ticker.period() {
+                        skipped.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                }
                 let sent = Instant::now();
                 let answer = client
                     .post(&path)
@@ -283,6 +317,8 @@ async fn main() {
         "seconds": (elapsed * 100.0).round() / 100.0,
         "acknowledged": rolls,
         "errors": errors.load(Ordering::Relaxed),
+        "offered_per_second": options.rate,
+        "skipped": skipped.load(Ordering::Relaxed),
         "rolls_per_second": (rolls as f64 / elapsed).round(),
         "ack_p50_ms": (percentile(&latencies, 0.50) * 10.0).round() / 10.0,
         "ack_p99_ms": (percentile(&latencies, 0.99) * 10.0).round() / 10.0,

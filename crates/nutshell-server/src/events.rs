@@ -65,6 +65,14 @@ impl Hub {
         }
     }
 
+    /// Whether event `seq` of `room` would reach anyone here: the room has
+    /// readers in this process and the number is past the last passed on
+    /// (this process's own events were passed on by their handlers).
+    fn wants(&self, room: &str, seq: i64) -> bool {
+        let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels.get(room).is_some_and(|c| seq > c.last)
+    }
+
     /// The rooms with readers in this process and the last number each got.
     fn watched(&self) -> Vec<(String, i64)> {
         let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
@@ -113,6 +121,10 @@ impl Hub {
                     let Ok(seq) = seq.parse::<i64>() else {
                         continue;
                     };
+                    // Only read the event if someone here needs it.
+                    if !self.wants(room, seq) {
+                        continue;
+                    }
                     if let Ok(Some(event)) = store.event(room, seq).await {
                         self.publish(event);
                     }
