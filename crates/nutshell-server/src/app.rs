@@ -106,7 +106,18 @@ impl IntoResponse for ApiError {
 }
 
 impl From<StoreError> for ApiError {
+    /// A database that cannot be reached is a 503 with `Retry-After` (the
+    /// server reconnects by itself); any other store failure is a 500.
     fn from(error: StoreError) -> ApiError {
+        if error.is_unavailable() {
+            let mut answer = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "database_unavailable",
+                format!("the database cannot be reached; nothing was written: {error}"),
+            );
+            answer.retry_after = Some(1);
+            return answer;
+        }
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "store",

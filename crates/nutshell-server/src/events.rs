@@ -197,12 +197,27 @@ async fn backfill(
     last: &mut i64,
     out: &mpsc::Sender<(i64, Value)>,
 ) -> Result<(), ()> {
+    // While the database is unreachable the reader waits for it (up to
+    // about a minute, as long as the client stays) rather than ending the
+    // stream; it then goes on where it was.
+    let mut wait = std::time::Duration::from_millis(100);
+    let mut waited = std::time::Duration::ZERO;
     loop {
         let batch = match store
             .events_after(&member.room, *last, BACKFILL_BATCH)
             .await
         {
             Ok(batch) => batch,
+            Err(error)
+                if error.is_unavailable()
+                    && waited < std::time::Duration::from_secs(60)
+                    && !out.is_closed() =>
+            {
+                tokio::time::sleep(wait).await;
+                waited += wait;
+                wait = (wait * 2).min(std::time::Duration::from_secs(2));
+                continue;
+            }
             Err(error) => {
                 let _ = out
                     .send((

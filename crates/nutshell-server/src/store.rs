@@ -46,6 +46,25 @@ pub enum StoreError {
     Stopping,
 }
 
+impl StoreError {
+    /// Whether the database could not be reached (down, restarting, the
+    /// connection cut), as opposed to refusing a statement.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Database(error) => matches!(
+                error,
+                sqlx::Error::Io(_)
+                    | sqlx::Error::PoolTimedOut
+                    | sqlx::Error::PoolClosed
+                    | sqlx::Error::WorkerCrashed
+                    | sqlx::Error::Tls(_)
+            ),
+            StoreError::Stopping => true,
+            _ => false,
+        }
+    }
+}
+
 /// A member of a room, as their key identifies them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
@@ -171,6 +190,9 @@ impl Store {
         };
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 32 })
+            // While the database is down a request fails after this long
+            // rather than waiting for it (then 503; the pool reconnects).
+            .acquire_timeout(std::time::Duration::from_secs(5))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {

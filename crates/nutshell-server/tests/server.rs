@@ -866,6 +866,126 @@ async fn every_changed_byte_of_an_export_is_caught(backend: Backend) {
     }
 }
 
+/// A TCP proxy in front of PostgreSQL that the test can cut (every open
+/// connection closed, new ones refused at once) and restore: the database
+/// "going away" without stopping the one every other test uses.
+struct CuttableProxy {
+    address: std::net::SocketAddr,
+    cut: Arc<std::sync::atomic::AtomicBool>,
+    connections: Arc<tokio::sync::Mutex<tokio::task::JoinSet<()>>>,
+    _accept: tokio::task::JoinHandle<()>,
+}
+
+impl CuttableProxy {
+    async fn start(upstream: String) -> CuttableProxy {
+        use std::sync::atomic::Ordering;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let cut = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let connections = Arc::new(tokio::sync::Mutex::new(tokio::task::JoinSet::new()));
+        let accept = {
+            let cut = cut.clone();
+            let connections = connections.clone();
+            tokio::spawn(async move {
+                while let Ok((mut inbound, _)) = listener.accept().await {
+                    if cut.load(Ordering::SeqCst) {
+                        drop(inbound); // refused: closed at once
+                        continue;
+                    }
+                    let upstream = upstream.clone();
+                    connections.lock().await.spawn(async move {
+                        if let Ok(mut outbound) = tokio::net::TcpStream::connect(upstream).await {
+                            let _ =
+                                tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                        }
+                    });
+                }
+            })
+        };
+        CuttableProxy {
+            address,
+            cut,
+            connections,
+            _accept: accept,
+        }
+    }
+
+    async fn cut(&self) {
+        self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.connections.lock().await.abort_all();
+    }
+
+    fn restore(&self) {
+        self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// The PostgreSQL connection cut while a server runs: requests fail at once
+/// with a 503 and write nothing; once the database is back the server
+/// recovers by itself (no restart): rolls go on gaplessly, the event stream
+/// goes on, and the log verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_cut_and_back_fails_cleanly_and_recovers_without_a_restart() {
+    let Some(url) = fresh_postgres("postgres_cut_and_back").await else {
+        return;
+    };
+    // postgres://user@HOST:PORT/db: the proxy stands in for HOST:PORT.
+    let (scheme_user, rest) = url.split_once('@').unwrap();
+    let (upstream, database) = rest.split_once('/').unwrap();
+    let proxy = CuttableProxy::start(upstream.to_string()).await;
+    let app = start(format!("{scheme_user}@{}/{database}", proxy.address), None).await;
+    let (room, gm, player) = app.room_with_player().await;
+    let rolls = format!("/api/rooms/{room}/rolls");
+    let (status, first) = app
+        .post(&rolls, Some(&player), json!({"expression": "1d6"}))
+        .await;
+    assert_eq!((status, first["seq"].as_i64()), (201, Some(3)), "{first}");
+    let mut stream = app
+        .client
+        .get(format!("{}/api/rooms/{room}/events?after=3", app.base))
+        .bearer_auth(&gm)
+        .send()
+        .await
+        .unwrap();
+
+    proxy.cut().await;
+    for _ in 0..3 {
+        let asked = std::time::Instant::now();
+        let (status, error) = app
+            .post(&rolls, Some(&player), json!({"expression": "1d6"}))
+            .await;
+        assert_eq!(status, 503, "{error}");
+        assert_eq!(error["error"]["code"], "database_unavailable");
+        assert!(asked.elapsed() < Duration::from_secs(15), "a request hung");
+    }
+
+    proxy.restore();
+    let back = std::time::Instant::now();
+    let second = loop {
+        let (status, roll) = app
+            .post(&rolls, Some(&player), json!({"expression": "1d8"}))
+            .await;
+        if status == 201 {
+            break roll;
+        }
+        assert_eq!(status, 503, "{roll}");
+        assert!(back.elapsed() < Duration::from_secs(20), "no recovery");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    // Nothing was written while the database was away: no gap.
+    assert_eq!(second["seq"], 4, "{second}");
+    let (status, third) = app
+        .post(&rolls, Some(&player), json!({"expression": "1d10"}))
+        .await;
+    assert_eq!((status, third["seq"].as_i64()), (201, Some(5)), "{third}");
+    let seen = read_events(&mut stream, 2).await;
+    assert_eq!(seen.iter().map(|e| e.0).collect::<Vec<_>>(), [4, 5]);
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let report = verify(&app.log(&room, &gm).await).unwrap();
+    assert_eq!((report.events, report.rolls_verified), (6, 3));
+}
+
 /// Two server processes' worth of state (two routers, two hubs, two pools)
 /// on one PostgreSQL database, as behind a load balancer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
