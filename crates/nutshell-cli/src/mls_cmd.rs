@@ -204,21 +204,10 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
         Vec::new()
     };
     let mut out = anstream::stdout().lock();
-    let names = fight.side_names();
     if args.json {
-        let object = json!({
-            "sides": names,
-            "first": names[fight.first_side()],
-            "log": fight.log(),
-            "ending": {
-                "winner": ending.winner.map(|w| names[w].clone()),
-                "turns": ending.turns,
-                "reason": ending.reason,
-            },
-            "combatants": fighters_json(&fight),
-            "checks": checks,
-            "recorded": recorded,
-        });
+        let mut object = serde_json::to_value(fight.report(&ending))
+            .map_err(|e| Failure::bad_input(format!("error: {e}")))?;
+        object["recorded"] = json!(recorded);
         writeln!(out, "{object}")?;
     } else {
         let (mut turn, mut round) = (0, usize::MAX);
@@ -315,23 +304,6 @@ fn record_checks(
         ));
     }
     Ok(done)
-}
-
-fn fighters_json(fight: &Fight) -> Vec<Value> {
-    fight
-        .fighters()
-        .iter()
-        .map(|f| {
-            json!({
-                "name": f.sheet.name,
-                "side": fight.side_names()[f.side],
-                "chp": f.chp,
-                "thp": f.sheet.thp,
-                "state": f.state.name(),
-                "fate_points": f.fate_points,
-            })
-        })
-        .collect()
 }
 
 fn state_table(fight: &Fight) -> Table {

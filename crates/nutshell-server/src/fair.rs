@@ -156,9 +156,10 @@ pub fn contest_text(request: &ContestRequest) -> String {
 
 /// Performs what `record.expression` asks, with the dice that `seed` and
 /// `record` give, and answers its result as JSON: a dice expression's
-/// transcript (`nutshell roll --json`), or, for a [`check_text`] or
+/// transcript (`nutshell roll --json`); for a [`check_text`] or
 /// [`contest_text`], the check's or contest's result (`nutshell check
-/// --json`). The server and `nutshell verify` both call this, so they cannot
+/// --json`); for a fight's text ([`crate::fight::FightRequest::text`]), the
+/// fight's report (`nutshell mls fight --json`). The server and `nutshell verify` both call this, so they cannot
 /// disagree.
 pub fn perform(seed: &Seed, record: &RollRecord<'_>, limits: &Limits) -> Result<Value, RollError> {
     let to_json = |result: Result<Value, serde_json::Error>| {
@@ -182,6 +183,9 @@ pub fn perform(seed: &Seed, record: &RollRecord<'_>, limits: &Limits) -> Result<
         return to_json(serde_json::to_value(
             request.roll(&mut dice).map_err(rules)?,
         ));
+    }
+    if let Some(json) = record.expression.strip_prefix(crate::fight::FIGHT_PREFIX) {
+        return crate::fight::perform(seed, record, json);
     }
     to_json(serde_json::to_value(roll(seed, record, limits)?))
 }

@@ -13,6 +13,7 @@ pub mod api;
 pub mod app;
 pub mod events;
 pub mod fair;
+pub mod fight;
 pub mod group_commit;
 pub mod rate;
 pub mod store;

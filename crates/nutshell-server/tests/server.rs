@@ -233,6 +233,7 @@ on_both_databases!(
     checks_and_contests_are_rolled_committed_and_verified,
     concurrent_joins_get_distinct_members_and_sequence_numbers,
     concurrent_rolls_in_several_rooms_with_refusals_stay_gapless,
+    an_mls_fight_is_fought_logged_and_replayed_by_verify,
 );
 
 async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
@@ -370,6 +371,86 @@ async fn checks_and_contests_are_rolled_committed_and_verified(backend: Backend)
     // A forged outcome is caught.
     let log = app.log(&room, &gm).await;
     let forged = log.replacen(&format!("\"natural\":{natural}"), "\"natural\":99", 1);
+    assert_ne!(forged, log);
+    assert!(verify(&forged).is_err());
+}
+
+async fn an_mls_fight_is_fought_logged_and_replayed_by_verify(backend: Backend) {
+    let Some(app) = spawn_app(
+        backend,
+        "an_mls_fight_is_fought_logged_and_replayed_by_verify",
+    )
+    .await
+    else {
+        return;
+    };
+    let knight = include_str!("../../../examples/mls/duel/knight.toml");
+    let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
+    let (room, gm, player) = app.room_with_player().await;
+    let fights = format!("/api/rooms/{room}/fights");
+    let (status, fight) = app
+        .post(
+            &fights,
+            Some(&player),
+            json!({"a": knight, "b": brigand, "client_seed": "duel"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    assert_eq!(fight["sides"], json!(["Sir Aldric", "Black Wat"]));
+    let log = fight["log"].as_array().unwrap();
+    assert!(log.len() > 5, "{fight}");
+    // The log runs round by round: every line has its turn and round.
+    assert!(
+        log.iter()
+            .all(|l| l["turn"].is_u64() && l["round"].is_u64())
+    );
+    assert!(fight["ending"]["reason"].is_string());
+    assert_eq!(fight["combatants"].as_array().unwrap().len(), 2);
+    // The GM fights in secret: players see nothing of it.
+    let (status, secret) = app
+        .post(
+            &fights,
+            Some(&gm),
+            json!({"a": knight, "b": brigand, "distance": 3, "surprised": "b", "secret": true}),
+        )
+        .await;
+    assert_eq!(status, 201, "{secret}");
+    let player_view = app.log(&room, &player).await;
+    assert_eq!(lines(&player_view)[3]["body"], Value::Null);
+    assert_eq!(player_view.matches("fight {").count(), 1, "{player_view}");
+    assert_eq!(app.log(&room, &gm).await.matches("fight {").count(), 2);
+    // Bad sides and options are refused with what and where; nothing written.
+    for (body, needle) in [
+        (
+            json!({"a": knight, "b": "name = \"x\"\nthp = [oops"}),
+            "side b",
+        ),
+        (json!({"a": knight}), "b"),
+        (
+            json!({"a": knight, "b": brigand, "max_turns": 5000}),
+            "max_turns",
+        ),
+        (
+            json!({"a": knight, "b": brigand, "surprised": "c"}),
+            "surprised",
+        ),
+        (json!({"a": knight, "b": brigand, "odds": true}), "simulate"),
+        (json!({"a": knight, "b": brigand, "bogus": 1}), "bogus"),
+    ] {
+        let (status, error) = app.post(&fights, Some(&player), body.clone()).await;
+        assert_eq!(status, 400, "{body} -> {error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    assert_eq!(lines(&app.log(&room, &gm).await).len(), 4);
+    // After the reveal both fights are replayed from the seed, line by line.
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let log = app.log(&room, &gm).await;
+    let report = verify(&log).unwrap();
+    assert_eq!(report.rolls_verified, 2);
+    let reason = fight["ending"]["reason"].as_str().unwrap();
+    let forged = log.replacen(reason, "the brigand ran away", 1);
     assert_ne!(forged, log);
     assert!(verify(&forged).is_err());
 }

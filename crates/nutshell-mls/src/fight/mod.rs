@@ -30,11 +30,13 @@
 
 mod checks;
 mod close;
+mod report;
 mod shooting;
 mod turn;
 mod wounds;
 
 pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK};
+pub use report::{CombatantReport, EndingReport, FightReport};
 pub use shooting::range_penalty;
 
 use crate::body::{HitKind, Location};

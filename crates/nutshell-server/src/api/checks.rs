@@ -24,22 +24,22 @@ use crate::app::{ApiError, AppState, InRoom};
 use crate::fair;
 
 /// The fields a check or contest body carries besides the request.
-struct RollFields {
-    client_seed: String,
-    secret: bool,
-    odds: bool,
+pub(crate) struct RollFields {
+    pub client_seed: String,
+    pub secret: bool,
+    pub odds: bool,
 }
 
 /// Splits the body into the roll's fields and the request, refusing a
 /// field of the wrong type with its name.
-fn split<T: DeserializeOwned>(
+pub(crate) fn split<T: DeserializeOwned>(
     body: Value,
     what: &'static str,
 ) -> Result<(RollFields, T), ApiError> {
     let Value::Object(mut object) = body else {
         return Err(ApiError::bad_request(
             "bad_json",
-            format!("the {what} must be a JSON object with a `ruleset`"),
+            format!("the {what} must be a JSON object"),
         ));
     };
     let client_seed = match object.remove("client_seed") {
@@ -49,10 +49,10 @@ fn split<T: DeserializeOwned>(
     };
     let secret = flag(&mut object, "secret")?;
     let odds = flag(&mut object, "odds")?;
-    let code = if what == "check" {
-        "bad_check"
-    } else {
-        "bad_contest"
+    let code = match what {
+        "check" => "bad_check",
+        "contest" => "bad_contest",
+        _ => "bad_fight",
     };
     let request: T = serde_json::from_value(Value::Object(object))
         .map_err(|e| ApiError::bad_request(code, format!("the {what}: {e}")))?;

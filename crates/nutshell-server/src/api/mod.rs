@@ -1,6 +1,7 @@
 //! The handlers, one module per resource.
 
 pub mod checks;
+pub mod fights;
 pub mod log;
 pub mod odds;
 pub mod rolls;
