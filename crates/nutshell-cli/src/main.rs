@@ -10,6 +10,7 @@ mod exit;
 mod files;
 mod fraction;
 mod limits_args;
+mod map_cmd;
 mod mls_cmd;
 mod odds_cmd;
 mod roll_cmd;

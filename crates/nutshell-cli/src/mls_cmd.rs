@@ -41,6 +41,9 @@ pub enum MlsCommand {
     Behave(crate::character_cmd::BehaveArgs),
     /// Time costs of actions (mls, Time and Motion)
     Time(crate::character_cmd::TimeArgs),
+    /// Battle maps: check and print one, find the cheapest movement across it
+    #[command(subcommand)]
+    Map(crate::map_cmd::MapCommand),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -168,6 +171,7 @@ pub fn run(command: &MlsCommand, limits: &Limits) -> Result<(), Failure> {
         MlsCommand::Advance(args) => crate::character_play::advance(args),
         MlsCommand::Behave(args) => crate::character_play::behave(args),
         MlsCommand::Time(args) => crate::character_play::time_cost(args),
+        MlsCommand::Map(command) => crate::map_cmd::run(command),
     }
 }
 

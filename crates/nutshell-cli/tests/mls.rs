@@ -284,3 +284,85 @@ fn a_missing_face_between_commas_is_an_error() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("face 2 of the list is missing"), "{err}");
 }
+
+// ---------------------------------------------------------------- maps
+
+const CRYPT: &str = "examples/mls/maps/crypt.toml";
+
+/// `mls map show` prints the grid with column letters, row numbers and the
+/// combatants as arrows of their facing.
+#[test]
+fn a_map_is_shown_with_its_coordinates_and_starts() {
+    let out = nutshell()
+        .args(["mls", "map", "show", CRYPT])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  ABCDEFGHIJKLMNOP\n"), "{text}");
+    assert!(text.contains("3 #>.....+....<..#\n"), "{text}");
+    assert!(text.contains("Black Wat at M3, facing west"), "{text}");
+}
+
+/// `mls map path`: the cheapest movement at the text's costs, each step
+/// named with its cost; a closed door costs 1 more to open (P-65).
+#[test]
+fn the_cheapest_path_names_every_step_and_its_cost() {
+    let path = json(&[
+        "mls",
+        "map",
+        "path",
+        CRYPT,
+        "--from",
+        "Sir Aldric",
+        "--to",
+        "L3",
+        "--json",
+    ]);
+    assert_eq!(path["mp"], 11);
+    assert_eq!(
+        path["steps"][5]["text"],
+        "G3 to H3, forward, opening the door, 2 MP"
+    );
+    // mls, Diagonal Movement: the run B2-C3-D4 costs 2 then 1.
+    let path = json(&[
+        "mls", "map", "path", CRYPT, "--from", "B2", "--facing", "south", "--to", "D4", "--json",
+    ]);
+    assert_eq!(path["mp"], 3);
+    assert_eq!(path["steps"][0]["text"], "B2 to C3, diagonal, 2 MP");
+    assert_eq!(path["steps"][1]["text"], "C3 to D4, diagonal, 1 MP");
+}
+
+/// Bad maps and bad squares are refused with where and what.
+#[test]
+fn bad_maps_and_squares_are_refused_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "rows = '''\n#..\n#.x\n'''\n").unwrap();
+    let out = nutshell()
+        .args(["mls", "map", "show"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("bad.toml:3:3: unknown square `x`"), "{err}");
+    for (args, needle) in [
+        (vec!["--from", "B2", "--to", "E5"], "give --facing too"),
+        (
+            vec!["--from", "B2", "--facing", "up", "--to", "E5"],
+            "not a facing",
+        ),
+        (vec!["--from", "Sir Aldric", "--to", "Z99"], "off the map"),
+        (vec!["--from", "Sir Aldric", "--to", "A1"], "no way"),
+    ] {
+        let out = nutshell()
+            .args(["mls", "map", "path", CRYPT])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

@@ -16,6 +16,7 @@
 //! | [`health`] | CHP thresholds, shock rolls, unconsciousness, death |
 //! | [`sheet`] | combatants and sides as TOML files |
 //! | [`fight`] | a fight, stepped round by round, with its log |
+//! | [`map`] | the battle map: grid, facing, movement costs, cheapest paths |
 //! | [`simulate`] | many fights: tallies and confidence intervals |
 //! | [`character`] | characters: generation, advancement, personality, ageing |
 //!
@@ -31,6 +32,7 @@ pub mod error;
 pub mod fight;
 pub mod health;
 pub mod log;
+pub mod map;
 pub mod schedule;
 pub mod sheet;
 pub mod simulate;

@@ -176,10 +176,10 @@ async fn listen(
                 .lines()
                 .find_map(|l| l.strip_prefix("id:"))
                 .and_then(|v| v.trim().parse::<i64>().ok());
-            if let (true, Some(seq)) = (is_roll, id) {
-                if arrivals.send((room, seq, now)).is_err() {
-                    return;
-                }
+            if let (true, Some(seq)) = (is_roll, id)
+                && arrivals.send((room, seq, now)).is_err()
+            {
+                return;
             }
         }
     }
