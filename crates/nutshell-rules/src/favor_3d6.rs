@@ -67,6 +67,11 @@ impl Test {
                 self.dice_count()
             )));
         }
+        // The highest total (a critical success doubles the sum of the
+        // dice) must fit, so the refusal never depends on the dice rolled
+        // (RULING N-1).
+        let highest_doubled_sum = 12 * self.dice_count().max(0);
+        crate::error::add(self.modifier, highest_doubled_sum, "the total")?;
         Ok(())
     }
 

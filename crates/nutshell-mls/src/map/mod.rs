@@ -7,14 +7,17 @@
 //! | `grid` | squares (`E5`), facings, adjacency |
 //! | `terrain` | the map file: rows of legend characters, starts; errors with line and column |
 //! | `movement` | the cost of each step, diagonal runs, the cheapest path |
+//! | `geometry` | who is in front, the four arcs of fire, range in squares, line of sight |
 //!
-//! Not yet here: fights on the map (attack and shooting geometry, arcs,
-//! line of sight, the set actions' movement); see docs/mls/map.md.
+//! Not yet here: fights on the map (the fight engine still places the sides
+//! on a line); see docs/mls/map.md.
 
+mod geometry;
 mod grid;
 mod movement;
 mod terrain;
 
+pub use geometry::{Arc, MissileKind, arc, attackable, clear_shot, may_shoot_into, range};
 pub use grid::{Facing, Square};
 pub use movement::{DiagonalRun, Hand, Mover, Path, Pose, Step, cheapest_path, reachable, step};
 pub use terrain::{BattleMap, MAX_MAP_SIDE, Start, Terrain};

@@ -169,3 +169,27 @@ fn the_largest_modifier_is_refused() {
     assert!(e.to_string().contains("overflows"), "{e}");
     assert!(request.roll(&mut Seeded::new(1)).is_err());
 }
+
+/// RULING N-1: whether a favor-3d6 test overflows does not depend on the
+/// dice. A modifier that overflows with the highest roll is refused before
+/// any die is rolled, even when the dice would all show 1 (a critical
+/// failure ignores modifiers, so a roll of 1s used to slip through).
+#[test]
+fn a_favor_test_that_could_overflow_is_refused_whatever_the_dice() {
+    let request = CheckRequest::Favor3d6(FavorCheck {
+        modifier: Numbers::One(i64::MAX),
+        dc: Some(5),
+        ..FavorCheck::default()
+    });
+    let error = request.validate().unwrap_err();
+    assert!(error.to_string().contains("overflow"), "{error}");
+    let all_ones = request.roll(&mut nutshell_dice::Scripted::new([1, 1, 1]));
+    assert!(all_ones.is_err());
+    // The largest modifier that cannot overflow is accepted.
+    let fits = CheckRequest::Favor3d6(FavorCheck {
+        modifier: Numbers::One(i64::MAX - 36),
+        dc: Some(5),
+        ..FavorCheck::default()
+    });
+    assert!(fits.validate().is_ok());
+}
