@@ -221,6 +221,54 @@ impl FromRequestParts<AppState> for Gm {
     }
 }
 
+/// The client's address, when the server runs with connect info (`nutshell
+/// serve` does; a router served without it has none, and no address limit).
+pub struct ClientAddress(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddress(
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|info| info.0.ip()),
+        ))
+    }
+}
+
+impl ClientAddress {
+    /// Takes a token from the address's bucket (the same rate as a key's):
+    /// creating rooms and joining need no key, so they are limited by the
+    /// address they come from. Behind a reverse proxy every client has the
+    /// proxy's address: limit at the proxy then (`--rate-limit 0` turns both
+    /// limits off).
+    pub fn limit(&self, state: &AppState) -> Result<(), ApiError> {
+        let Some(address) = self.0 else {
+            return Ok(());
+        };
+        state
+            .rate
+            .check(&format!("address {address}"))
+            .map_err(|wait| {
+                let mut error = ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate_limited",
+                    format!(
+                        "too many rooms created or joined from this address: try again in {} s",
+                        wait.as_secs()
+                    ),
+                );
+                error.retry_after = Some(wait.as_secs());
+                error
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Every route the router serves is described in `openapi.json`.

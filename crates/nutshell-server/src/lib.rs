@@ -124,6 +124,7 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeEr
         ready(address);
         let rate = rate::RateLimit::new(config.rate_per_second, config.rate_burst);
         let app = router(state(store, config.limits, rate));
+        let app = app.into_make_service_with_connect_info::<SocketAddr>();
         axum::serve(listener, app)
             .with_graceful_shutdown(shutdown_signal())
             .await?;

@@ -1144,7 +1144,8 @@ async fn a_key_over_its_rate_limit_gets_429_and_a_retry_after() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let state = nutshell_server::state(store, Limits::default(), RateLimit::new(0.5, 3));
-    let server = tokio::spawn(async move { axum::serve(listener, router(state)).await.unwrap() });
+    let service = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let server = tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
     let app = App {
         base: format!("http://{address}"),
         client: reqwest::Client::new(),
@@ -1175,4 +1176,11 @@ async fn a_key_over_its_rate_limit_gets_429_and_a_retry_after() {
     // The refused roll was not written: room, join and three rolls (read
     // with the GM's key, which has its own bucket).
     assert_eq!(lines(&app.log(&room, &gm).await).len(), 5);
+    // Creating rooms and joining need no key: they are limited by address.
+    // This address created a room and joined it (2 of its 3 tokens).
+    let (status, _) = app.post("/api/rooms", None, json!({})).await;
+    assert_eq!(status, 201);
+    let (status, refused) = app.post("/api/rooms", None, json!({})).await;
+    assert_eq!(status, 429, "{refused}");
+    assert_eq!(refused["error"]["code"], "rate_limited");
 }

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::app::{ApiError, AppState, InRoom};
+use crate::app::{ApiError, AppState, ClientAddress, InRoom};
 use crate::fair;
 use crate::store::{Draft, Role, Room};
 
@@ -32,8 +32,10 @@ fn entropy(error: getrandom::Error) -> ApiError {
 /// only as hashes.
 pub async fn create(
     State(state): State<AppState>,
+    address: ClientAddress,
     body: Option<Json<CreateRoom>>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    address.limit(&state)?;
     let request = body.map(|Json(b)| b).unwrap_or_default();
     let name = match request.name {
         Some(name) => super::display_name(&name, "name")?,
@@ -86,9 +88,11 @@ pub struct Join {
 /// Joins a room as a player: a new player key, shown once.
 pub async fn join(
     State(state): State<AppState>,
+    address: ClientAddress,
     Path(room_id): Path<String>,
     body: Result<Json<Join>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    address.limit(&state)?;
     let Json(request) = body?;
     let name = super::display_name(&request.name, "name")?;
     let room = state.store.room(&room_id).await?;
