@@ -50,6 +50,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{room}/checks", post(api::checks::check))
         .route("/api/rooms/{room}/contests", post(api::checks::contest))
         .route("/api/rooms/{room}/fights", post(api::fights::fight))
+        .route(
+            "/api/rooms/{room}/sheets",
+            post(api::sheets::create).get(api::sheets::list),
+        )
+        .route("/api/rooms/{room}/sheets/check", post(api::sheets::check))
         .route("/api/rooms/{room}/odds", post(api::odds::odds))
         .route("/api/rooms/{room}/log", get(api::log::log))
         .route("/api/rooms/{room}/events", get(api::log::events))

@@ -187,6 +187,9 @@ pub fn perform(seed: &Seed, record: &RollRecord<'_>, limits: &Limits) -> Result<
     if let Some(json) = record.expression.strip_prefix(crate::fight::FIGHT_PREFIX) {
         return crate::fight::perform(seed, record, json);
     }
+    if let Some(json) = record.expression.strip_prefix(crate::sheet::SHEET_PREFIX) {
+        return crate::sheet::perform(seed, record, json);
+    }
     to_json(serde_json::to_value(roll(seed, record, limits)?))
 }
 

@@ -16,6 +16,7 @@ pub mod fair;
 pub mod fight;
 pub mod group_commit;
 pub mod rate;
+pub mod sheet;
 pub mod store;
 pub mod verify;
 

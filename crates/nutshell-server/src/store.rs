@@ -478,6 +478,24 @@ impl Store {
         row.map(|row| event_from(&row)).transpose()
     }
 
+    /// The events of a room whose stored body matches the SQL `LIKE`
+    /// `pattern`, in order (at most 10,000).
+    pub async fn events_matching(
+        &self,
+        room: &str,
+        pattern: &str,
+    ) -> Result<Vec<Event>, StoreError> {
+        let rows = sqlx::query(concat!(
+            select_event!(),
+            " WHERE room = $1 AND body LIKE $2 ORDER BY seq LIMIT 10000"
+        ))
+        .bind(room)
+        .bind(pattern)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(event_from).collect()
+    }
+
     /// Up to `limit` events of a room after `after`, in order.
     pub async fn events_after(
         &self,

@@ -234,6 +234,7 @@ on_both_databases!(
     concurrent_joins_get_distinct_members_and_sequence_numbers,
     concurrent_rolls_in_several_rooms_with_refusals_stay_gapless,
     an_mls_fight_is_fought_logged_and_replayed_by_verify,
+    character_sheets_are_made_kept_per_player_checked_and_verified,
 );
 
 async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
@@ -453,6 +454,101 @@ async fn an_mls_fight_is_fought_logged_and_replayed_by_verify(backend: Backend) 
     let forged = log.replacen(reason, "the brigand ran away", 1);
     assert_ne!(forged, log);
     assert!(verify(&forged).is_err());
+}
+
+async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend: Backend) {
+    let Some(app) = spawn_app(
+        backend,
+        "character_sheets_are_made_kept_per_player_checked_and_verified",
+    )
+    .await
+    else {
+        return;
+    };
+    let brana = include_str!("../../../examples/mls/characters/choices/brana.choices.toml");
+    let grishnak = include_str!("../../../examples/mls/characters/choices/grishnak.choices.toml");
+    let (room, gm, player) = app.room_with_player().await;
+    let sheets = format!("/api/rooms/{room}/sheets");
+    let (status, made) = app
+        .post(
+            &sheets,
+            Some(&player),
+            json!({"choices": brana, "client_seed": "b"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["name"], "Brana");
+    let sheet = made["sheet"].as_str().unwrap();
+    assert!(sheet.contains("name = \"Brana\""), "{sheet}");
+    // The GM makes a secret character: the player's list does not show it.
+    let (status, npc) = app
+        .post(
+            &sheets,
+            Some(&gm),
+            json!({"choices": grishnak, "secret": true}),
+        )
+        .await;
+    assert_eq!(status, 201, "{npc}");
+    let list = |key: String| {
+        let app = &app;
+        let sheets = sheets.clone();
+        async move {
+            let response = app
+                .client
+                .get(format!("{}{sheets}", app.base))
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status().as_u16(), 200);
+            response.json::<Value>().await.unwrap()
+        }
+    };
+    let seen = list(player.clone()).await;
+    assert_eq!(seen["sheets"].as_array().unwrap().len(), 1, "{seen}");
+    assert_eq!(seen["sheets"][0]["owner"], "Ada");
+    assert_eq!(seen["sheets"][0]["sheet"], made["sheet"]);
+    assert_eq!(
+        list(gm.clone()).await["sheets"].as_array().unwrap().len(),
+        2
+    );
+    // The sheet made checks clean; a tampered one names its broken rule.
+    let check = format!("/api/rooms/{room}/sheets/check");
+    let (status, clean) = app
+        .post(&check, Some(&player), json!({"sheet": sheet}))
+        .await;
+    assert_eq!(
+        (status, clean["ok"].as_bool()),
+        (200, Some(true)),
+        "{clean}"
+    );
+    let tampered = include_str!("../../../examples/mls/characters/broken/overspent.toml");
+    let (status, broken) = app
+        .post(&check, Some(&player), json!({"sheet": tampered}))
+        .await;
+    assert_eq!(
+        (status, broken["ok"].as_bool()),
+        (200, Some(false)),
+        "{broken}"
+    );
+    assert!(!broken["violations"].as_array().unwrap().is_empty());
+    // Bad choices are refused with where; nothing is written.
+    for (body, needle) in [
+        (json!({"choices": "name = \"X\"\nage = [\n"}), "choices"),
+        (json!({"choices": brana, "bogus": 1}), "bogus"),
+        (json!({}), "choices"),
+    ] {
+        let (status, error) = app.post(&sheets, Some(&player), body.clone()).await;
+        assert_eq!(status, 400, "{body} -> {error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    assert_eq!(lines(&app.log(&room, &gm).await).len(), 4);
+    // After the reveal both sheets are made again from the seed and match.
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let log = app.log(&room, &gm).await;
+    assert_eq!(verify(&log).unwrap().rolls_verified, 2);
 }
 
 async fn keys_are_checked_on_every_request(backend: Backend) {

@@ -52,6 +52,7 @@ pub(crate) fn split<T: DeserializeOwned>(
     let code = match what {
         "check" => "bad_check",
         "contest" => "bad_contest",
+        "sheet" => "bad_sheet",
         _ => "bad_fight",
     };
     let request: T = serde_json::from_value(Value::Object(object))

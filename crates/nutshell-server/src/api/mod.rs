@@ -6,6 +6,7 @@ pub mod log;
 pub mod odds;
 pub mod rolls;
 pub mod rooms;
+pub mod sheets;
 
 use axum::http::header;
 use axum::response::IntoResponse;
