@@ -35,6 +35,9 @@ pub struct AppState {
 /// The whole API.
 pub fn router(state: AppState) -> Router {
     Router::new()
+        .route("/", get(crate::web::index))
+        .route("/web/app.js", get(crate::web::script))
+        .route("/web/style.css", get(crate::web::style))
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/health", get(api::health))
         .route("/health", get(api::health))

@@ -19,6 +19,7 @@ pub mod rate;
 pub mod sheet;
 pub mod store;
 pub mod verify;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -1280,3 +1280,35 @@ async fn a_key_over_its_rate_limit_gets_429_and_a_retry_after() {
     assert_eq!(status, 429, "{refused}");
     assert_eq!(refused["error"]["code"], "rate_limited");
 }
+
+/// The web table is served by the same server: the page and its files, with
+/// a policy that keeps every request on the server's own origin.
+#[tokio::test]
+async fn the_web_table_is_served_from_the_binary() {
+    let app = spawn_app(Backend::Sqlite, "web").await.unwrap();
+    for (path, kind, needle) in [
+        (
+            "/",
+            "text/html",
+            "<script type=\"module\" src=\"/web/app.js\">",
+        ),
+        ("/web/app.js", "text/javascript", "new EventSource("),
+        ("/web/style.css", "text/css", ".die.dropped"),
+    ] {
+        let response = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        let headers = response.headers().clone();
+        assert!(headers["content-type"].to_str().unwrap().starts_with(kind));
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        assert!(policy.contains("default-src 'self'"), "{policy}");
+        let text = response.text().await.unwrap();
+        assert!(text.contains(needle), "{path}");
+        // Nothing is loaded from another origin.
+        assert!(!text.contains("https://"), "{path} reaches another origin");
+    }
+}

@@ -1,0 +1,277 @@
+// The web table: a page over nutshell serve's JSON API and event stream.
+// Everything here is possible with curl (docs/server.md); the page only
+// shows it. Text from the server is always set with textContent, never
+// parsed as HTML.
+
+const $ = (id) => document.getElementById(id);
+const loadedAt = Date.now();
+
+// ---------------------------------------------------------------- seats
+
+// A seat is what the browser remembers of a room: its key and role.
+const seats = {
+  get(room) {
+    try { return JSON.parse(localStorage.getItem(`nutshell:${room}`)); } catch { return null; }
+  },
+  set(room, seat) { localStorage.setItem(`nutshell:${room}`, JSON.stringify(seat)); },
+  forget(room) { localStorage.removeItem(`nutshell:${room}`); },
+};
+
+function hashParams() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  return { room: params.get("room"), invite: params.get("invite"), key: params.get("key") };
+}
+
+async function api(method, path, key, body) {
+  const headers = { "content-type": "application/json" };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  let data = null;
+  try { data = await response.json(); } catch { /* no body */ }
+  return { ok: response.ok, status: response.status, data };
+}
+
+function errorText(answer) {
+  return answer.data?.error?.message ?? `the server answered ${answer.status}`;
+}
+
+function show(section) {
+  for (const id of ["start", "join", "table"]) $(id).hidden = id !== section;
+}
+
+function clientSeed() {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// ---------------------------------------------------------------- the feed
+
+const seen = new Map(); // seq -> <li>
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function time(ms) {
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+// The dice of a roll's transcript as chips: kept, dropped, exploded.
+function diceChips(dice) {
+  const box = el("span", "dice");
+  for (const die of dice ?? []) {
+    for (const face of die.faces ?? []) {
+      const classes = ["die"];
+      if (!die.kept) classes.push("dropped");
+      if (face.cause === "explosion" || die.exploded) classes.push("exploded");
+      const chip = el("span", classes.join(" "), String(face.value));
+      chip.title = `${die.die}${die.kept ? "" : ", dropped"}${die.exploded ? ", exploded" : ""}`;
+      box.append(chip);
+    }
+  }
+  return box;
+}
+
+// What a roll event's body shows: dice, a check, a contest, a fight, a sheet.
+function rollBody(body) {
+  const part = el("div");
+  const result = body.result ?? {};
+  const expression = body.expression ?? "";
+  if (expression.startsWith("check ") || expression.startsWith("contest ")) {
+    const outcome = result.outcome ?? result.winner ?? "";
+    part.append(el("div", null, `${result.ruleset ?? ""} ${expression.split(" ")[0]}: `), el("span", "total", outcome));
+    for (const line of result.transcript ?? []) part.append(el("div", "meta", `${line.text} (${line.rule})`));
+  } else if (expression.startsWith("fight ")) {
+    part.append(el("div", null, `Fight: ${(result.sides ?? []).join(" against ")}`));
+    part.append(el("div", "total", result.ending?.winner ? `${result.ending.winner} wins` : "a draw"));
+    part.append(el("div", "meta", result.ending?.reason ?? ""));
+  } else if (expression.startsWith("character ")) {
+    part.append(el("div", null, `New character: `), el("span", "total", result.name ?? ""));
+  } else {
+    const head = el("div");
+    head.append(el("span", "total", String(result.total ?? "")), document.createTextNode(`  ${result.expression ?? expression}`));
+    part.append(head, diceChips(result.dice), el("div", "meta expr", result.text ?? ""));
+  }
+  return part;
+}
+
+function describe(event) {
+  const item = el("li");
+  item.dataset.seq = event.seq;
+  const meta = el("div", "meta", `#${event.seq} · ${time(event.at_ms)}`);
+  const body = event.body;
+  item.append(meta);
+  switch (event.kind) {
+    case "room":
+      item.append(el("div", null, `Room “${body.name}” created. The dice of epoch ${body.epoch} are committed: ${body.commitment.slice(0, 16)}…`));
+      break;
+    case "join":
+      item.append(el("div", null, `${body.name} joined.`));
+      break;
+    case "roll":
+      if (event.hidden) {
+        item.append(el("div", "secret", `The GM rolled in secret. Its commitment: ${event.body_hash.slice(0, 16)}…`));
+      } else {
+        const who = el("span", "who", body.name);
+        const line = el("div");
+        line.append(who, document.createTextNode(body.secret ? " rolled (secret, now shown):" : " rolled:"));
+        item.append(line, rollBody(body));
+      }
+      break;
+    case "show":
+      item.append(el("div", null, `The GM showed roll #${body.of}.`));
+      break;
+    case "reveal":
+      item.append(el("div", null, `The seed of epoch ${body.epoch} is revealed: every roll of it can now be verified. The next epoch's dice are committed: ${body.commitment.slice(0, 16)}…`));
+      break;
+    default:
+      item.append(el("div", null, event.kind));
+  }
+  if (event.at_ms >= loadedAt - 2000) item.classList.add("fresh");
+  return item;
+}
+
+function addEvent(event) {
+  const item = describe(event);
+  const old = seen.get(event.seq);
+  if (old) {
+    old.replaceWith(item);
+  } else {
+    $("feed").prepend(item);
+  }
+  seen.set(event.seq, item);
+}
+
+// ---------------------------------------------------------------- the room
+
+let current = null; // { room, seat }
+
+async function enterRoom(room, seat) {
+  const answer = await api("GET", `/api/rooms/${encodeURIComponent(room)}`, seat.key);
+  if (!answer.ok) {
+    if (answer.status === 401 || answer.status === 403) seats.forget(room);
+    show("start");
+    $("who").textContent = `Could not enter the room: ${errorText(answer)}`;
+    return;
+  }
+  const info = answer.data;
+  // A seat taken from a link (#room=...&key=...) learns its role here.
+  seat.role = info.you.role;
+  seats.set(room, seat);
+  current = { room, seat };
+  $("room-name").textContent = `· ${info.name}`;
+  $("who").textContent = `You are ${info.you.name} (${info.you.role === "gm" ? "the GM" : "a player"}). Members: ${info.members.map((m) => m.name).join(", ")}.`;
+  for (const node of document.querySelectorAll(".gm-only")) node.hidden = seat.role !== "gm";
+  if (seat.role === "gm" && seat.invite) {
+    const link = `${location.origin}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(seat.invite)}`;
+    $("invite-link").href = link;
+    $("invite-link").textContent = link;
+  }
+  $("seat-link").href = `${location.origin}/#room=${encodeURIComponent(room)}&key=${encodeURIComponent(seat.key)}`;
+  $("export").href = `/api/rooms/${encodeURIComponent(room)}/log?key=${encodeURIComponent(seat.key)}`;
+  show("table");
+  listen(room, seat.key);
+  $("expression").focus();
+}
+
+function listen(room, key) {
+  // EventSource reconnects by itself with Last-Event-ID: the server sends
+  // exactly what was missed; `seen` keeps a repeated number from showing twice.
+  const source = new EventSource(`/api/rooms/${encodeURIComponent(room)}/events?key=${encodeURIComponent(key)}`);
+  source.onopen = () => { $("status").textContent = "· live"; };
+  source.onerror = () => { $("status").textContent = "· reconnecting…"; };
+  source.onmessage = async (message) => {
+    const event = JSON.parse(message.data);
+    if (event.error) { $("status").textContent = `· ${event.error.message}`; return; }
+    addEvent(event);
+    if (event.kind === "show" || event.kind === "reveal") refreshHidden(room, key);
+  };
+}
+
+// After a show or a reveal, secret rolls this member could not see may be
+// visible: read them again from the log.
+async function refreshHidden(room, key) {
+  const hidden = [...seen.entries()].filter(([, item]) => item.querySelector(".secret"));
+  if (!hidden.length) return;
+  const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/log?key=${encodeURIComponent(key)}`);
+  if (!response.ok) return;
+  const text = await response.text();
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const event = JSON.parse(line);
+    if (!event.hidden && seen.has(event.seq) && seen.get(event.seq).querySelector(".secret")) addEvent(event);
+  }
+}
+
+// ---------------------------------------------------------------- forms
+
+$("create-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const answer = await api("POST", "/api/rooms", null, { name: $("create-name").value });
+  if (!answer.ok) { $("who").textContent = errorText(answer); return; }
+  const room = answer.data.room;
+  const seat = { key: answer.data.gm_key, role: "gm", invite: answer.data.invite };
+  seats.set(room, seat);
+  history.replaceState(null, "", `#room=${encodeURIComponent(room)}`);
+  enterRoom(room, seat);
+});
+
+$("join-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const { room, invite } = hashParams();
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(room)}/join`, null, { invite, name: $("join-name").value });
+  if (!answer.ok) { $("who").textContent = errorText(answer); return; }
+  const seat = { key: answer.data.player_key, role: "player" };
+  seats.set(room, seat);
+  history.replaceState(null, "", `#room=${encodeURIComponent(room)}`);
+  enterRoom(room, seat);
+});
+
+$("roll-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  if (!current) return;
+  const expression = $("expression").value;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/rolls`, current.seat.key, {
+    expression,
+    client_seed: clientSeed(),
+    secret: $("secret").checked,
+  });
+  const error = $("roll-error");
+  if (!answer.ok) {
+    // The server's message carries the expression and a caret under the bad character.
+    error.textContent = errorText(answer).replace(/^error: /, "");
+    error.hidden = false;
+    return;
+  }
+  error.hidden = true;
+  $("expression").select();
+});
+
+$("reveal").addEventListener("click", async () => {
+  if (!current) return;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/reveal`, current.seat.key);
+  if (!answer.ok) $("who").textContent = errorText(answer);
+});
+
+// ---------------------------------------------------------------- start
+
+function start() {
+  const { room, invite, key } = hashParams();
+  if (room && key) {
+    // A seat link (another device of the same member): keep the key, drop it
+    // from the address bar.
+    seats.set(room, { key, role: null });
+    history.replaceState(null, "", `#room=${encodeURIComponent(room)}`);
+  }
+  const seat = room && seats.get(room);
+  if (seat) return enterRoom(room, seat);
+  if (room && invite) { show("join"); $("join-name").focus(); return; }
+  show("start");
+}
+
+window.addEventListener("hashchange", () => location.reload());
+start();
