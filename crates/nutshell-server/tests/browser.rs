@@ -437,6 +437,109 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     assert_eq!(again, expected, "newest first, each once");
     assert_eq!(again.len(), *expected.first().unwrap() as usize, "no gap");
 
+    // The odds of a roll: the chart with the rolled total marked.
+    player
+        .js("document.querySelector('#feed .odds-button').click();")
+        .await;
+    let odds = player
+        .until("const c = document.querySelector('#feed .chart'); return c && c.textContent.includes('as high or higher') && c.textContent", wait, "the odds chart")
+        .await;
+    assert!(odds.as_str().unwrap().contains("% of the time"), "{odds}");
+    assert_eq!(
+        player
+            .js("return document.querySelectorAll('#feed .chart rect.hit').length")
+            .await,
+        json!(1)
+    );
+
+    // Each ruleset's form makes a check; the page shows the outcome the
+    // rules give for the dice the server rolled (recomputed here with the
+    // library the command line uses, from the logged faces).
+    let key = player
+        .js("return JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('nutshell:')))).key")
+        .await;
+    let key = key.as_str().unwrap().to_string();
+    let room = invite
+        .as_str()
+        .unwrap()
+        .split("room=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap()
+        .to_string();
+    player
+        .js("document.getElementById('rules').open = true;")
+        .await;
+    for (ruleset, fields) in [
+        (
+            "fantasy",
+            json!({"mod": 5, "dc": "hard", "crit_success": true}),
+        ),
+        ("mls", json!({"skill": 12, "mod": 1})),
+        ("exploding-d6", json!({"score": 3, "dc": 4})),
+        ("tiered-d20", json!({"skill": 4, "dc": 14, "edge": 1})),
+        ("favor-3d6", json!({"mod": 2, "favor": 1, "dc": 12})),
+    ] {
+        player
+            .js(&format!(
+                "document.getElementById('rules-kind').value = 'check';
+                 document.getElementById('rules-kind').dispatchEvent(new Event('change'));
+                 document.getElementById('rules-set').value = {ruleset:?};
+                 document.getElementById('rules-set').dispatchEvent(new Event('change'));
+                 document.getElementById('rules-result').replaceChildren();
+                 const fields = {fields};
+                 for (const [name, value] of Object.entries(fields)) {{
+                   const input = document.getElementById('rule-' + name);
+                   if (input.type === 'checkbox') input.checked = value; else input.value = value;
+                 }}
+                 document.querySelector('#rules-form button[type=submit]').click();"
+            ))
+            .await;
+        let shown = player
+            .until("const t = document.querySelector('#rules-result .total'); return t && t.textContent", wait, ruleset)
+            .await;
+        let odds_rows = player
+            .js("return document.querySelectorAll('#rules-result table.odds tr').length")
+            .await;
+        assert!(
+            odds_rows.as_u64().unwrap() >= 3,
+            "{ruleset}: the odds table"
+        );
+        let log = reqwest::Client::new()
+            .get(format!("{base}/api/rooms/{room}/log"))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let last: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+        let text = last["body"]["expression"].as_str().unwrap();
+        let request: nutshell_rules::request::CheckRequest =
+            serde_json::from_str(text.strip_prefix("check ").unwrap()).unwrap();
+        assert_eq!(request.ruleset(), ruleset);
+        let result = &last["body"]["result"];
+        let faces: Vec<i64> = result["dice"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["face"].as_i64().unwrap())
+            .collect();
+        let again = request
+            .roll(&mut nutshell_dice::Scripted::new(faces))
+            .unwrap();
+        let again = serde_json::to_value(again).unwrap();
+        assert_eq!(again["outcome"], result["outcome"], "{ruleset}");
+        assert_eq!(
+            shown, result["outcome"],
+            "{ruleset}: the page shows the outcome"
+        );
+    }
+    player.screenshot("player-check").await;
+
     player.close().await;
     gm.close().await;
 }

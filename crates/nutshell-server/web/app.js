@@ -93,7 +93,11 @@ function rollBody(body) {
     part.append(el("div", null, `New character: `), el("span", "total", result.name ?? ""));
   } else {
     const head = el("div");
-    head.append(el("span", "total", String(result.total ?? "")), document.createTextNode(`  ${result.expression ?? expression}`));
+    head.append(el("span", "total", String(result.total ?? "")), document.createTextNode(`  ${result.expression ?? expression}  `));
+    const odds = el("button", "small odds-button", "odds");
+    odds.type = "button";
+    odds.addEventListener("click", () => showOdds(part, result.expression ?? expression, result.total));
+    head.append(odds);
     part.append(head, diceChips(result.dice), el("div", "meta expr", result.text ?? ""));
   }
   return part;
@@ -207,6 +211,152 @@ async function refreshHidden(room, key) {
   }
 }
 
+// ---------------------------------------------------------------- rulesets
+
+// Each ruleset's options, by the command line's names (the server takes
+// them as JSON): [name, label, kind] with kind number, text or flag.
+const RULES = {
+  fantasy: {
+    check: [["mod", "modifier", "number"], ["ability", "ability score modifier", "number"], ["dc", "DC (number or easy, medium, hard ...)", "text"],
+      ["crit_success", "critical success allowed", "flag"], ["crit_failure", "critical failure allowed", "flag"], ["natural_even", "natural even only", "flag"],
+      ["take", "take 0, 10 or 20", "number"], ["reroll", "spend a reroll on a failure", "flag"], ["magnitude", "roll the magnitude on a success", "flag"],
+      ["effect", "effect dice on a success", "text"]],
+    contest: null,
+  },
+  mls: {
+    check: [["skill", "skill", "number"], ["mod", "modifier", "number"]],
+    contest: [["skill", "skill", "number"], ["mod", "modifier", "number"], ["vs_skill", "opponent's skill", "number"], ["vs_mod", "opponent's modifier", "number"]],
+  },
+  "exploding-d6": {
+    check: [["score", "Score", "number"], ["mod", "modifier", "number"], ["dc", "Difficulty #", "number"], ["rote", "taking their time (rote)", "flag"]],
+    contest: [["score", "Score", "number"], ["mod", "modifier", "number"], ["vs_score", "opponent's Score", "number"], ["vs_mod", "opponent's modifier", "number"]],
+  },
+  "tiered-d20": {
+    check: [["skill", "skill", "number"], ["mod", "modifier", "number"], ["dc", "DC", "number"], ["advantage", "sources of advantage", "number"],
+      ["disadvantage", "sources of disadvantage", "number"], ["edge", "edges gained", "number"], ["lose_edge", "edges lost", "number"],
+      ["dc_edge", "net edges on the DC", "number"], ["reroll", "one reroll", "flag"], ["effect", "effect dice", "text"]],
+    contest: null,
+  },
+  "favor-3d6": {
+    check: [["mod", "modifier", "number"], ["favor", "favor", "number"], ["disfavor", "disfavor", "number"], ["dc", "Test Difficulty", "number"]],
+    contest: [["mod", "modifier", "number"], ["favor", "favor", "number"], ["disfavor", "disfavor", "number"], ["pc", "is a PC", "flag"],
+      ["defender", "is defending", "flag"], ["level", "level or DR", "number"], ["vs_mod", "opponent's modifier", "number"],
+      ["vs_favor", "opponent's favor", "number"], ["vs_disfavor", "opponent's disfavor", "number"], ["vs_pc", "opponent is a PC", "flag"],
+      ["vs_defender", "opponent is defending", "flag"], ["vs_level", "opponent's level or DR", "number"]],
+  },
+};
+
+function rulesFields() {
+  const kind = $("rules-kind").value;
+  const set = $("rules-set");
+  // Only the rulesets that have this kind of roll.
+  const names = Object.keys(RULES).filter((name) => RULES[name][kind]);
+  const chosen = names.includes(set.value) ? set.value : names[0];
+  set.replaceChildren(...names.map((name) => { const o = el("option", null, name); o.value = name; return o; }));
+  set.value = chosen;
+  const box = $("rules-fields");
+  box.replaceChildren();
+  for (const [name, label, type] of RULES[chosen][kind]) {
+    const id = `rule-${name}`;
+    const wrap = el("label");
+    wrap.htmlFor = id;
+    const input = el("input");
+    input.id = id;
+    input.name = name;
+    if (type === "flag") {
+      input.type = "checkbox";
+      wrap.append(input, document.createTextNode(` ${label}`));
+    } else {
+      input.type = type === "number" ? "number" : "text";
+      if (type === "number") input.step = "1";
+      wrap.append(document.createTextNode(label), input);
+    }
+    box.append(wrap);
+  }
+}
+
+function oddsTable(odds) {
+  const table = el("table", "odds");
+  const head = el("tr");
+  head.append(el("th", null, "outcome"), el("th", null, "exact"), el("th", null, "%"));
+  table.append(head);
+  for (const row of odds?.outcomes ?? []) {
+    const tr = el("tr");
+    tr.append(el("td", null, row.outcome), el("td", "num", row.probability), el("td", "num", `${Number(row.percent).toFixed(2)}`));
+    table.append(tr);
+  }
+  return table;
+}
+
+async function rollRules(e) {
+  e.preventDefault();
+  if (!current) return;
+  const kind = $("rules-kind").value;
+  const ruleset = $("rules-set").value;
+  const body = { ruleset, odds: true, client_seed: clientSeed() };
+  for (const input of $("rules-fields").querySelectorAll("input")) {
+    if (input.type === "checkbox") { if (input.checked) body[input.name] = true; continue; }
+    if (input.value === "") continue;
+    body[input.name] = input.type === "number" ? Number(input.value) : input.value;
+  }
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/${kind}s`, current.seat.key, body);
+  const error = $("rules-error");
+  const result = $("rules-result");
+  if (!answer.ok) {
+    error.textContent = errorText(answer).replace(/^error: /, "");
+    error.hidden = false;
+    result.replaceChildren();
+    return;
+  }
+  error.hidden = true;
+  const data = answer.data;
+  const outcome = kind === "check" ? data.outcome : `winner: ${data.winner}`;
+  const summary = el("p");
+  summary.append(el("span", "total", outcome ?? ""), document.createTextNode(data.total !== undefined ? ` (total ${data.total})` : ""));
+  const lines = el("div");
+  for (const line of data.transcript ?? []) lines.append(el("div", "meta", `${line.text} (${line.rule})`));
+  for (const side of data.sides ?? []) for (const line of side.transcript ?? []) lines.append(el("div", "meta", `${line.text} (${line.rule})`));
+  result.replaceChildren(summary, lines, el("div", "meta", "The exact odds of every outcome:"), oddsTable(data.odds));
+}
+
+// ---------------------------------------------------------------- odds of a roll
+
+// The exact distribution of a roll's expression as bars, the rolled total
+// marked, and how often a total at least as high comes up.
+async function showOdds(item, expression, total) {
+  const old = item.querySelector(".chart");
+  if (old) { old.remove(); return; }
+  const box = el("div", "chart");
+  item.append(box);
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/odds`, current.seat.key, { expression });
+  if (!answer.ok) { box.append(el("div", "error", errorText(answer))); return; }
+  const rows = answer.data.distribution ?? [];
+  const highest = Math.max(...rows.map((r) => r.p), 0) || 1;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const width = Math.max(rows.length, 1);
+  svg.setAttribute("viewBox", `0 0 ${width} 100`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("role", "img");
+  rows.forEach((row, i) => {
+    const bar = document.createElementNS(ns, "rect");
+    const h = (row.p / highest) * 100;
+    bar.setAttribute("x", String(i + 0.05));
+    bar.setAttribute("width", "0.9");
+    bar.setAttribute("y", String(100 - h));
+    bar.setAttribute("height", String(h));
+    bar.setAttribute("class", row.value === total ? "bar hit" : "bar");
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${row.value}: ${row.probability} (${(row.p * 100).toFixed(2)}%)`;
+    bar.append(title);
+    svg.append(bar);
+  });
+  const atLeast = rows.filter((r) => r.value >= total).reduce((sum, r) => sum + r.p, 0);
+  svg.setAttribute("aria-label", `distribution of ${expression}`);
+  const low = rows[0]?.value, high = rows[rows.length - 1]?.value;
+  box.append(svg, el("div", "meta", `${expression}: ${low} to ${high}, mean ${Number(answer.data.mean).toFixed(2)}. Rolled ${total}: as high or higher ${(atLeast * 100).toFixed(1)}% of the time.`));
+}
+
 // ---------------------------------------------------------------- forms
 
 $("create-form").addEventListener("submit", async (e) => {
@@ -250,6 +400,11 @@ $("roll-form").addEventListener("submit", async (e) => {
   error.hidden = true;
   $("expression").select();
 });
+
+$("rules-kind").addEventListener("change", rulesFields);
+$("rules-set").addEventListener("change", rulesFields);
+$("rules-form").addEventListener("submit", rollRules);
+rulesFields();
 
 $("reveal").addEventListener("click", async () => {
   if (!current) return;
