@@ -192,7 +192,10 @@ function listen(room, key) {
     const event = JSON.parse(message.data);
     if (event.error) { $("status").textContent = `· ${event.error.message}`; return; }
     addEvent(event);
-    if (event.kind === "show" || event.kind === "reveal") refreshHidden(room, key);
+    if (event.kind === "show" || event.kind === "reveal") {
+      await refreshHidden(room, key);
+      if (event.kind === "reveal") verifyNow();
+    }
   };
 }
 
@@ -357,6 +360,82 @@ async function showOdds(item, expression, total) {
   box.append(svg, el("div", "meta", `${expression}: ${low} to ${high}, mean ${Number(answer.data.mean).toFixed(2)}. Rolled ${total}: as high or higher ${(atLeast * 100).toFixed(1)}% of the time.`));
 }
 
+// ---------------------------------------------------------------- verification
+
+// The canonical text the server hashes: keys sorted, no spaces (fair.rs).
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+async function sha256Hex(bytes) {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const utf8 = (text) => new TextEncoder().encode(text);
+const GENESIS = "0".repeat(64);
+
+// Checks the room's log as this member sees it, in the browser: every
+// body against its hash, every event's hash over the previous one, every
+// revealed seed against the commitment published before its rolls.
+// Recomputing the dice themselves is `nutshell verify`'s job.
+async function verifyLog(room, key) {
+  const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/log?key=${encodeURIComponent(key)}`);
+  if (!response.ok) return { ok: false, problem: `the log could not be read (${response.status})` };
+  const events = (await response.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const commitments = new Map();
+  const revealed = new Set();
+  let prev = null;
+  for (const event of events) {
+    if (prev !== null && event.prev !== prev) return { ok: false, problem: `event #${event.seq} does not chain to the one before` };
+    if (prev === null && event.seq === 1 && event.prev !== GENESIS) return { ok: false, problem: "the first event does not start the chain" };
+    if (event.body !== null && (await sha256Hex(utf8(canonical(event.body)))) !== event.body_hash) {
+      return { ok: false, problem: `event #${event.seq}: its body does not match its hash` };
+    }
+    const link = { at_ms: event.at_ms, body_hash: event.body_hash, epoch: event.epoch, kind: event.kind, prev: event.prev, room: event.room, secret: event.secret, seq: event.seq };
+    if ((await sha256Hex(utf8(canonical(link)))) !== event.hash) return { ok: false, problem: `event #${event.seq}: its hash is wrong` };
+    if (event.kind === "room") commitments.set(event.body.epoch, event.body.commitment);
+    if (event.kind === "reveal") {
+      const seed = new Uint8Array(event.body.seed.match(/../g).map((h) => parseInt(h, 16)));
+      const expected = commitments.get(event.body.epoch);
+      if (expected !== undefined && (await sha256Hex(seed)) !== expected) {
+        return { ok: false, problem: `the seed revealed for epoch ${event.body.epoch} does not match its commitment` };
+      }
+      revealed.add(event.body.epoch);
+      commitments.set(event.body.next_epoch, event.body.commitment);
+    }
+    prev = event.hash;
+  }
+  return { ok: true, events, revealed };
+}
+
+async function verifyNow() {
+  if (!current) return;
+  const out = $("verified");
+  out.textContent = "checking…";
+  const report = await verifyLog(current.room, current.seat.key);
+  if (!report.ok) { out.textContent = `✗ ${report.problem}`; out.className = "error"; return; }
+  out.className = "ok";
+  let rolls = 0;
+  for (const event of report.events) {
+    const item = seen.get(event.seq);
+    if (!item || event.kind !== "roll") continue;
+    let mark = item.querySelector(".verified");
+    if (!mark) { mark = el("div", "verified meta"); item.append(mark); }
+    if (report.revealed.has(event.epoch)) {
+      rolls += 1;
+      mark.textContent = "✓ verified: chained in the log, and its epoch's seed matches the commitment made before the roll";
+    } else {
+      mark.textContent = "✓ chained in the log; checkable when the GM reveals this epoch's seed";
+    }
+  }
+  out.textContent = `✓ Checked in this browser: ${report.events.length} events chained, ${rolls} rolls of revealed epochs verified (run nutshell verify on the exported log to recompute every die).`;
+}
+
 // ---------------------------------------------------------------- forms
 
 $("create-form").addEventListener("submit", async (e) => {
@@ -401,6 +480,7 @@ $("roll-form").addEventListener("submit", async (e) => {
   $("expression").select();
 });
 
+$("verify").addEventListener("click", verifyNow);
 $("rules-kind").addEventListener("change", rulesFields);
 $("rules-set").addEventListener("change", rulesFields);
 $("rules-form").addEventListener("submit", rollRules);
