@@ -540,6 +540,37 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     }
     player.screenshot("player-check").await;
 
+    // The dice panel: every die seen, with the exact odds of such a run.
+    player
+        .js("document.getElementById('dice-panel').open = true;")
+        .await;
+    let panel = player
+        .until("const rows = [...document.querySelectorAll('#dice-panel-rows tr')]; return rows.length && rows.every(r => r.lastChild.textContent !== '') && rows.map(r => r.textContent).join(' | ')", wait, "the dice panel")
+        .await;
+    let panel = panel.as_str().unwrap();
+    assert!(panel.contains("Ada") && panel.contains("d6"), "{panel}");
+    assert!(
+        panel.contains("sessions") || panel.contains("about average"),
+        "{panel}"
+    );
+
+    // The GM shows one secret roll to everyone from the feed.
+    roll(&gm, "5d4 + 55", true).await;
+    player
+        .until(&count("rolled in secret"), wait, "another secret roll")
+        .await;
+    gm.until(
+        "return document.querySelector('#feed .show-button')",
+        wait,
+        "the show button",
+    )
+    .await;
+    gm.js("document.querySelector('#feed .show-button').click();")
+        .await;
+    player
+        .until(&count("5d4 + 55"), wait, "the shown secret roll")
+        .await;
+
     player.close().await;
     gm.close().await;
 }

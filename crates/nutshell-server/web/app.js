@@ -48,6 +48,7 @@ function clientSeed() {
 // ---------------------------------------------------------------- the feed
 
 const seen = new Map(); // seq -> <li>
+const shownSecrets = new Set(); // seqs of secret rolls shown to everyone
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -119,6 +120,16 @@ function describe(event) {
     case "roll":
       if (event.hidden) {
         item.append(el("div", "secret", `The GM rolled in secret. Its commitment: ${event.body_hash.slice(0, 16)}…`));
+      } else if (body.secret && current?.seat.role === "gm" && !shownSecrets.has(event.seq)) {
+        const line = el("div");
+        line.append(el("span", "who", body.name), document.createTextNode(" rolled in secret (players do not see it yet):"));
+        const reveal = el("button", "small show-button", "show it to everyone");
+        reveal.type = "button";
+        reveal.addEventListener("click", async () => {
+          const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/rolls/${event.seq}/reveal`, current.seat.key);
+          if (!answer.ok) $("who").textContent = errorText(answer);
+        });
+        item.append(line, rollBody(body), reveal);
       } else {
         const who = el("span", "who", body.name);
         const line = el("div");
@@ -128,6 +139,8 @@ function describe(event) {
       break;
     case "show":
       item.append(el("div", null, `The GM showed roll #${body.of}.`));
+      shownSecrets.add(body.of);
+      seen.get(body.of)?.querySelector(".show-button")?.remove();
       break;
     case "reveal":
       item.append(el("div", null, `The seed of epoch ${body.epoch} is revealed: every roll of it can now be verified. The next epoch's dice are committed: ${body.commitment.slice(0, 16)}…`));
@@ -142,6 +155,7 @@ function describe(event) {
 function addEvent(event) {
   const item = describe(event);
   const old = seen.get(event.seq);
+  if (!old || old.querySelector(".secret")) countFaces(event);
   if (old) {
     old.replaceWith(item);
   } else {
@@ -436,6 +450,63 @@ async function verifyNow() {
   out.textContent = `✓ Checked in this browser: ${report.events.length} events chained, ${rolls} rolls of revealed epochs verified (run nutshell verify on the exported log to recompute every die).`;
 }
 
+// ---------------------------------------------------------------- the dice panel
+
+// Every face this page has seen, by member and die: "these dice are
+// rigged" answered with the exact odds of such a run of faces.
+const tally = new Map(); // "name\u0000d20" -> { name, sides, faces: [] }
+
+function countFaces(event) {
+  if (event.kind !== "roll" || !event.body) return;
+  const name = event.body.name;
+  for (const die of event.body.result?.dice ?? []) {
+    const sides = Number(/^d(\d+)$/.exec(die.die ?? "")?.[1]);
+    if (!Number.isInteger(sides) || sides < 2) continue;
+    const faces = die.faces ? die.faces.map((f) => f.face) : [die.face];
+    const key = `${name}\u0000${sides}`;
+    if (!tally.has(key)) tally.set(key, { name, sides, faces: [] });
+    tally.get(key).faces.push(...faces.filter((f) => Number.isInteger(f)));
+  }
+}
+
+// How often fair dice do at least as well (or as badly): the exact chance
+// that N dice of S sides total at least (or at most) what was rolled, from
+// the server's exact odds. "1 in K" sessions like this one.
+async function luck(row) {
+  const n = row.faces.length;
+  const total = row.faces.reduce((a, b) => a + b, 0);
+  const mean = (n * (row.sides + 1)) / 2;
+  const high = total >= mean;
+  const expression = `${n}d${row.sides} ${high ? ">=" : "<="} ${total}`;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/odds`, current.seat.key, { expression });
+  if (!answer.ok) return "—";
+  const yes = answer.data.distribution.find((d) => d.value === 1)?.p ?? 0;
+  if (yes >= 0.5) return "about average";
+  const k = Math.round(1 / yes);
+  return `${high ? "as lucky" : "as unlucky"} as 1 in ${k.toLocaleString()} sessions`;
+}
+
+async function showDicePanel() {
+  const body = $("dice-panel-rows");
+  const rows = [...tally.values()].filter((r) => r.faces.length > 0 && r.faces.length <= 2000);
+  rows.sort((a, b) => a.name.localeCompare(b.name) || a.sides - b.sides);
+  const out = [];
+  for (const row of rows) {
+    const tr = el("tr");
+    const average = row.faces.reduce((a, b) => a + b, 0) / row.faces.length;
+    tr.append(
+      el("td", null, row.name),
+      el("td", null, `d${row.sides}`),
+      el("td", "num", String(row.faces.length)),
+      el("td", "num", `${average.toFixed(2)} (fair: ${((row.sides + 1) / 2).toFixed(1)})`),
+      el("td", null, await luck(row)),
+    );
+    out.push(tr);
+  }
+  body.replaceChildren(...out);
+  $("dice-panel-empty").hidden = out.length > 0;
+}
+
 // ---------------------------------------------------------------- forms
 
 $("create-form").addEventListener("submit", async (e) => {
@@ -481,6 +552,7 @@ $("roll-form").addEventListener("submit", async (e) => {
 });
 
 $("verify").addEventListener("click", verifyNow);
+$("dice-panel").addEventListener("toggle", () => { if ($("dice-panel").open) showDicePanel(); });
 $("rules-kind").addEventListener("change", rulesFields);
 $("rules-set").addEventListener("change", rulesFields);
 $("rules-form").addEventListener("submit", rollRules);
