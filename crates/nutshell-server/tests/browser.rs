@@ -554,6 +554,34 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         "{panel}"
     );
 
+    // A character made from the form: the sheet shown is one the rules
+    // accept (checked with the library `nutshell mls character check` uses).
+    player
+        .js("document.getElementById('characters').open = true;
+             document.querySelector('#sheet-form button[type=submit]').click();")
+        .await;
+    let sheet = player
+        .until(
+            "const p = document.querySelector('#sheets pre'); return p && p.textContent",
+            wait,
+            "the new sheet",
+        )
+        .await;
+    let sheet = sheet.as_str().unwrap();
+    let parsed = nutshell_mls::character::validate::parse_sheet("sheet", sheet).unwrap();
+    assert_eq!(parsed.name, "Brana");
+    let violations = nutshell_mls::character::validate::validate(&parsed, Some(sheet));
+    assert!(violations.is_empty(), "{violations:?}");
+    // The GM sees every sheet of the table.
+    gm.js("document.getElementById('characters').open = true;")
+        .await;
+    gm.until(
+        "return document.querySelectorAll('#sheets li').length === 1",
+        wait,
+        "the GM's list of sheets",
+    )
+    .await;
+
     // The GM shows one secret roll to everyone from the feed.
     roll(&gm, "5d4 + 55", true).await;
     player

@@ -507,6 +507,43 @@ async function showDicePanel() {
   $("dice-panel-empty").hidden = out.length > 0;
 }
 
+// ---------------------------------------------------------------- characters
+
+// The sheets made at this table that this member may see (a GM sees all).
+async function showSheets() {
+  if (!current) return;
+  const answer = await api("GET", `/api/rooms/${encodeURIComponent(current.room)}/sheets`, current.seat.key);
+  if (!answer.ok) return;
+  const items = answer.data.sheets.map((sheet) => {
+    const item = el("li");
+    const details = el("details");
+    details.append(el("summary", null, `${sheet.name} (made by ${sheet.owner}, roll #${sheet.seq})`));
+    for (const line of sheet.rolled ?? []) details.append(el("div", "meta", line));
+    details.append(el("pre", null, sheet.sheet));
+    item.append(details);
+    return item;
+  });
+  $("sheets").replaceChildren(...items);
+}
+
+async function makeSheet(e) {
+  e.preventDefault();
+  if (!current) return;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/sheets`, current.seat.key, {
+    choices: $("choices").value,
+    client_seed: clientSeed(),
+  });
+  const error = $("sheet-error");
+  if (!answer.ok) {
+    // The rules a character breaks are listed one a line.
+    error.textContent = errorText(answer).replace(/; /g, "\n");
+    error.hidden = false;
+    return;
+  }
+  error.hidden = true;
+  showSheets();
+}
+
 // ---------------------------------------------------------------- forms
 
 $("create-form").addEventListener("submit", async (e) => {
@@ -552,6 +589,8 @@ $("roll-form").addEventListener("submit", async (e) => {
 });
 
 $("verify").addEventListener("click", verifyNow);
+$("sheet-form").addEventListener("submit", makeSheet);
+$("characters").addEventListener("toggle", () => { if ($("characters").open) showSheets(); });
 $("dice-panel").addEventListener("toggle", () => { if ($("dice-panel").open) showDicePanel(); });
 $("rules-kind").addEventListener("change", rulesFields);
 $("rules-set").addEventListener("change", rulesFields);
