@@ -117,9 +117,16 @@ impl Driver {
             format!("--user-data-dir={}", profile.path().display()),
             format!("--window-size={width},{height}"),
         ]);
+        let mut options = json!({"binary": CHROMIUM, "args": args});
+        if width < 500 {
+            // Chromium's windows are at least ~500 px wide: a phone's width
+            // is emulated instead.
+            options["mobileEmulation"] =
+                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}});
+        }
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args}
+            "goog:chromeOptions": options
         }}});
         let session = self
             .call(reqwest::Method::POST, "/session", Some(capabilities))
@@ -166,7 +173,15 @@ impl Browser<'_> {
             {
                 return value;
             }
-            assert!(Instant::now() < deadline, "not within {within:?}: {what}");
+            if Instant::now() >= deadline {
+                let page = self
+                    .js("return location.href + ' | ' + document.body.innerText")
+                    .await;
+                panic!(
+                    "not within {within:?}: {what}: {}",
+                    page.as_str().unwrap_or("")
+                );
+            }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
     }
@@ -285,7 +300,7 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     gm.until(&count("created"), wait, "the room event").await;
 
     // The player opens the invite link and joins with a name.
-    let player = driver.browser(500, 900).await;
+    let player = driver.browser(390, 844).await;
     player.go(invite.as_str().unwrap()).await;
     player
         .until(
@@ -362,6 +377,14 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
             .js("return document.querySelectorAll('#feed li').length")
             .await,
         before
+    );
+    assert_eq!(player.js("return window.innerWidth").await, json!(390));
+    // Nothing is wider than the phone's screen.
+    assert_eq!(
+        player
+            .js("return document.documentElement.scrollWidth <= window.innerWidth")
+            .await,
+        json!(true)
     );
     player.screenshot("player-phone").await;
 

@@ -9,7 +9,11 @@ use std::time::Duration;
 use nutshell_dice::Limits;
 use nutshell_server::rate::RateLimit;
 use nutshell_server::verify::verify;
+
+#[path = "support/proxy.rs"]
+mod proxy;
 use nutshell_server::{Store, router};
+use proxy::CuttableProxy;
 use serde_json::{Value, json};
 
 /// A server on a free port with its own database.
@@ -1040,60 +1044,6 @@ async fn every_changed_byte_of_an_export_is_caught(backend: Backend) {
         let all: Vec<&str> = log.lines().collect();
         let without = [&all[..2], &all[3..]].concat().join("\n");
         assert_eq!(verify(&without).unwrap_err().line, 3);
-    }
-}
-
-/// A TCP proxy in front of PostgreSQL that the test can cut (every open
-/// connection closed, new ones refused at once) and restore: the database
-/// "going away" without stopping the one every other test uses.
-struct CuttableProxy {
-    address: std::net::SocketAddr,
-    cut: Arc<std::sync::atomic::AtomicBool>,
-    connections: Arc<tokio::sync::Mutex<tokio::task::JoinSet<()>>>,
-    _accept: tokio::task::JoinHandle<()>,
-}
-
-impl CuttableProxy {
-    async fn start(upstream: String) -> CuttableProxy {
-        use std::sync::atomic::Ordering;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        let cut = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let connections = Arc::new(tokio::sync::Mutex::new(tokio::task::JoinSet::new()));
-        let accept = {
-            let cut = cut.clone();
-            let connections = connections.clone();
-            tokio::spawn(async move {
-                while let Ok((mut inbound, _)) = listener.accept().await {
-                    if cut.load(Ordering::SeqCst) {
-                        drop(inbound); // refused: closed at once
-                        continue;
-                    }
-                    let upstream = upstream.clone();
-                    connections.lock().await.spawn(async move {
-                        if let Ok(mut outbound) = tokio::net::TcpStream::connect(upstream).await {
-                            let _ =
-                                tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
-                        }
-                    });
-                }
-            })
-        };
-        CuttableProxy {
-            address,
-            cut,
-            connections,
-            _accept: accept,
-        }
-    }
-
-    async fn cut(&self) {
-        self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
-        self.connections.lock().await.abort_all();
-    }
-
-    fn restore(&self) {
-        self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
