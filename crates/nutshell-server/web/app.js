@@ -116,6 +116,7 @@ function describe(event) {
       break;
     case "join":
       item.append(el("div", null, `${body.name} joined.`));
+      if (!members.includes(body.name)) { members.push(body.name); showWho(); }
       break;
     case "roll":
       if (event.hidden) {
@@ -167,6 +168,13 @@ function addEvent(event) {
 // ---------------------------------------------------------------- the room
 
 let current = null; // { room, seat }
+let members = []; // names, in the order they joined
+let me = null; // { name, role }
+
+function showWho() {
+  if (!me) return;
+  $("who").textContent = `You are ${me.name} (${me.role === "gm" ? "the GM" : "a player"}). Members: ${members.join(", ")}.`;
+}
 
 async function enterRoom(room, seat) {
   const answer = await api("GET", `/api/rooms/${encodeURIComponent(room)}`, seat.key);
@@ -182,7 +190,9 @@ async function enterRoom(room, seat) {
   seats.set(room, seat);
   current = { room, seat };
   $("room-name").textContent = `· ${info.name}`;
-  $("who").textContent = `You are ${info.you.name} (${info.you.role === "gm" ? "the GM" : "a player"}). Members: ${info.members.map((m) => m.name).join(", ")}.`;
+  me = info.you;
+  members = info.members.map((m) => m.name);
+  showWho();
   for (const node of document.querySelectorAll(".gm-only")) node.hidden = seat.role !== "gm";
   if (seat.role === "gm" && seat.invite) {
     const link = `${location.origin}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(seat.invite)}`;
