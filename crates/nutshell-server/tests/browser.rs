@@ -15,6 +15,10 @@ use nutshell_server::rate::RateLimit;
 use nutshell_server::{Store, router};
 use serde_json::{Value, json};
 
+#[path = "support/proxy.rs"]
+mod proxy;
+use proxy::CuttableProxy;
+
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// chromedriver on a free port, stopped on drop.
@@ -300,8 +304,13 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     gm.until(&count("created"), wait, "the room event").await;
 
     // The player opens the invite link and joins with a name.
+    // The player's page reaches the server through a proxy the test can cut.
+    let proxy = CuttableProxy::start(base.trim_start_matches("http://").to_string()).await;
+    let player_base = format!("http://{}", proxy.address);
     let player = driver.browser(390, 844).await;
-    player.go(invite.as_str().unwrap()).await;
+    player
+        .go(&invite.as_str().unwrap().replace(&base, &player_base))
+        .await;
     player
         .until(
             "return !document.getElementById('join').hidden",
@@ -419,19 +428,16 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     const HISTORY: &str =
         "return [...document.querySelectorAll('#feed li')].map(li => Number(li.dataset.seq))";
     let seen = player.js(HISTORY).await;
+    // A marker the old page holds and a reloaded one does not.
     player
-        .go(&format!(
-            "{base}/#room={}",
-            invite
-                .as_str()
-                .unwrap()
-                .split("room=")
-                .nth(1)
-                .unwrap()
-                .split('&')
-                .next()
-                .unwrap()
-        ))
+        .js("window.beforeReload = true; location.reload();")
+        .await;
+    player
+        .until(
+            "return window.beforeReload === undefined && !document.getElementById('table').hidden",
+            wait,
+            "the reloaded page",
+        )
         .await;
     player
         .until(
@@ -459,6 +465,45 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         .collect();
     assert_eq!(again, expected, "newest first, each once");
     assert_eq!(again.len(), *expected.first().unwrap() as usize, "no gap");
+
+    // A dropped connection: the player's page is cut off while the GM rolls
+    // twice; when the connection is back the stream resumes after the last
+    // event the page had: both rolls, once each, in order.
+    proxy.cut().await;
+    player
+        .until(
+            "return document.getElementById('status').textContent.includes('reconnecting')",
+            wait,
+            "the page noticing the cut",
+        )
+        .await;
+    roll(&gm, "7d7", false).await;
+    gm.until(&count("7d7"), wait, "the first roll while cut off")
+        .await;
+    roll(&gm, "8d8", false).await;
+    gm.until(&count("8d8"), wait, "the second roll while cut off")
+        .await;
+    proxy.restore();
+    player
+        .until(
+            &count("8d8"),
+            Duration::from_secs(20),
+            "the rolls missed while cut off",
+        )
+        .await;
+    let after: Vec<i64> = player
+        .js(HISTORY)
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        after,
+        (1..=after[0]).rev().collect::<Vec<_>>(),
+        "each event once, in order"
+    );
 
     // The odds of a roll: the chart with the rolled total marked.
     player
