@@ -230,30 +230,39 @@ mod tests {
     /// diagonals go to Left and Right, the rest is Rear.
     #[test]
     fn the_four_arcs_for_every_facing() {
+        // Facing north from D4 on a 7 x 7 grid, the arcs drawn out as the
+        // rule describes them: F forward (the front diagonals included), L
+        // left and R right (the rear diagonals included), B rear.
+        let picture = [
+            "FFFFFFF", //
+            "LFFFFFR", //
+            "LLFFFRR", //
+            "LLL.RRR", //
+            "LLLBRRR", //
+            "LLBBBRR", //
+            "LBBBBBR",
+        ];
         let centre = pose("D4", Facing::North);
-        let expect = |ahead: i64, right: i64| {
-            if ahead > 0 && right.abs() <= ahead {
-                Arc::Forward
-            } else if ahead < 0 && right.abs() < -ahead {
-                Arc::Rear
-            } else if right < 0 {
-                Arc::Left
-            } else {
-                Arc::Right
-            }
-        };
-        for facing in Facing::ALL {
+        // Facing another side turns the picture with the shooter: a target
+        // is in the arc its offset, turned back to north, has in the picture.
+        for (turns, facing) in Facing::ALL.into_iter().enumerate() {
             let shooter = Pose { facing, ..centre };
-            for y in 0..7u32 {
-                for x in 0..7u32 {
-                    let target = Square::new(x, y);
-                    let (ahead, right) = relative(shooter, target);
-                    let got = arc(shooter, target);
-                    if (ahead, right) == (0, 0) {
-                        assert_eq!(got, None);
-                    } else {
-                        assert_eq!(got, Some(expect(ahead, right)), "{facing} {target}");
+            for y in 0..7i64 {
+                for x in 0..7i64 {
+                    let (mut dx, mut dy) = (x - 3, y - 3);
+                    for _ in 0..turns {
+                        (dx, dy) = (dy, -dx);
                     }
+                    let drawn = picture[(dy + 3) as usize].as_bytes()[(dx + 3) as usize];
+                    let want = match drawn {
+                        b'F' => Some(Arc::Forward),
+                        b'L' => Some(Arc::Left),
+                        b'R' => Some(Arc::Right),
+                        b'B' => Some(Arc::Rear),
+                        _ => None,
+                    };
+                    let target = Square::new(x as u32, y as u32);
+                    assert_eq!(arc(shooter, target), want, "facing {facing}, {target}");
                 }
             }
         }

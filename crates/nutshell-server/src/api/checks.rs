@@ -22,6 +22,7 @@ use serde_json::{Map, Value, json};
 use super::rolls::commit;
 use crate::app::{ApiError, AppState, InRoom};
 use crate::fair;
+use crate::store::Member;
 
 /// The fields a check or contest body carries besides the request.
 pub(crate) struct RollFields {
@@ -79,29 +80,70 @@ fn field_type(name: &str, expected: &str) -> ApiError {
     ApiError::bad_request("bad_json", format!("`{name}` must be {expected}"))
 }
 
-/// `POST /api/rooms/{room}/checks`: rolls a check (or a tiered-d20 turn)
-/// and answers `nutshell check --json`'s result with the event's fields.
-pub async fn check(
-    State(state): State<AppState>,
-    InRoom(me): InRoom,
+/// What the check and contest routes share: validating, the exact odds,
+/// the record text.
+trait RulesRoll: serde::Serialize + DeserializeOwned {
+    /// `check` or `contest`: the body's name in errors.
+    const WHAT: &'static str;
+    /// The error code of a refusal.
+    const CODE: &'static str;
+    fn validate(&self) -> Result<(), nutshell_rules::RulesError>;
+    fn odds_json(&self) -> Result<Value, nutshell_rules::RulesError>;
+    fn text(&self) -> String;
+}
+
+impl RulesRoll for CheckRequest {
+    const WHAT: &'static str = "check";
+    const CODE: &'static str = "bad_check";
+    fn validate(&self) -> Result<(), nutshell_rules::RulesError> {
+        CheckRequest::validate(self)
+    }
+    fn odds_json(&self) -> Result<Value, nutshell_rules::RulesError> {
+        Ok(serde_json::to_value(self.odds()?).unwrap_or(Value::Null))
+    }
+    fn text(&self) -> String {
+        fair::check_text(self)
+    }
+}
+
+impl RulesRoll for ContestRequest {
+    const WHAT: &'static str = "contest";
+    const CODE: &'static str = "bad_contest";
+    fn validate(&self) -> Result<(), nutshell_rules::RulesError> {
+        ContestRequest::validate(self)
+    }
+    fn odds_json(&self) -> Result<Value, nutshell_rules::RulesError> {
+        Ok(serde_json::to_value(self.odds()?).unwrap_or(Value::Null))
+    }
+    fn text(&self) -> String {
+        fair::contest_text(self)
+    }
+}
+
+/// Rolls a check or a contest: validated (nothing written when refused),
+/// committed, answered with the result, the request and, when asked, the
+/// exact odds of every outcome.
+async fn roll_rules<R: RulesRoll>(
+    state: AppState,
+    me: Member,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(body) = body?;
-    let (fields, request): (RollFields, CheckRequest) = split(body, "check")?;
-    let bad = |e: nutshell_rules::RulesError| ApiError::bad_request("bad_check", e.to_string());
+    let (fields, request): (RollFields, R) = split(body, R::WHAT)?;
+    let bad = |e: nutshell_rules::RulesError| ApiError::bad_request(R::CODE, e.to_string());
     request.validate().map_err(bad)?;
     let odds = if fields.odds {
-        Some(serde_json::to_value(request.odds().map_err(bad)?).unwrap_or(Value::Null))
+        Some(request.odds_json().map_err(bad)?)
     } else {
         None
     };
     let committed = commit(
         &state,
         &me,
-        fair::check_text(&request),
+        request.text(),
         fields.client_seed,
         fields.secret,
-        "bad_check",
+        R::CODE,
     )
     .await?;
     let mut answer = committed.answer();
@@ -112,6 +154,16 @@ pub async fn check(
     Ok((StatusCode::CREATED, Json(answer)))
 }
 
+/// `POST /api/rooms/{room}/checks`: rolls a check (or a tiered-d20 turn)
+/// and answers `nutshell check --json`'s result with the event's fields.
+pub async fn check(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    body: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    roll_rules::<CheckRequest>(state, me, body).await
+}
+
 /// `POST /api/rooms/{room}/contests`: rolls a contest and answers `nutshell
 /// contest --json`'s result with the event's fields.
 pub async fn contest(
@@ -119,28 +171,5 @@ pub async fn contest(
     InRoom(me): InRoom,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let Json(body) = body?;
-    let (fields, request): (RollFields, ContestRequest) = split(body, "contest")?;
-    let bad = |e: nutshell_rules::RulesError| ApiError::bad_request("bad_contest", e.to_string());
-    request.validate().map_err(bad)?;
-    let odds = if fields.odds {
-        Some(serde_json::to_value(request.odds().map_err(bad)?).unwrap_or(Value::Null))
-    } else {
-        None
-    };
-    let committed = commit(
-        &state,
-        &me,
-        fair::contest_text(&request),
-        fields.client_seed,
-        fields.secret,
-        "bad_contest",
-    )
-    .await?;
-    let mut answer = committed.answer();
-    answer["request"] = json!(request);
-    if let Some(odds) = odds {
-        answer["odds"] = odds;
-    }
-    Ok((StatusCode::CREATED, Json(answer)))
+    roll_rules::<ContestRequest>(state, me, body).await
 }
