@@ -19,7 +19,7 @@ use nutshell_rules::request::{CheckRequest, ContestRequest};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use super::rolls::commit;
+use super::rolls::{Committed, commit};
 use crate::app::{ApiError, AppState, InRoom};
 use crate::fair;
 use crate::store::Member;
@@ -66,6 +66,28 @@ pub(crate) fn split<T: DeserializeOwned>(
         },
         request,
     ))
+}
+
+impl RollFields {
+    /// Commits the roll whose record is `text` with these fields
+    /// (`client_seed`, `secret`); `code` names a refusal.
+    pub(crate) async fn commit(
+        self,
+        state: &AppState,
+        me: &Member,
+        text: String,
+        code: &'static str,
+    ) -> Result<Committed, ApiError> {
+        commit(state, me, text, self.client_seed, self.secret, code).await
+    }
+
+    /// Refuses `"odds": true` for a roll that has no exact odds, saying why.
+    pub(crate) fn refuse_odds(&self, code: &'static str, why: &str) -> Result<(), ApiError> {
+        if self.odds {
+            return Err(ApiError::bad_request(code, why.to_string()));
+        }
+        Ok(())
+    }
 }
 
 fn flag(object: &mut Map<String, Value>, name: &str) -> Result<bool, ApiError> {
@@ -137,15 +159,7 @@ async fn roll_rules<R: RulesRoll>(
     } else {
         None
     };
-    let committed = commit(
-        &state,
-        &me,
-        request.text(),
-        fields.client_seed,
-        fields.secret,
-        R::CODE,
-    )
-    .await?;
+    let committed = fields.commit(&state, &me, request.text(), R::CODE).await?;
     let mut answer = committed.answer();
     answer["request"] = json!(request);
     if let Some(odds) = odds {

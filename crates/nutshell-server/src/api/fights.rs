@@ -9,7 +9,6 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use super::checks::split;
-use super::rolls::commit;
 use crate::app::{ApiError, AppState, InRoom};
 use crate::fight::FightRequest;
 
@@ -22,24 +21,16 @@ pub async fn fight(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(body) = body?;
     let (fields, request): (_, FightRequest) = split(body, "fight")?;
-    if fields.odds {
-        return Err(ApiError::bad_request(
-            "bad_fight",
-            "a fight has no exact odds: `nutshell mls simulate` estimates them",
-        ));
-    }
+    fields.refuse_odds(
+        "bad_fight",
+        "a fight has no exact odds: `nutshell mls simulate` estimates them",
+    )?;
     request
         .build()
         .map_err(|e| ApiError::bad_request("bad_fight", e))?;
-    let committed = commit(
-        &state,
-        &me,
-        request.text(),
-        fields.client_seed,
-        fields.secret,
-        "bad_fight",
-    )
-    .await?;
+    let committed = fields
+        .commit(&state, &me, request.text(), "bad_fight")
+        .await?;
     let mut answer = committed.answer();
     answer["request"] = json!(request);
     Ok((StatusCode::CREATED, Json(answer)))

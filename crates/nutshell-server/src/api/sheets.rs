@@ -11,7 +11,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::checks::split;
-use super::rolls::commit;
 use crate::app::{ApiError, AppState, InRoom};
 use crate::events::view;
 use crate::sheet::{MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest};
@@ -25,21 +24,13 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(body) = body?;
     let (fields, request): (_, SheetRequest) = split(body, "sheet")?;
-    if fields.odds {
-        return Err(ApiError::bad_request("bad_sheet", "a sheet has no odds"));
-    }
+    fields.refuse_odds("bad_sheet", "a sheet has no odds")?;
     request
         .parse()
         .map_err(|e| ApiError::bad_request("bad_sheet", e))?;
-    let committed = commit(
-        &state,
-        &me,
-        request.text(),
-        fields.client_seed,
-        fields.secret,
-        "bad_sheet",
-    )
-    .await?;
+    let committed = fields
+        .commit(&state, &me, request.text(), "bad_sheet")
+        .await?;
     Ok((StatusCode::CREATED, Json(committed.answer())))
 }
 
