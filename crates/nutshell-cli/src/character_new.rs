@@ -565,6 +565,7 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
             prepare: 0,
             mp: None,
             spear: false,
+            missile: None,
         });
     }
     Ok(Choices {

@@ -3,10 +3,28 @@
 
 use crate::exit::Failure;
 use clap::{Args, Subcommand};
-use nutshell_mls::map::{BattleMap, Facing, Pose, Square, cheapest_path};
+use nutshell_mls::map::{
+    Arc, BattleMap, Facing, MissileKind, Pose, Square, Token, arc, arrow, cheapest_path,
+    may_shoot_into, picture,
+};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
+
+/// `nutshell mls map`: draw a map (with the sides on it), or one of its
+/// subcommands.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct MapArgs {
+    #[command(subcommand)]
+    pub command: Option<MapCommand>,
+    /// The map to draw: a TOML file (docs/mls/map.md)
+    #[arg(value_name = "MAP.toml")]
+    pub map: Option<PathBuf>,
+    /// The two sides to place on it by its starts (A.toml B.toml)
+    #[arg(value_name = "SIDE.toml", num_args = 0..=2)]
+    pub sides: Vec<PathBuf>,
+}
 
 #[derive(Debug, Subcommand)]
 pub enum MapCommand {
@@ -14,6 +32,8 @@ pub enum MapCommand {
     Show(ShowArgs),
     /// The cheapest movement from one square and facing to another square, step by step
     Path(PathArgs),
+    /// The four arcs of fire around a square and facing
+    Arcs(ArcsArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -23,19 +43,52 @@ pub struct ShowArgs {
     pub map: PathBuf,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WeaponArg {
+    /// A bow: Forward and Left (Right when left-handed)
+    Bow,
+    /// A throwing weapon: as a bow
+    Thrown,
+    /// Any other missile weapon (a gun, a crossbow): Forward, Left and Right
+    Other,
+    /// A mounted, trained horse archer's bow: the Rear as well
+    HorseArcher,
+    /// An offensive spell: Forward only
+    Spell,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ArcsArgs {
+    /// The map: a TOML file (docs/mls/map.md)
+    #[arg(value_name = "MAP.toml")]
+    pub map: PathBuf,
+    /// The shooter's square and facing, such as C3:north (or a combatant the map places)
+    #[arg(long, value_name = "SQUARE:FACING|NAME")]
+    pub at: String,
+    /// Which missile: the arcs it may shoot into are drawn in capitals
+    #[arg(long, value_enum, default_value = "bow")]
+    pub weapon: WeaponArg,
+    /// A left-handed shooter (bows and throwing weapons go Right, not Left)
+    #[arg(long)]
+    pub left_handed: bool,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct PathArgs {
     /// The map: a TOML file (docs/mls/map.md)
     #[arg(value_name = "MAP.toml")]
     pub map: PathBuf,
-    /// The starting square, such as B2, or the name of a combatant placed by the map
-    #[arg(long, value_name = "SQUARE|NAME")]
+    /// The starting square, such as B2 or B2:north, or the name of a combatant placed by the map
+    #[arg(long, value_name = "SQUARE[:FACING]|NAME")]
     pub from: String,
     /// The starting facing (north, east, south, west); a placed combatant's by default
     #[arg(long, value_name = "FACING")]
     pub facing: Option<String>,
-    /// The square to reach
-    #[arg(long, value_name = "SQUARE")]
+    /// The square to reach (SQUARE:FACING to end facing that way)
+    #[arg(long, value_name = "SQUARE[:FACING]")]
     pub to: String,
     /// The facing to end with (any, if not given)
     #[arg(long, value_name = "FACING")]
@@ -51,14 +104,31 @@ pub struct PathArgs {
     pub json: bool,
 }
 
-pub fn run(command: &MapCommand) -> Result<(), Failure> {
-    match command {
-        MapCommand::Show(args) => show(args),
-        MapCommand::Path(args) => path(args),
+pub fn run(args: &MapArgs) -> Result<(), Failure> {
+    match (&args.command, &args.map) {
+        (Some(MapCommand::Show(show_args)), _) => show(show_args),
+        (Some(MapCommand::Path(path_args)), _) => path(path_args),
+        (Some(MapCommand::Arcs(arcs_args)), _) => arcs(arcs_args),
+        (None, Some(map)) if args.sides.is_empty() => show(&ShowArgs { map: map.clone() }),
+        (None, Some(map)) => draw_sides(map, &args.sides),
+        (None, None) => Err(Failure::bad_input(
+            "error: name a map to draw (nutshell mls map MAP.toml [A.toml B.toml]), or a subcommand: show, path, arcs".to_string(),
+        )),
     }
 }
 
-fn load(path: &std::path::Path) -> Result<BattleMap, Failure> {
+/// `nutshell mls path`.
+pub fn run_path(args: &PathArgs) -> Result<(), Failure> {
+    path(args)
+}
+
+/// `nutshell mls arcs`.
+pub fn run_arcs(args: &ArcsArgs) -> Result<(), Failure> {
+    arcs(args)
+}
+
+/// Reads a battle map file (within the file size limit) and parses it.
+pub fn load(path: &std::path::Path) -> Result<BattleMap, Failure> {
     let text = crate::files::read_text(path)?;
     BattleMap::parse(&path.display().to_string(), &text)
         .map_err(|e| Failure::bad_input(format!("error: {e}")))
@@ -88,15 +158,6 @@ fn facing(flag: &str, text: &str) -> Result<Facing, Failure> {
     })
 }
 
-fn arrow(facing: Facing) -> char {
-    match facing {
-        Facing::North => '^',
-        Facing::East => '>',
-        Facing::South => 'v',
-        Facing::West => '<',
-    }
-}
-
 fn show(args: &ShowArgs) -> Result<(), Failure> {
     let map = load(&args.map)?;
     let mut out = anstream::stdout().lock();
@@ -107,41 +168,22 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
         map.width(),
         map.height()
     )?;
-    let label = |x: u32| {
-        Square::new(x, 0)
-            .to_string()
-            .trim_end_matches('1')
-            .to_string()
-    };
-    let widest = label(map.width() - 1).len();
-    let margin = map.height().to_string().len();
-    for line in 0..widest {
-        let header: String = (0..map.width())
-            .map(|x| {
-                let l = label(x);
-                let pad = widest - l.len();
-                if line < pad {
-                    ' '
-                } else {
-                    l.as_bytes()[line - pad] as char
-                }
-            })
-            .collect();
-        writeln!(out, "{:margin$} {header}", "")?;
+    let tokens: Vec<Token> = map
+        .starts
+        .iter()
+        .map(|s| Token {
+            square: s.at,
+            mark: arrow(s.facing),
+        })
+        .chain(map.side_starts.iter().map(|s| Token {
+            square: s.at,
+            mark: arrow(s.facing),
+        }))
+        .collect();
+    for line in picture(&map, &tokens) {
+        writeln!(out, "{line}")?;
     }
-    let rows = map.rows();
-    for (y, row) in rows.iter().enumerate() {
-        let mut cells: Vec<char> = row.chars().collect();
-        for start in map.starts.iter().filter(|s| s.at.y as usize == y) {
-            cells[start.at.x as usize] = arrow(start.facing);
-        }
-        let row: String = cells.into_iter().collect();
-        writeln!(out, "{:>margin$} {row}", y + 1)?;
-    }
-    writeln!(
-        out,
-        "legend: . floor  # wall  + closed door  / open door  ^ > v < a combatant facing north, east, south, west"
-    )?;
+    writeln!(out, "{LEGEND}")?;
     for start in &map.starts {
         writeln!(
             out,
@@ -149,39 +191,184 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
             start.who, start.at, start.facing
         )?;
     }
+    for start in &map.side_starts {
+        writeln!(
+            out,
+            "side {} from {}, facing {}, {} a rank",
+            start.side, start.at, start.facing, start.width
+        )?;
+    }
     Ok(())
+}
+
+const LEGEND: &str = "legend: . floor  # wall  + closed door  / open door  ^ > v < a combatant facing north, east, south, west";
+
+/// `nutshell mls map MAP A B`: the sides placed on the map as a fight
+/// would place them.
+fn draw_sides(map_path: &std::path::Path, sides: &[PathBuf]) -> Result<(), Failure> {
+    let [a, b] = sides else {
+        return Err(Failure::bad_input(
+            "error: give both sides (nutshell mls map MAP.toml A.toml B.toml)".to_string(),
+        ));
+    };
+    let map = std::sync::Arc::new(load(map_path)?);
+    let sides = [crate::mls_cmd::load_side(a)?, crate::mls_cmd::load_side(b)?];
+    let options = nutshell_mls::FightOptions {
+        map: Some(map),
+        ..nutshell_mls::FightOptions::default()
+    };
+    let fight = nutshell_mls::Fight::new(sides, options)
+        .map_err(|e| Failure::bad_input(format!("error: {e}")))?;
+    let mut board = Board::new(&fight);
+    for line in fight.log() {
+        board.update(line);
+    }
+    board.draw(&mut anstream::stdout().lock(), "")?;
+    Ok(())
+}
+
+/// A fight's map as its log tells it: where everyone stands, line by line,
+/// drawn between turns by `mls fight --show-map`.
+pub struct Board {
+    map: Option<BattleMap>,
+    sides: Vec<(String, String)>,
+    at: std::collections::BTreeMap<String, nutshell_mls::log::Placement>,
+}
+
+impl Board {
+    /// An empty board for `fight`'s map (nothing is drawn without one).
+    pub fn new(fight: &nutshell_mls::Fight) -> Board {
+        let names = fight.side_names();
+        Board {
+            map: fight.map().cloned(),
+            sides: fight
+                .fighters()
+                .iter()
+                .map(|f| (f.sheet.name.clone(), names[f.side].clone()))
+                .collect(),
+            at: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// Takes in a log line's positions.
+    pub fn update(&mut self, line: &nutshell_mls::log::Line) {
+        for p in &line.positions {
+            self.at.insert(p.name.clone(), p.clone());
+        }
+        if let Some(map) = &mut self.map {
+            for door in line.opened.iter().filter_map(|d| Square::parse(d)) {
+                map.set_terrain(door, nutshell_mls::map::Terrain::OpenDoor);
+            }
+        }
+    }
+
+    /// Draws the map with everyone where the log has put them so far,
+    /// under `title`.
+    pub fn draw(&self, out: &mut impl Write, title: &str) -> std::io::Result<()> {
+        let Some(map) = &self.map else {
+            return Ok(());
+        };
+        let mut tokens = Vec::new();
+        for fallen in [true, false] {
+            for p in self.at.values() {
+                let Some(square) = Square::parse(&p.square) else {
+                    continue;
+                };
+                let mark = match (p.state, Facing::parse(p.facing)) {
+                    ("standing", Some(f)) => arrow(f),
+                    ("escaped", _) => continue,
+                    _ => 'x',
+                };
+                if (mark == 'x') == fallen {
+                    tokens.push(Token { square, mark });
+                }
+            }
+        }
+        writeln!(out)?;
+        if !title.is_empty() {
+            writeln!(out, "  {title}:")?;
+        }
+        for line in picture(map, &tokens) {
+            writeln!(out, "  {line}")?;
+        }
+        for (name, side) in &self.sides {
+            if let Some(p) = self.at.get(name) {
+                writeln!(
+                    out,
+                    "  {name} ({side}): {}, facing {}{}",
+                    p.square,
+                    p.facing,
+                    if p.state == "standing" {
+                        String::new()
+                    } else {
+                        format!(", {}", p.state)
+                    }
+                )?;
+            }
+        }
+        writeln!(out)?;
+        Ok(())
+    }
+}
+
+/// A pose from `SQUARE:FACING`, `SQUARE` with `facing`, or the name of a
+/// combatant the map places (its facing unless `facing` says otherwise).
+fn pose(
+    flag: &str,
+    text: &str,
+    facing_flag: &str,
+    facing_text: Option<&str>,
+    map: &BattleMap,
+) -> Result<Pose, Failure> {
+    if let Some(start) = map.starts.iter().find(|s| s.who == text) {
+        return Ok(Pose {
+            square: start.at,
+            facing: match facing_text {
+                Some(f) => facing(facing_flag, f)?,
+                None => start.facing,
+            },
+        });
+    }
+    let (square_text, facing_part) = match text.split_once(':') {
+        Some((sq, f)) => (sq, Some(f)),
+        None => (text, None),
+    };
+    let facing_text = facing_part.or(facing_text).ok_or_else(|| {
+        Failure::bad_input(format!(
+            "error: {flag} {text}: give a facing too ({square_text}:north, or {facing_flag}), or name a combatant the map places"
+        ))
+    })?;
+    Ok(Pose {
+        square: square(flag, square_text, map)?,
+        facing: facing(
+            if facing_part.is_some() {
+                flag
+            } else {
+                facing_flag
+            },
+            facing_text,
+        )?,
+    })
 }
 
 fn path(args: &PathArgs) -> Result<(), Failure> {
     let map = load(&args.map)?;
-    let placed = map.starts.iter().find(|s| s.who == args.from);
-    let start = match placed {
-        Some(start) => Pose {
-            square: start.at,
-            facing: match &args.facing {
-                Some(f) => facing("--facing", f)?,
-                None => start.facing,
-            },
-        },
-        None => Pose {
-            square: square("--from", &args.from, &map)?,
-            facing: facing(
-                "--facing",
-                args.facing.as_deref().ok_or_else(|| {
-                    Failure::bad_input(format!(
-                        "error: --from {}: give --facing too (or name a combatant the map places)",
-                        args.from
-                    ))
-                })?,
-            )?,
-        },
+    let start = pose(
+        "--from",
+        &args.from,
+        "--facing",
+        args.facing.as_deref(),
+        &map,
+    )?;
+    let (to, to_facing) = match args.to.split_once(':') {
+        Some((sq, f)) => (sq, Some(facing("--to", f)?)),
+        None => (args.to.as_str(), None),
     };
-    let goal = square("--to", &args.to, &map)?;
-    let face = args
-        .face
-        .as_deref()
-        .map(|f| facing("--face", f))
-        .transpose()?;
+    let goal = square("--to", to, &map)?;
+    let face = match args.face.as_deref() {
+        Some(f) => Some(facing("--face", f)?),
+        None => to_facing,
+    };
     let others: Vec<Square> = map
         .starts
         .iter()
@@ -212,6 +399,7 @@ fn path(args: &PathArgs) -> Result<(), Failure> {
             "from": start.square.to_string(),
             "facing": start.facing.name(),
             "to": goal.to_string(),
+            "cost": path.cost,
             "mp": path.cost,
             "steps": steps,
         });
@@ -225,6 +413,65 @@ fn path(args: &PathArgs) -> Result<(), Failure> {
         out,
         "{} MP in all (mls, Forward Movement; Diagonal Movement; Sideways and Rearward Movement)",
         path.cost
+    )?;
+    Ok(())
+}
+
+fn arcs(args: &ArcsArgs) -> Result<(), Failure> {
+    let map = load(&args.map)?;
+    let shooter = pose("--at", &args.at, "--at", None, &map)?;
+    let kind = match args.weapon {
+        WeaponArg::Bow | WeaponArg::Thrown => MissileKind::ThrownOrBow,
+        WeaponArg::Other => MissileKind::Other,
+        WeaponArg::HorseArcher => MissileKind::HorseArcher,
+        WeaponArg::Spell => MissileKind::Spell,
+    };
+    let letter = |a: Arc| match a {
+        Arc::Forward => 'f',
+        Arc::Left => 'l',
+        Arc::Right => 'r',
+        Arc::Rear => 'b',
+    };
+    let mut tokens = Vec::new();
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let square = Square::new(x, y);
+            if !map.terrain(square).is_some_and(|t| t.passable()) {
+                continue;
+            }
+            let mark = match arc(shooter, square) {
+                None => arrow(shooter.facing),
+                Some(a) if may_shoot_into(kind, a, args.left_handed) => {
+                    letter(a).to_ascii_uppercase()
+                }
+                Some(a) => letter(a),
+            };
+            tokens.push(Token { square, mark });
+        }
+    }
+    let allowed: Vec<&str> = [Arc::Forward, Arc::Left, Arc::Right, Arc::Rear]
+        .into_iter()
+        .filter(|a| may_shoot_into(kind, *a, args.left_handed))
+        .map(Arc::name)
+        .collect();
+    let mut out = anstream::stdout().lock();
+    if args.json {
+        let object = json!({
+            "at": shooter.square.to_string(),
+            "facing": shooter.facing.name(),
+            "may_shoot_into": allowed,
+            "rows": picture(&map, &tokens).into_iter().skip_while(|l| !l.trim_start().starts_with('1')).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
+    for line in picture(&map, &tokens) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(
+        out,
+        "F/f forward, L/l left, R/r right, B/b rear; capitals: the arcs this weapon may shoot into ({}) (mls, Who May Shoot; Who May Cast)",
+        allowed.join(", ")
     )?;
     Ok(())
 }

@@ -41,9 +41,12 @@ pub enum MlsCommand {
     Behave(crate::character_cmd::BehaveArgs),
     /// Time costs of actions (mls, Time and Motion)
     Time(crate::character_cmd::TimeArgs),
-    /// Battle maps: check and print one, find the cheapest movement across it
-    #[command(subcommand)]
-    Map(crate::map_cmd::MapCommand),
+    /// Battle maps: draw one (with the sides on it), check it, paths and arcs on it
+    Map(crate::map_cmd::MapArgs),
+    /// The cheapest movement on a map from one square and facing to another, step by step
+    Path(crate::map_cmd::PathArgs),
+    /// The four arcs of fire around a square and facing on a map
+    Arcs(crate::map_cmd::ArcsArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -58,6 +61,11 @@ pub struct ScenarioArgs {
     /// Squares between the sides at the start (1: already engaged in close combat)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..=10_000))]
     pub distance: i64,
+    /// Fight on this battle map (docs/mls/map.md): every combatant placed by
+    /// the map's starts, moving square by square; without it the sides face
+    /// each other on a line, --distance apart
+    #[arg(long, value_name = "MAP.toml", conflicts_with = "distance")]
+    pub map: Option<PathBuf>,
     /// The surprised side, which acts second
     #[arg(long, value_enum, value_name = "SIDE")]
     pub surprised: Option<SideId>,
@@ -83,6 +91,9 @@ pub struct FightArgs {
     /// Print a JSON object: the log, the ending and every combatant's state
     #[arg(long)]
     pub json: bool,
+    /// Draw the map after each side's movement (with --map)
+    #[arg(long, requires = "map", conflicts_with = "json")]
+    pub show_map: bool,
     /// Write the checks on secondary traits earned in the fight to the
     /// character sheets fighting (their `checks`, rolled by `mls advance`)
     #[arg(long)]
@@ -171,7 +182,9 @@ pub fn run(command: &MlsCommand, limits: &Limits) -> Result<(), Failure> {
         MlsCommand::Advance(args) => crate::character_play::advance(args),
         MlsCommand::Behave(args) => crate::character_play::behave(args),
         MlsCommand::Time(args) => crate::character_play::time_cost(args),
-        MlsCommand::Map(command) => crate::map_cmd::run(command),
+        MlsCommand::Map(args) => crate::map_cmd::run(args),
+        MlsCommand::Path(args) => crate::map_cmd::run_path(args),
+        MlsCommand::Arcs(args) => crate::map_cmd::run_arcs(args),
     }
 }
 
@@ -180,18 +193,23 @@ fn bad(e: nutshell_mls::FightError) -> Failure {
 }
 
 /// Reads a side file (within the file size limit) and parses it.
-fn load_side(path: &std::path::Path) -> Result<Side, Failure> {
+pub fn load_side(path: &std::path::Path) -> Result<Side, Failure> {
     let text = crate::files::read_text(path)?;
     Side::parse(&path.display().to_string(), &text).map_err(bad)
 }
 
 fn load(scenario: &ScenarioArgs, log: bool) -> Result<([Side; 2], FightOptions), Failure> {
     let sides = [load_side(&scenario.a)?, load_side(&scenario.b)?];
+    let map = match &scenario.map {
+        Some(path) => Some(std::sync::Arc::new(crate::map_cmd::load(path)?)),
+        None => None,
+    };
     let options = FightOptions {
         max_turns: scenario.max_turns,
         log,
         distance: scenario.distance,
         surprised: scenario.surprised.map(|s| s as usize),
+        map,
     };
     Ok((sides, options))
 }
@@ -215,7 +233,15 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
         writeln!(out, "{object}")?;
     } else {
         let (mut turn, mut round) = (0, usize::MAX);
+        let mut board = args.show_map.then(|| crate::map_cmd::Board::new(&fight));
         for line in fight.log() {
+            if let Some(board) = &mut board {
+                // After a turn's movement phase: its first round, or its end.
+                if (line.turn != turn && turn > 0 && round == 0) || (line.round > 0 && round == 0) {
+                    board.draw(&mut out, &format!("The map after turn {turn}'s movement"))?;
+                }
+                board.update(line);
+            }
             if line.turn != turn {
                 turn = line.turn;
                 round = 0;
@@ -237,6 +263,12 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
                 Some(rule) => writeln!(out, "{indent}{}  [{rule}]", line.text)?,
                 None => writeln!(out, "{indent}{}", line.text)?,
             }
+        }
+        if let Some(board) = &board
+            && round == 0
+            && turn > 0
+        {
+            board.draw(&mut out, "The map at the end")?;
         }
         writeln!(out)?;
         writeln!(out, "{}", state_table(&fight))?;

@@ -18,6 +18,26 @@ pub struct Line {
     /// The faces of the dice this line rolled, in order (none for most lines).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub faces: Vec<i64>,
+    /// On a battle map: where the combatants this line moved or turned now
+    /// stand, so a viewer can replay the fight on the map.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<Placement>,
+    /// On a battle map: the doors this line opened, by square.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opened: Vec<String>,
+}
+
+/// Where a combatant stands on a battle map after a line of the log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    /// The combatant's name.
+    pub name: String,
+    /// Its square, such as `E5`.
+    pub square: String,
+    /// The side of the square it faces: `north`, `east`, `south` or `west`.
+    pub facing: &'static str,
+    /// `standing`, `unconscious`, `dead` or `escaped`.
+    pub state: &'static str,
 }
 
 /// Rule citations used in the log.
@@ -96,4 +116,19 @@ pub mod rule {
     pub const WHO_MAY_SHOOT: &str = "mls, Who May Shoot";
     /// Fate points.
     pub const FATE: &str = "mls, Death (a Fate Point; RULING M-7)";
+    /// Squares and facings on a battle map.
+    pub const MAP: &str = "mls, Forward Movement";
+    /// Movement on the map: forward, turning, diagonal, sideways, backwards.
+    pub const MAP_MOVEMENT: &str =
+        "mls, 1. Movement; Forward, Diagonal, Sideways and Rearward Movement";
+    /// A Fight action's step and free turn.
+    pub const FIGHTING_MOVEMENT: &str = "mls, Fighting Movement";
+    /// The square in front; a free turn to face an attacker.
+    pub const WHO_MAY_ATTACK: &str = "mls, Who May Attack (P-67)";
+    /// Moving into a fallen opponent's square.
+    pub const KILLING: &str = "mls, Killing an Opponent";
+    /// Every shot of a turn into one arc.
+    pub const CLOSE_TARGETS: &str = "mls, Close Targets";
+    /// Spells only into the Forward arc.
+    pub const WHO_MAY_CAST: &str = "mls, Who May Cast";
 }

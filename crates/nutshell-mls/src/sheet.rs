@@ -116,9 +116,31 @@ pub struct Weapon {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mp: Option<u32>,
     /// A spear may attack the diagonal squares in front (mls, *Who May
-    /// Attack*); kept for the square grid.
+    /// Attack*); used on a battle map.
     #[serde(default)]
     pub spear: bool,
+    /// What sort of missile weapon it is, for the arcs it may shoot into on a
+    /// battle map (mls, *Who May Shoot*): `bow` (the default) or `thrown`
+    /// shoot Forward and Left (Right for the left-handed); `other` (guns,
+    /// crossbows) also to the Right.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missile: Option<Launcher>,
+}
+
+/// A missile weapon's sort, for its arcs of fire (mls, *Who May Shoot*:
+/// "All characters on foot may use throwing weapons and bows to front and
+/// left (substitute right if left-handed), and all other weapons (such as
+/// guns) also include the right").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Launcher {
+    /// A bow.
+    #[default]
+    Bow,
+    /// A throwing weapon.
+    Thrown,
+    /// Any other missile weapon (a gun, a crossbow).
+    Other,
 }
 
 impl Weapon {
@@ -134,7 +156,7 @@ impl Weapon {
     /// ```
     /// use nutshell_mls::sheet::{Weapon, WeaponKind};
     /// let mut bolt = Weapon { name: "bolt".into(), skill: "fire".into(), dam: 6,
-    ///     kind: WeaponKind::Spell, range: Some(10), reload: 0, prepare: 0, mp: Some(5), spear: false };
+    ///     kind: WeaponKind::Spell, range: Some(10), reload: 0, prepare: 0, mp: Some(5), spear: false, missile: None };
     /// assert_eq!(bolt.actions_to_prepare(), 2); // 5 MP: 3 combat actions
     /// bolt.mp = Some(2);
     /// assert_eq!(bolt.actions_to_prepare(), 0);
@@ -358,6 +380,20 @@ pub struct Combatant {
     /// the line, when left out.
     #[serde(default)]
     pub position: Option<i64>,
+    /// Its length in squares on a battle map (1 when left out): a long
+    /// creature occupies its square and those behind it, and pays 2
+    /// movement points to turn to the rear (mls, *Forward Movement*).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
+    /// Left-handed: throwing weapons and bows shoot to the Right arc instead
+    /// of the Left (mls, *Who May Shoot*).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub left_handed: bool,
+    /// A trained horse archer, mounted: may also shoot to the Rear (mls,
+    /// *Who May Shoot*: "Trained horse archers will usually be able to fire
+    /// to the rear when mounted and riding away").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub horse_archer: bool,
     /// A player character's sheet: race, age, secondary traits, personality,
     /// CPs and the ledger (`docs/mls/characters.md`). Its secondary traits
     /// become skills when the combatant is read for a fight.
@@ -400,6 +436,11 @@ impl Combatant {
             .unwrap_or(self.traits.agility)
     }
 
+    /// Its length in squares on a battle map (1 unless `length` says more).
+    pub fn squares_long(&self) -> u32 {
+        self.length.unwrap_or(1).max(1)
+    }
+
     /// Squares moved by a Move, Charge or Move and Shoot: "up to their Agl+1".
     pub fn movement(&self) -> i64 {
         (self.traits.agility + 1).max(0)
@@ -414,6 +455,9 @@ impl Combatant {
             .max_by_key(|a| a.value)
     }
 }
+
+/// The longest combatant, in squares.
+pub const MAX_LENGTH: u32 = 10;
 
 /// A side: a name and its combatants.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -674,6 +718,14 @@ impl Side {
                 return Err(bad(
                     "position",
                     format!("{p}: squares behind the side's line, 0..10000"),
+                ));
+            }
+            if let Some(n) = c.length
+                && !(1..=MAX_LENGTH).contains(&n)
+            {
+                return Err(bad(
+                    "length",
+                    format!("{n}: a combatant is 1..{MAX_LENGTH} squares long"),
                 ));
             }
             if c.tactic.delay > 4 {

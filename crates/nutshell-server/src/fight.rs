@@ -85,6 +85,7 @@ impl FightRequest {
             log: true,
             distance: self.distance,
             surprised,
+            map: None,
         };
         Fight::new([a, b], options).map_err(|e| e.to_string())
     }

@@ -443,6 +443,9 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
         shield: choices.shield.clone(),
         tactic: choices.tactic.clone(),
         position: None,
+        length: None,
+        left_handed: false,
+        horse_archer: false,
         character: Some(character),
     })
 }

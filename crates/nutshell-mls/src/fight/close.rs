@@ -44,7 +44,7 @@ impl Fight {
             let keep = f.target.filter(|&t| {
                 self.fighters[t].side != side
                     && self.attackable(t, round)
-                    && self.adjacent(i, t)
+                    && self.in_reach(i, t)
                     && drawn[t] < MAX_ATTACKERS
             });
             if f.attacking == Attacking::Unopposed {
@@ -56,6 +56,16 @@ impl Fight {
             }
             let target = match keep {
                 Some(t) => Some(t),
+                None if self.on_map() => {
+                    let pose = self.fighters[i].pose;
+                    let candidates: Vec<usize> = pose
+                        .map(|p| self.enemies_reached_from(i, p))
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|&j| self.attackable(j, round) && drawn[j] < MAX_ATTACKERS)
+                        .collect();
+                    self.pick(i, &candidates)
+                }
                 None => near.pick(self, i, side, position, &|j| drawn[j] < MAX_ATTACKERS),
             };
             if let Some(t) = target {
@@ -66,20 +76,24 @@ impl Fight {
         }
         // "If a character is being attacked this round he MUST attack a
         // character that is attacking him."
-        for _ in 0..=n {
-            let by = self.targeted_by(&attacker);
-            let mut changed = false;
-            for i in (0..n).filter(|&i| attacker[i]) {
-                let at_me = &by[i];
-                if !at_me.is_empty()
-                    && !at_me.contains(&self.fighters[i].target.unwrap_or(usize::MAX))
-                {
-                    self.fighters[i].target = self.pick(i, at_me);
-                    changed = true;
+        if self.on_map() {
+            self.face_attackers(round, &mut attacker, &mut drawn);
+        } else {
+            for _ in 0..=n {
+                let by = self.targeted_by(&attacker);
+                let mut changed = false;
+                for i in (0..n).filter(|&i| attacker[i]) {
+                    let at_me = &by[i];
+                    if !at_me.is_empty()
+                        && !at_me.contains(&self.fighters[i].target.unwrap_or(usize::MAX))
+                    {
+                        self.fighters[i].target = self.pick(i, at_me);
+                        changed = true;
+                    }
                 }
-            }
-            if !changed {
-                break;
+                if !changed {
+                    break;
+                }
             }
         }
         // Whoever is attacked has a full-turn action interrupted.
@@ -94,6 +108,81 @@ impl Fight {
             self.situation(dice, round, members, &attacker)?;
         }
         Ok(())
+    }
+
+    /// On the map, mls, *Who May Attack*: "If any character is being
+    /// attacked this round he may turn at no cost to face (and thus attack)
+    /// his attacker. If a character is being attacked this round he MUST
+    /// attack a character that is attacking him." Everyone with a close
+    /// attack this round who is attacked turns, if he must, to face one of
+    /// his attackers and strikes him; one who can face none of them (a
+    /// spear's diagonal thrust) only defends.
+    fn face_attackers(&mut self, round: usize, attacker: &mut [bool], drawn: &mut [usize]) {
+        let n = self.fighters.len();
+        for _ in 0..=n {
+            let by = self.targeted_by(attacker);
+            let mut changed = false;
+            for i in 0..n {
+                let f = &self.fighters[i];
+                let could = f.standing()
+                    && f.schedule.has(round)
+                    && f.attacking == Attacking::Melee
+                    && f.sheet.melee().is_some();
+                let at_me = &by[i];
+                if !could
+                    || at_me.is_empty()
+                    || (attacker[i] && f.target.is_some_and(|t| at_me.contains(&t)))
+                {
+                    continue;
+                }
+                let faceable: Vec<usize> = at_me
+                    .iter()
+                    .copied()
+                    .filter(|&j| self.facing_to_reach(i, j).is_some())
+                    .collect();
+                let old = self.fighters[i].target.filter(|_| attacker[i]);
+                match self.pick(i, &faceable) {
+                    Some(j) => {
+                        let facing = self.facing_to_reach(i, j).expect("checked above");
+                        let turned = self.fighters[i].pose.is_some_and(|p| p.facing != facing);
+                        self.turn_to(i, facing);
+                        if let Some(t) = old {
+                            drawn[t] = drawn[t].saturating_sub(1);
+                        }
+                        attacker[i] = true;
+                        drawn[j] += 1;
+                        self.fighters[i].target = Some(j);
+                        if turned {
+                            self.note_moved(rule::WHO_MAY_ATTACK, &[i], |s| {
+                                format!(
+                                    "{} is attacked by {} and turns to face {} (free)",
+                                    s.name(i),
+                                    s.name(j),
+                                    facing
+                                )
+                            });
+                        }
+                    }
+                    None if attacker[i] => {
+                        if let Some(t) = old {
+                            drawn[t] = drawn[t].saturating_sub(1);
+                        }
+                        attacker[i] = false;
+                        self.note(Some(rule::WHO_MAY_ATTACK), |s| {
+                            format!(
+                                "{} must fight an attacker but can face none of them: it only defends",
+                                s.name(i)
+                            )
+                        });
+                    }
+                    None => continue,
+                }
+                changed = true;
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     /// For each combatant, the attackers whose target it is this round, in file order.
@@ -334,6 +423,24 @@ impl Fight {
                 return;
             }
             _ => {}
+        }
+        if self.fighters[z].wants_to_break_off() && self.on_map() {
+            // "if successful does no damage. However he is considered to have disengaged"
+            let moved = self.back_away(z, x);
+            self.fighters[z].broke_off = true;
+            self.fighters[z].schedule = crate::schedule::Schedule::none();
+            self.note_moved(rule::BREAK_OFF, &[z], |s| match moved {
+                Some(square) => format!(
+                    "{} breaks off: no damage, backs away from {} to {square}",
+                    s.name(z),
+                    s.name(x)
+                ),
+                None => format!(
+                    "{} breaks off: no damage; no square to back away to",
+                    s.name(z)
+                ),
+            });
+            return;
         }
         if self.fighters[z].wants_to_break_off() {
             // "if successful does no damage. However he is considered to have disengaged"
@@ -609,12 +716,20 @@ impl Fight {
                     )
                 });
                 if back.active == Outcome::CriticalSuccess {
-                    let (pc, pt) = (self.fighters[c].position, self.fighters[t].position);
-                    self.fighters[c].position = pt;
-                    self.fighters[t].position = pc;
-                    self.note(Some(rule::FOLLOW_UP), |s| {
-                        format!("{} scored a critical against a total attack and follows up, trading squares with {}", s.name(c), s.name(t))
-                    });
+                    if self.on_map() {
+                        if self.trade_squares(c, t) {
+                            self.note_moved(rule::FOLLOW_UP, &[c, t], |s| {
+                                format!("{} scored a critical against a total attack and follows up, trading squares with {}, who keeps his facing", s.name(c), s.name(t))
+                            });
+                        }
+                    } else {
+                        let (pc, pt) = (self.fighters[c].position, self.fighters[t].position);
+                        self.fighters[c].position = pt;
+                        self.fighters[t].position = pc;
+                        self.note(Some(rule::FOLLOW_UP), |s| {
+                            format!("{} scored a critical against a total attack and follows up, trading squares with {}", s.name(c), s.name(t))
+                        });
+                    }
                 }
                 self.score(c, t, dam, rc, back, true);
             } else {

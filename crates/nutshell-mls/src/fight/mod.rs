@@ -30,6 +30,8 @@
 
 mod checks;
 mod close;
+mod field;
+mod maneuver;
 mod report;
 mod shooting;
 mod turn;
@@ -43,7 +45,8 @@ use crate::body::{HitKind, Location};
 use crate::dice::Dice;
 use crate::error::FightError;
 use crate::health::State;
-use crate::log::Line;
+use crate::log::{Line, rule};
+use crate::map::{Arc as FireArc, BattleMap, Pose};
 use crate::schedule::{ROUNDS, Schedule};
 use crate::sheet::{Combatant, Side, TargetChoice};
 use nutshell_dice::DiceSource;
@@ -64,6 +67,10 @@ pub struct FightOptions {
     pub distance: i64,
     /// The side (0 or 1) that is surprised and so acts second.
     pub surprised: Option<usize>,
+    /// A battle map: the fight is played on its squares, every combatant
+    /// placed by the map's starts (`docs/mls/map.md`). Without one the sides
+    /// face each other on a line, `distance` apart.
+    pub map: Option<Arc<BattleMap>>,
 }
 
 impl Default for FightOptions {
@@ -73,6 +80,7 @@ impl Default for FightOptions {
             log: true,
             distance: 1,
             surprised: None,
+            map: None,
         }
     }
 }
@@ -150,8 +158,18 @@ pub struct Fighter {
     pub fate_points: u32,
     /// Standing, unconscious, dead or escaped.
     pub state: State,
-    /// Position on the line between the sides, in squares.
+    /// Position on the line between the sides, in squares (fights without
+    /// a map).
     pub position: i64,
+    /// Square and facing on the battle map (fights on a map).
+    pub pose: Option<Pose>,
+    /// A Move and Shoot on the map: the poses its movement passed through,
+    /// each with the movement points spent to get there ("3rd movement
+    /// point means 3rd round"), from the start.
+    route: Vec<(u32, Pose)>,
+    /// The arc of this turn's first shot: the rest go into it (mls, *Close
+    /// Targets*).
+    shot_arc: Option<FireArc>,
     /// The set action chosen on its side's last turn.
     pub action: Option<Action>,
     schedule: Schedule,
@@ -329,6 +347,10 @@ pub struct Fight {
     pending: Vec<PendingHit>,
     /// The side surprised, if one is: it knows of no enemy in the first turn.
     surprised: Option<usize>,
+    /// The battle map and who stands where on it (fights on a map).
+    field: Option<field::Field>,
+    /// Steps to the nearest enemy of a side, for the turn it was made in.
+    enemy_steps: Option<(u32, usize, Arc<crate::map::Distances>)>,
 }
 
 impl Fight {
@@ -380,6 +402,9 @@ impl Fight {
                     charging: false,
                     moved: 0,
                     shot_by: Vec::new(),
+                    pose: None,
+                    route: Vec::new(),
+                    shot_arc: None,
                     sheet: Arc::new(c),
                 });
             }
@@ -405,7 +430,28 @@ impl Fight {
             log: options.log.then(Vec::new),
             max_turns: options.max_turns,
             pending: Vec::new(),
+            field: None,
+            enemy_steps: None,
         };
+        if let Some(map) = options.map {
+            fight.set_out(map)?;
+            let everyone: Vec<usize> = (0..fight.fighters.len()).collect();
+            let positions = fight.placements(&everyone);
+            fight.note_positions(Some(rule::MAP), positions, |s| {
+                format!(
+                    "On the map {}: {}",
+                    s.map().map_or("", |m| m.name.as_str()),
+                    s.fighters
+                        .iter()
+                        .filter_map(|f| f.pose.map(|p| format!(
+                            "{} at {} facing {}",
+                            f.sheet.name, p.square, p.facing
+                        )))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            });
+        }
         fight.check_over(false);
         Ok(fight)
     }
@@ -510,8 +556,45 @@ impl Fight {
                 text: text(self),
                 rule,
                 faces: faces.to_vec(),
+                positions: Vec::new(),
+                opened: Vec::new(),
             };
             self.log.get_or_insert_default().push(line);
+        }
+    }
+
+    /// Adds a line that moved or turned combatants on the map, with where
+    /// they now stand.
+    fn note_positions(
+        &mut self,
+        rule: Option<&'static str>,
+        positions: Vec<crate::log::Placement>,
+        text: impl FnOnce(&Self) -> String,
+    ) {
+        if self.log.is_some() {
+            let line = Line {
+                turn: self.turn,
+                round: self.round,
+                text: text(self),
+                rule,
+                faces: Vec::new(),
+                positions,
+                opened: Vec::new(),
+            };
+            self.log.get_or_insert_default().push(line);
+        }
+    }
+
+    /// Notes that `who` moved or turned: `text` and their new places.
+    fn note_moved(
+        &mut self,
+        rule: &'static str,
+        who: &[usize],
+        text: impl FnOnce(&Self) -> String,
+    ) {
+        if self.log.is_some() {
+            let positions = self.placements(who);
+            self.note_positions(Some(rule), positions, text);
         }
     }
 
@@ -520,14 +603,6 @@ impl Fight {
     }
 
     // ----- geometry and choices -----
-
-    fn separation(&self, a: usize, b: usize) -> i64 {
-        (self.fighters[a].position - self.fighters[b].position).abs()
-    }
-
-    fn adjacent(&self, a: usize, b: usize) -> bool {
-        self.separation(a, b) <= 1
-    }
 
     fn standing_enemies(&self, i: usize) -> Vec<usize> {
         let side = self.fighters[i].side;
@@ -576,7 +651,8 @@ impl Fight {
         self.pick(i, &at)
     }
 
-    /// Moves `i` up to `squares` toward `j`, stopping adjacent; returns the squares moved.
+    /// On the line: moves `i` up to `squares` toward `j`, stopping
+    /// adjacent; returns the squares moved.
     fn move_toward(&mut self, i: usize, j: usize, squares: i64) -> i64 {
         let gap = self.separation(i, j) - 1;
         let step = squares.min(gap).max(0);

@@ -10,6 +10,8 @@ use super::{Action, Attacking, Fight, Mods, RollFor};
 use crate::dice::Dice;
 use crate::error::FightError;
 use crate::log::rule;
+use crate::map::{self, Arc as FireArc, MissileKind, Pose};
+use crate::sheet::{Launcher, WeaponKind};
 use nutshell_rules::mls;
 use std::sync::Arc;
 
@@ -35,6 +37,73 @@ pub fn range_penalty(distance: i64, range: i64) -> i64 {
 }
 
 impl Fight {
+    /// Where `i` stands in `round`: a Move and Shoot mover is where its
+    /// movement had taken it by then ("3rd movement point means 3rd round";
+    /// in the 5th round, at its movement's end).
+    pub(super) fn pose_in_round(&self, i: usize, round: usize) -> Option<Pose> {
+        let f = &self.fighters[i];
+        if f.route.is_empty() || round >= 5 {
+            return f.pose;
+        }
+        f.route
+            .iter()
+            .rev()
+            .find(|(mp, _)| *mp as usize <= round)
+            .map(|(_, p)| *p)
+            .or(f.pose)
+    }
+
+    /// The arcs `i`'s missile weapon or spell may shoot into (mls, *Who May
+    /// Shoot*, *Who May Cast*).
+    fn missile_kind(&self, i: usize) -> MissileKind {
+        let sheet = &self.fighters[i].sheet;
+        match sheet.ranged() {
+            Some(w) if w.kind == WeaponKind::Spell => MissileKind::Spell,
+            _ if sheet.horse_archer => MissileKind::HorseArcher,
+            Some(w) if w.missile == Some(Launcher::Other) => MissileKind::Other,
+            _ => MissileKind::ThrownOrBow,
+        }
+    }
+
+    /// Whether `i`, standing at `pose`, could shoot `j` (where `j` stands in
+    /// `round`, or now): `j` in an arc `i`'s weapon may shoot into and, once
+    /// this turn's first shot is made, in that arc (mls, *Close Targets*),
+    /// seen with nothing in the way (P-68). The arc and the range (P-66).
+    pub(super) fn sight_from(
+        &self,
+        i: usize,
+        pose: Pose,
+        j: usize,
+        round: Option<usize>,
+    ) -> Option<(FireArc, i64)> {
+        let field = self.field.as_ref()?;
+        let kind = self.missile_kind(i);
+        let left_handed = self.fighters[i].sheet.left_handed;
+        let at = match round {
+            Some(r) => self.pose_in_round(j, r)?,
+            None => self.fighters[j].pose?,
+        };
+        let squares = map::body(at, self.fighters[j].sheet.squares_long())?;
+        squares.into_iter().find_map(|square| {
+            let arc = map::arc(pose, square)?;
+            let allowed = map::may_shoot_into(kind, arc, left_handed)
+                && self.fighters[i].shot_arc.is_none_or(|a| a == arc);
+            let in_the_way = |q| self.occupant(q).is_some_and(|o| o != i && o != j);
+            (allowed && map::clear_shot(&field.map, pose.square, square, &in_the_way))
+                .then(|| (arc, i64::from(map::range(pose.square, square))))
+        })
+    }
+
+    /// Whether `i` has a standing enemy to shoot from where it stands.
+    pub(super) fn has_a_shot(&self, i: usize) -> bool {
+        let Some(pose) = self.fighters[i].pose else {
+            return false;
+        };
+        self.standing_enemies(i)
+            .into_iter()
+            .any(|j| self.sight_from(i, pose, j, None).is_some())
+    }
+
     /// mls, *Who May Shoot*: "Any active or inactive character who is not
     /// being attacked by an adjacent opponent may shoot". The adjacent enemy
     /// who attacks `i` in close combat this round, if any: one standing, with a
@@ -46,6 +115,7 @@ impl Fight {
             let f = &self.fighters[j];
             f.schedule.has(round)
                 && f.attacking != Attacking::Ranged
+                && (!self.on_map() || self.in_reach(j, i))
                 && f.target
                     .is_none_or(|t| t == i || !self.adjacent(j, t) || !self.fighters[t].standing())
         })
@@ -122,12 +192,44 @@ impl Fight {
                     !(self.fighters[j].action == Some(Action::MoveAndShoot)
                         && self.fighters[j].shot_by.contains(&i))
                 })
+                // On a map: in an arc of the weapon and in sight.
+                .filter(|&j| {
+                    !self.on_map()
+                        || self
+                            .pose_in_round(i, round)
+                            .and_then(|p| self.sight_from(i, p, j, Some(round)))
+                            .is_some()
+                })
                 .collect();
             let keep = f.target.filter(|t| candidates.contains(t));
             let Some(t) = keep.or_else(|| self.pick(i, &candidates)) else {
+                if self.on_map() {
+                    self.note(Some(rule::WHO_MAY_SHOOT), |s| {
+                        format!(
+                            "{} has no enemy in sight in an arc it may shoot into",
+                            s.name(i)
+                        )
+                    });
+                }
                 continue;
             };
             self.fighters[i].target = Some(t);
+            if self.on_map() && self.fighters[i].shot_arc.is_none() {
+                let arc = self
+                    .pose_in_round(i, round)
+                    .and_then(|p| self.sight_from(i, p, t, Some(round)))
+                    .map(|(arc, _)| arc);
+                self.fighters[i].shot_arc = arc;
+                if let Some(arc) = arc {
+                    self.note(Some(rule::CLOSE_TARGETS), |s| {
+                        format!(
+                            "{} shoots into its {} arc: its other shots this turn go there too",
+                            s.name(i),
+                            arc.name()
+                        )
+                    });
+                }
+            }
             self.fighters[i].reload_left = weapon.reload;
             self.fighters[i].prepared = 0;
             if let Some(cost) = weapon.mp {
@@ -163,7 +265,12 @@ impl Fight {
             return Ok(());
         };
         let skill = f.sheet.skill(&weapon.skill);
-        let distance = self.separation(s, t);
+        let distance = match self.pose_in_round(s, round) {
+            Some(pose) => self
+                .sight_from(s, pose, t, Some(round))
+                .map_or_else(|| self.separation(s, t), |(_, range)| range),
+            None => self.separation(s, t),
+        };
         let range = range_penalty(distance, weapon.range.unwrap_or(1));
         let modifier = Mods::default()
             .timing(f.schedule.modifier(round).unwrap_or(0))

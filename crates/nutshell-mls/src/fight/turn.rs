@@ -26,6 +26,8 @@ impl Fight {
             f.moved = 0;
             f.shot_by.clear();
             f.attacked = false;
+            f.route.clear();
+            f.shot_arc = None;
         }
         if self.turn == 1 {
             // The side acting second has its set actions ready from the start
@@ -85,11 +87,24 @@ impl Fight {
             match (f.sheet.tactic.action, kind) {
                 (Some(Preferred::MoveAndShoot), _) => Action::MoveAndShoot,
                 (Some(Preferred::Respond), _) => Action::Respond,
+                // On a map, a shooter with no enemy in an arc and in sight
+                // moves to find one (mls, *Move and Shoot*).
+                (None, _) if self.on_map() && !self.has_a_shot(i) => Action::MoveAndShoot,
                 (None, WeaponKind::Spell) => Action::CastOffensiveSpells,
                 (None, _) => Action::Shoot,
             }
         } else if f.sheet.melee().is_none() || f.sheet.tactic.action == Some(Preferred::Respond) {
             Action::Respond
+        } else if self.on_map() {
+            let enemies = self.standing_enemies(i);
+            let budget = u32::try_from(f.sheet.movement()).unwrap_or(0);
+            if self.attack_path(i, budget, &enemies).is_some() {
+                Action::Charge
+            } else if enemies.is_empty() {
+                Action::Respond
+            } else {
+                Action::Move
+            }
         } else {
             let target = self.nearest(i, &self.standing_enemies(i));
             match target {
@@ -102,6 +117,10 @@ impl Fight {
 
     /// Makes `i`'s move for its set action (mls, *1. Movement*).
     pub(super) fn make_move(&mut self, i: usize, action: Action) {
+        if self.on_map() {
+            self.maneuver(i, action);
+            return;
+        }
         let enemies = self.standing_enemies(i);
         let fleeing = self.fleeing(&enemies);
         let movement = self.fighters[i].sheet.movement();
@@ -194,7 +213,7 @@ impl Fight {
             format!("{} flees {squares} square(s) (twice Agl+1)", s.name(i))
         });
         if !caught {
-            self.fighters[i].state = State::Escaped;
+            self.set_gone(i);
             self.note(Some(rule::FLEE), |s| {
                 format!("{} is out of every enemy's reach and escapes", s.name(i))
             });
@@ -242,7 +261,10 @@ impl Fight {
                     Attacking::Ranged,
                 ),
                 // "IF, and only if, he finishes his move adjacent ... a single unopposed attack in the fifth round"
-                Some(Action::Pursue) if adjacent => {
+                Some(Action::Pursue)
+                    if f.target.is_some_and(|t| self.in_reach(i, t))
+                        || (adjacent && !self.on_map()) =>
+                {
                     (Schedule::from_rounds(&[5]), Attacking::Unopposed)
                 }
                 _ => (Schedule::none(), Attacking::Melee),
@@ -295,6 +317,16 @@ impl Fight {
         self.shoot(dice, round)?;
         self.close_combat(dice, round)?;
         self.apply_hits(dice)?;
+        if self.on_map() {
+            let falls: Vec<(usize, usize)> = self
+                .pending
+                .iter()
+                .map(|h| (h.attacker, h.target))
+                .collect();
+            for (attacker, target) in falls {
+                self.advance_after_fall(attacker, target);
+            }
+        }
         Ok(())
     }
 
@@ -330,7 +362,8 @@ impl Fight {
                 let left = n.saturating_sub(1);
                 if left == 0 {
                     self.fighters[i].state = State::Standing;
-                    self.note(Some(rule::UNCONSCIOUS), |s| {
+                    self.stand_up(i);
+                    self.note_moved(rule::UNCONSCIOUS, &[i], |s| {
                         format!("{} comes round", s.name(i))
                     });
                 } else {

@@ -250,6 +250,10 @@ impl Fight {
     pub(super) fn set_state(&mut self, t: usize, state: State, rule: &'static str, why: &str) {
         self.fighters[t].state = state;
         self.fighters[t].down_turn = self.turn;
-        self.note(Some(rule), |s| format!("{}: {why}", s.name(t)));
+        if !self.fighters[t].standing() {
+            // The fallen lie on the floor: they block no one (P-69).
+            self.vacate(t);
+        }
+        self.note_moved(rule, &[t], |s| format!("{}: {why}", s.name(t)));
     }
 }

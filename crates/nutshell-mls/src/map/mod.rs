@@ -8,16 +8,25 @@
 //! | `terrain` | the map file: rows of legend characters, starts; errors with line and column |
 //! | `movement` | the cost of each step, diagonal runs, the cheapest path |
 //! | `geometry` | who is in front, the four arcs of fire, range in squares, line of sight |
+//! | `distance` | steps to the nearest of some squares, around walls |
+//! | `picture` | the map drawn as text, with tokens |
 //!
-//! Not yet here: fights on the map (the fight engine still places the sides
-//! on a line); see docs/mls/map.md.
+//! Fights on a map (`FightOptions::map`) use all of these; see
+//! docs/mls/map.md.
 
+mod distance;
 mod geometry;
 mod grid;
 mod movement;
+mod picture;
 mod terrain;
 
+pub use distance::Distances;
 pub use geometry::{Arc, MissileKind, arc, attackable, clear_shot, may_shoot_into, range};
 pub use grid::{Facing, Square};
-pub use movement::{DiagonalRun, Hand, Mover, Path, Pose, Step, cheapest_path, reachable, step};
-pub use terrain::{BattleMap, MAX_MAP_SIDE, Start, Terrain};
+pub use movement::{
+    DiagonalRun, Hand, Mover, Path, Pose, Reach, Step, body, cheapest_path, explore, reachable,
+    step,
+};
+pub use picture::{Token, arrow, picture};
+pub use terrain::{BattleMap, MAX_MAP_SIDE, SideStart, Start, Terrain};

@@ -161,6 +161,35 @@ fn open(map: &BattleMap, blocked: &dyn Fn(Square) -> bool, square: Square) -> Op
         .filter(|_| !blocked(square))
 }
 
+/// The squares a combatant `length` squares long covers at `pose`: its
+/// square, then those behind it; `None` where one is off the map.
+///
+/// ```
+/// use nutshell_mls::map::{body, Facing, Pose, Square};
+/// let pose = Pose { square: Square::parse("C3").unwrap(), facing: Facing::East };
+/// let squares: Vec<String> = body(pose, 3).unwrap().iter().map(|s| s.to_string()).collect();
+/// assert_eq!(squares, ["C3", "B3", "A3"]);
+/// ```
+pub fn body(pose: Pose, length: u32) -> Option<Vec<Square>> {
+    let mut squares = vec![pose.square];
+    let back = pose.facing.back();
+    for _ in 1..length.max(1) {
+        squares.push(squares.last()?.step(back)?);
+    }
+    Some(squares)
+}
+
+/// Whether a long creature's body (every square behind its head) fits at
+/// `pose`: on the map, no wall, no one else there.
+fn body_fits(map: &BattleMap, blocked: &dyn Fn(Square) -> bool, pose: Pose, length: u32) -> bool {
+    length <= 1
+        || body(pose, length).is_some_and(|squares| {
+            squares[1..]
+                .iter()
+                .all(|&s| open(map, blocked, s).is_some())
+        })
+}
+
 /// The step from `mover` and what it costs, or `None` when it is not
 /// allowed (off the map, into a wall or someone's square, across a wall's
 /// corner). `length` is the mover's length in squares (more than 1: a long
@@ -185,6 +214,9 @@ pub fn step(
             1
         };
         let pose = Pose { square, facing: to };
+        if !body_fits(map, blocked, pose, length) {
+            return None;
+        }
         return Some((Mover { pose, run: None }, cost));
     }
     let (dx, dy) = step.delta(facing);
@@ -229,6 +261,9 @@ pub fn step(
         square: target,
         facing,
     };
+    if !body_fits(map, blocked, pose, length) {
+        return None;
+    }
     Some((Mover { pose, run }, cost + terrain.entry_cost()))
 }
 
@@ -348,6 +383,77 @@ pub fn cheapest_path(
     })
 }
 
+/// Every pose reachable from a start within a budget, with the least cost
+/// of each and the way there: what a combatant's tactic chooses its move
+/// from.
+///
+/// ```
+/// use nutshell_mls::map::{explore, BattleMap, Facing, Pose, Square};
+/// let map = BattleMap::open(6, 6);
+/// let start = Pose { square: Square::parse("C4").unwrap(), facing: Facing::North };
+/// let reach = explore(&map, start, 1, 3, &|_| false);
+/// let ahead = Pose { square: Square::parse("C1").unwrap(), facing: Facing::North };
+/// assert_eq!(reach.cost(ahead), Some(3));
+/// assert_eq!(reach.path_to(ahead).unwrap().steps.len(), 3);
+/// ```
+pub struct Reach {
+    start: Pose,
+    found: Search,
+    best: HashMap<Pose, (u32, Mover)>,
+}
+
+impl Reach {
+    /// The least movement points to reach `pose`, if it can be reached.
+    pub fn cost(&self, pose: Pose) -> Option<u32> {
+        self.best.get(&pose).map(|(c, _)| *c)
+    }
+
+    /// Every reachable pose with its least cost, in a fixed order (by
+    /// square, then facing).
+    pub fn poses(&self) -> Vec<(Pose, u32)> {
+        let mut all: Vec<(Pose, u32)> = self.best.iter().map(|(p, (c, _))| (*p, *c)).collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// The cheapest way to `pose`.
+    pub fn path_to(&self, pose: Pose) -> Option<Path> {
+        let &(cost, end) = self.best.get(&pose)?;
+        let mut steps = Vec::new();
+        let mut at = end;
+        while let Some(&(before, s, c)) = self.found.came_from.get(&at) {
+            steps.push((s, at.pose, c));
+            at = before;
+        }
+        steps.reverse();
+        Some(Path {
+            start: self.start,
+            steps,
+            cost,
+        })
+    }
+}
+
+/// Explores every pose reachable from `start` within `budget` movement
+/// points, never entering a square where `blocked` holds.
+pub fn explore(
+    map: &BattleMap,
+    start: Pose,
+    length: u32,
+    budget: u32,
+    blocked: &dyn Fn(Square) -> bool,
+) -> Reach {
+    let (found, _) = search(map, start, length, budget, blocked, &|_| false);
+    let mut best: HashMap<Pose, (u32, Mover)> = HashMap::new();
+    for (&mover, &cost) in &found.cost {
+        let entry = best.entry(mover.pose).or_insert((cost, mover));
+        if (cost, mover) < *entry {
+            *entry = (cost, mover);
+        }
+    }
+    Reach { start, found, best }
+}
+
 /// The least movement points to reach every pose reachable from `start`
 /// within `budget`.
 pub fn reachable(
@@ -357,13 +463,11 @@ pub fn reachable(
     budget: u32,
     blocked: &dyn Fn(Square) -> bool,
 ) -> HashMap<Pose, u32> {
-    let (found, _) = search(map, start, length, budget, blocked, &|_| false);
-    let mut best: HashMap<Pose, u32> = HashMap::new();
-    for (mover, cost) in found.cost {
-        let entry = best.entry(mover.pose).or_insert(cost);
-        *entry = (*entry).min(cost);
-    }
-    best
+    explore(map, start, length, budget, blocked)
+        .best
+        .into_iter()
+        .map(|(pose, (cost, _))| (pose, cost))
+        .collect()
 }
 
 #[cfg(test)]

@@ -112,6 +112,50 @@ pub struct Start {
     pub facing: Facing,
 }
 
+/// Where a whole side starts: a block of ranks, `width` squares across,
+/// the first combatant at `at`, the rank filling to the right of the
+/// facing, the next rank behind it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideStart {
+    /// The side's name.
+    pub side: String,
+    /// The first combatant's square (the front rank's left end, seen
+    /// from behind the side).
+    pub at: Square,
+    /// The side of the square every combatant faces.
+    pub facing: Facing,
+    /// Combatants in a rank.
+    pub width: u32,
+    /// Where the start is written (`file:line:column`), for errors found
+    /// when the side is placed.
+    pub origin: String,
+}
+
+impl SideStart {
+    /// The square of the `k`-th combatant of the side (from 0): ranks of
+    /// `width` left to right as the side faces, rank after rank toward the
+    /// rear; `None` off the map's coordinates.
+    ///
+    /// ```
+    /// use nutshell_mls::map::{Facing, SideStart, Square};
+    /// let start = SideStart { side: "Goblins".into(), at: Square::parse("E2").unwrap(),
+    ///     facing: Facing::South, width: 3, origin: String::new() };
+    /// // Facing south, the rank runs west (their right) and the next rank is north.
+    /// assert_eq!(start.square(1).unwrap().to_string(), "D2");
+    /// assert_eq!(start.square(3).unwrap().to_string(), "E1");
+    /// ```
+    pub fn square(&self, k: usize) -> Option<Square> {
+        let width = self.width.max(1) as usize;
+        let (across, back) = ((k % width) as i64, (k / width) as i64);
+        let (rx, ry) = self.facing.right().delta();
+        let (bx, by) = self.facing.back().delta();
+        let dx = i64::from(rx) * across + i64::from(bx) * back;
+        let dy = i64::from(ry) * across + i64::from(by) * back;
+        self.at
+            .offset(i32::try_from(dx).ok()?, i32::try_from(dy).ok()?)
+    }
+}
+
 /// A battle map: its squares and the combatants' starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BattleMap {
@@ -122,6 +166,8 @@ pub struct BattleMap {
     cells: Vec<Terrain>,
     /// Where combatants start, by name.
     pub starts: Vec<Start>,
+    /// Where whole sides start, by side name.
+    pub side_starts: Vec<SideStart>,
 }
 
 #[derive(Deserialize)]
@@ -137,7 +183,12 @@ struct MapFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StartFile {
-    who: String,
+    #[serde(default)]
+    who: Option<String>,
+    #[serde(default)]
+    side: Option<String>,
+    #[serde(default)]
+    width: Option<u32>,
     at: toml::Spanned<String>,
     facing: toml::Spanned<String>,
 }
@@ -230,9 +281,21 @@ impl BattleMap {
             height: height as u32,
             cells,
             starts: Vec::new(),
+            side_starts: Vec::new(),
         };
         for start in parsed.start {
             let square_at = start.at.span().start;
+            let (who, side) = match (start.who, start.side) {
+                (Some(who), None) => (who, None),
+                (None, Some(side)) => (side.clone(), Some(side)),
+                _ => {
+                    return Err(at(
+                        square_at,
+                        "a [[start]] names either `who` (one combatant) or `side` (a whole side)"
+                            .to_string(),
+                    ));
+                }
+            };
             let Some(square) = Square::parse(start.at.get_ref()) else {
                 return Err(at(
                     square_at,
@@ -248,26 +311,23 @@ impl BattleMap {
                         square_at,
                         format!(
                             "{} starts at {square}, off the map ({} columns, {} rows)",
-                            start.who, map.width, map.height
+                            who, map.width, map.height
                         ),
                     ));
                 }
                 Some(t) if !t.passable() => {
-                    return Err(at(
-                        square_at,
-                        format!("{} starts at {square}, a wall", start.who),
-                    ));
+                    return Err(at(square_at, format!("{} starts at {square}, a wall", who)));
                 }
                 Some(_) => {}
             }
             if let Some(other) = map.starts.iter().find(|s| s.at == square) {
                 return Err(at(
                     square_at,
-                    format!("{} and {} both start at {square}", other.who, start.who),
+                    format!("{} and {} both start at {square}", other.who, who),
                 ));
             }
-            if map.starts.iter().any(|s| s.who == start.who) {
-                return Err(at(square_at, format!("{} is placed twice", start.who)));
+            if side.is_none() && map.starts.iter().any(|s| s.who == who) {
+                return Err(at(square_at, format!("{} is placed twice", who)));
             }
             let Some(facing) = Facing::parse(start.facing.get_ref()) else {
                 return Err(at(
@@ -278,8 +338,35 @@ impl BattleMap {
                     ),
                 ));
             };
+            if let Some(side) = side {
+                let width = start.width.unwrap_or(10);
+                if !(1..=MAX_MAP_SIDE).contains(&width) {
+                    return Err(at(
+                        square_at,
+                        format!("width {width}: a rank is 1..{MAX_MAP_SIDE} squares"),
+                    ));
+                }
+                if map.side_starts.iter().any(|s| s.side == side) {
+                    return Err(at(square_at, format!("side {side} is placed twice")));
+                }
+                let (line, column) = line_col(text, square_at);
+                map.side_starts.push(SideStart {
+                    side,
+                    at: square,
+                    facing,
+                    width,
+                    origin: format!("{file}:{line}:{column}"),
+                });
+                continue;
+            }
+            if start.width.is_some() {
+                return Err(at(
+                    square_at,
+                    format!("{who}: `width` is for a side's start"),
+                ));
+            }
             map.starts.push(Start {
-                who: start.who,
+                who,
                 at: square,
                 facing,
             });
@@ -303,6 +390,13 @@ impl BattleMap {
             .then(|| self.cells[(square.y * self.width + square.x) as usize])
     }
 
+    /// Changes a square (a door opened in a fight); off the map, nothing.
+    pub fn set_terrain(&mut self, square: Square, terrain: Terrain) {
+        if square.x < self.width && square.y < self.height {
+            self.cells[(square.y * self.width + square.x) as usize] = terrain;
+        }
+    }
+
     /// An open map of `width` x `height` floor squares (a fight without a map
     /// file), at most [`MAX_MAP_SIDE`] a side.
     pub fn open(width: u32, height: u32) -> BattleMap {
@@ -313,6 +407,7 @@ impl BattleMap {
             height,
             cells: vec![Terrain::Floor; (width * height) as usize],
             starts: Vec::new(),
+            side_starts: Vec::new(),
         }
     }
 
