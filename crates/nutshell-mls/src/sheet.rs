@@ -242,6 +242,9 @@ pub enum Preferred {
     MoveAndShoot,
     /// Stand and wait (Respond): attack whoever comes adjacent.
     Respond,
+    /// Run from the fight (mls, *Flee!*): a double move away from every
+    /// enemy, no attacks.
+    Flee,
 }
 
 /// The combatant's tactic: what the fight engine chooses for it.

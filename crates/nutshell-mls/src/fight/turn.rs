@@ -72,7 +72,7 @@ impl Fight {
     pub(super) fn choose_action(&self, i: usize) -> Action {
         let f = &self.fighters[i];
         let ranged = f.sheet.ranged().map(|w| w.kind);
-        if f.broke_off {
+        if f.broke_off || f.sheet.tactic.action == Some(Preferred::Flee) {
             Action::Flee
         } else if f.sheet.tactic.turn_action.is_some() {
             Action::TurnAction
@@ -87,6 +87,7 @@ impl Fight {
             match (f.sheet.tactic.action, kind) {
                 (Some(Preferred::MoveAndShoot), _) => Action::MoveAndShoot,
                 (Some(Preferred::Respond), _) => Action::Respond,
+                (Some(Preferred::Flee), _) => Action::Flee,
                 // On a map, a shooter with no enemy in an arc and in sight
                 // moves to find one (mls, *Move and Shoot*).
                 (None, _) if self.on_map() && !self.has_a_shot(i) => Action::MoveAndShoot,

@@ -5,6 +5,7 @@ mod damage;
 mod fights;
 mod files;
 mod health;
+mod map_fights;
 mod properties;
 mod schedule;
 mod simulate;
