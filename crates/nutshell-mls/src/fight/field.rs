@@ -74,11 +74,12 @@ impl Fight {
 
     /// The squares `i` covers on the map (its own, then those behind it for
     /// a long creature); empty off the map.
-    pub(super) fn squares_of(&self, i: usize) -> Vec<Square> {
+    pub(super) fn squares_of(&self, i: usize) -> impl Iterator<Item = Square> + use<> {
         let f = &self.fighters[i];
+        let length = f.sheet.squares_long();
         f.pose
-            .and_then(|pose| map::body(pose, f.sheet.squares_long()))
-            .unwrap_or_default()
+            .into_iter()
+            .flat_map(move |pose| map::body_squares(pose, length))
     }
 
     /// Puts `i` on the occupancy grid (when standing).
@@ -86,9 +87,14 @@ impl Fight {
         if !self.fighters[i].standing() {
             return;
         }
-        let squares = self.squares_of(i);
         if let Some(field) = self.field.as_mut() {
-            for s in squares {
+            let f = &self.fighters[i];
+            let length = f.sheet.squares_long();
+            for s in f
+                .pose
+                .into_iter()
+                .flat_map(|p| map::body_squares(p, length))
+            {
                 field.set(s, Some(i));
             }
         }
@@ -96,9 +102,14 @@ impl Fight {
 
     /// Takes `i` off the occupancy grid.
     pub(super) fn vacate(&mut self, i: usize) {
-        let squares = self.squares_of(i);
         if let Some(field) = self.field.as_mut() {
-            for s in squares {
+            let f = &self.fighters[i];
+            let length = f.sheet.squares_long();
+            for s in f
+                .pose
+                .into_iter()
+                .flat_map(|p| map::body_squares(p, length))
+            {
                 if field.at(s) == Some(i) {
                     field.set(s, None);
                 }
@@ -135,9 +146,8 @@ impl Fight {
         if self.field.is_none() {
             return (self.fighters[a].position - self.fighters[b].position).abs();
         }
-        let (sa, sb) = (self.squares_of(a), self.squares_of(b));
-        sa.iter()
-            .flat_map(|&x| sb.iter().map(move |&y| map::range(x, y)))
+        self.squares_of(a)
+            .flat_map(|x| self.squares_of(b).map(move |y| map::range(x, y)))
             .min()
             .map_or(i64::MAX, i64::from)
     }
@@ -148,8 +158,8 @@ impl Fight {
         if self.field.is_none() {
             return self.separation(a, b) <= 1;
         }
-        let (sa, sb) = (self.squares_of(a), self.squares_of(b));
-        sa.iter().any(|x| sb.iter().any(|y| x.adjacent(*y)))
+        self.squares_of(a)
+            .any(|x| self.squares_of(b).any(|y| x.adjacent(y)))
     }
 
     /// Whether `i` can strike `j` in close combat where they stand: adjacent

@@ -367,7 +367,7 @@ impl Fight {
     /// allowance) next turn.
     fn could_catch(&self, j: usize, i: usize) -> bool {
         let budget = self.allowance(j, 2);
-        let targets = self.squares_of(i);
+        let targets: Vec<Square> = self.squares_of(i).collect();
         let (Some(field), Some(start)) = (self.field.as_ref(), self.fighters[j].pose) else {
             return false;
         };
@@ -535,7 +535,7 @@ impl Fight {
     /// free square around; none if every square around is taken.
     pub(super) fn back_away(&mut self, z: usize, from: usize) -> Option<Square> {
         let here = self.fighters[z].pose?;
-        let theirs = self.squares_of(from);
+        let theirs: Vec<Square> = self.squares_of(from).collect();
         let mut best: Option<(u32, Square)> = None;
         for dy in -1..=1 {
             for dx in -1..=1 {

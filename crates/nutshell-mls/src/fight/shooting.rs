@@ -83,8 +83,7 @@ impl Fight {
             Some(r) => self.pose_in_round(j, r)?,
             None => self.fighters[j].pose?,
         };
-        let squares = map::body(at, self.fighters[j].sheet.squares_long())?;
-        squares.into_iter().find_map(|square| {
+        map::body_squares(at, self.fighters[j].sheet.squares_long()).find_map(|square| {
             let arc = map::arc(pose, square)?;
             let allowed = map::may_shoot_into(kind, arc, left_handed)
                 && self.fighters[i].shot_arc.is_none_or(|a| a == arc);

@@ -131,17 +131,21 @@ pub fn range(from: Square, to: Square) -> u32 {
     dx.max(dy) + dx.min(dy) / 2
 }
 
-/// The squares a line from the centre of `from` to the centre of `to`
-/// passes through, in order, both ends excluded; where it passes exactly
-/// through a corner, the two squares beside the corner are given as a pair
-/// (`corner` true) since the line only touches them.
-fn crossed(from: Square, to: Square) -> Vec<(Square, Option<Square>)> {
+/// Walks the squares a line from the centre of `from` to the centre of
+/// `to` passes through, in order, both ends excluded, calling `visit` with
+/// each; where it passes exactly through a corner, with the two squares
+/// beside the corner as a pair, since the line only touches them. Stops as
+/// soon as `visit` returns false, and returns whether it never did.
+fn walk_line(
+    from: Square,
+    to: Square,
+    visit: &mut dyn FnMut(Square, Option<Square>) -> bool,
+) -> bool {
     let (x0, y0) = (i64::from(from.x), i64::from(from.y));
     let (x1, y1) = (i64::from(to.x), i64::from(to.y));
     let (dx, dy) = ((x1 - x0).abs(), (y1 - y0).abs());
     let (sx, sy) = ((x1 - x0).signum(), (y1 - y0).signum());
     let square = |x: i64, y: i64| Square::new(x as u32, y as u32);
-    let mut out = Vec::new();
     let (mut x, mut y) = (x0, y0);
     // Walk the grid lines the segment crosses (a supercover line): compare
     // where it meets the next vertical and the next horizontal grid line.
@@ -159,26 +163,36 @@ fn crossed(from: Square, to: Square) -> Vec<(Square, Option<Square>)> {
             y += sy;
             ix += 1;
             iy += 1;
-            if (x, y) != (x1, y1) {
-                out.push((beside.0, Some(beside.1)));
-                out.push((square(x, y), None));
-            } else {
-                out.push((beside.0, Some(beside.1)));
+            if !visit(beside.0, Some(beside.1)) {
+                return false;
             }
-        } else if vertical < horizontal {
-            x += sx;
-            ix += 1;
-            if (x, y) != (x1, y1) {
-                out.push((square(x, y), None));
+            if (x, y) != (x1, y1) && !visit(square(x, y), None) {
+                return false;
             }
         } else {
-            y += sy;
-            iy += 1;
-            if (x, y) != (x1, y1) {
-                out.push((square(x, y), None));
+            if vertical < horizontal {
+                x += sx;
+                ix += 1;
+            } else {
+                y += sy;
+                iy += 1;
+            }
+            if (x, y) != (x1, y1) && !visit(square(x, y), None) {
+                return false;
             }
         }
     }
+    true
+}
+
+/// The squares [`walk_line`] visits, collected.
+#[cfg(test)]
+fn crossed(from: Square, to: Square) -> Vec<(Square, Option<Square>)> {
+    let mut out = Vec::new();
+    walk_line(from, to, &mut |a, b| {
+        out.push((a, b));
+        true
+    });
     out
 }
 
@@ -204,7 +218,7 @@ pub fn clear_shot(
     occupied: &dyn Fn(Square) -> bool,
 ) -> bool {
     let blocks = |s: Square| map.terrain(s).is_none_or(|t| t.blocks_sight()) || occupied(s);
-    crossed(from, to).into_iter().all(|(a, b)| match b {
+    walk_line(from, to, &mut |a, b| match b {
         None => !blocks(a),
         Some(b) => !(blocks(a) && blocks(b)),
     })

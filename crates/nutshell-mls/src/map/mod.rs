@@ -25,8 +25,8 @@ pub use distance::Distances;
 pub use geometry::{Arc, MissileKind, arc, attackable, clear_shot, may_shoot_into, range};
 pub use grid::{Facing, Square};
 pub use movement::{
-    DiagonalRun, Hand, Mover, Path, Pose, Reach, Step, body, cheapest_path, explore, reachable,
-    step,
+    DiagonalRun, Hand, Mover, Path, Pose, Reach, Step, body, body_squares, cheapest_path, explore,
+    reachable, step,
 };
 pub use picture::{Token, arrow, picture};
 pub use terrain::{BattleMap, MAX_MAP_SIDE, SideStart, Start, Terrain};

@@ -171,12 +171,15 @@ fn open(map: &BattleMap, blocked: &dyn Fn(Square) -> bool, square: Square) -> Op
 /// assert_eq!(squares, ["C3", "B3", "A3"]);
 /// ```
 pub fn body(pose: Pose, length: u32) -> Option<Vec<Square>> {
-    let mut squares = vec![pose.square];
+    let squares: Vec<Square> = body_squares(pose, length).collect();
+    (squares.len() == length.max(1) as usize).then_some(squares)
+}
+
+/// The squares of [`body`] one by one, without allocating: its square,
+/// then those behind it, stopping at the map's top or left edge.
+pub fn body_squares(pose: Pose, length: u32) -> impl Iterator<Item = Square> {
     let back = pose.facing.back();
-    for _ in 1..length.max(1) {
-        squares.push(squares.last()?.step(back)?);
-    }
-    Some(squares)
+    std::iter::successors(Some(pose.square), move |s| s.step(back)).take(length.max(1) as usize)
 }
 
 /// Whether a long creature's body (every square behind its head) fits at
