@@ -240,7 +240,7 @@ impl Board {
     pub fn new(fight: &nutshell_mls::Fight) -> Board {
         let names = fight.side_names();
         Board {
-            map: fight.map().cloned(),
+            map: fight.map_at_start().cloned(),
             sides: fight
                 .fighters()
                 .iter()

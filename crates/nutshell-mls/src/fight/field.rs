@@ -19,6 +19,8 @@ use crate::map::{self, BattleMap, Facing, Pose, Square};
 #[derive(Debug, Clone)]
 pub(super) struct Field {
     pub(super) map: Arc<BattleMap>,
+    /// The map as the fight began (doors closed that have been opened since).
+    start: Arc<BattleMap>,
     /// For each square (row by row), the standing combatant there plus one;
     /// 0 for nobody.
     occupant: Vec<u32>,
@@ -28,6 +30,7 @@ impl Field {
     pub(super) fn new(map: Arc<BattleMap>) -> Field {
         let squares = map.width() as usize * map.height() as usize;
         Field {
+            start: Arc::clone(&map),
             map,
             occupant: vec![0; squares],
         }
@@ -67,9 +70,16 @@ impl Fight {
         self.field.is_some()
     }
 
-    /// The battle map, if the fight has one.
+    /// The battle map as it is now (doors opened in the fight stay open),
+    /// if the fight has one.
     pub fn map(&self) -> Option<&BattleMap> {
         self.field.as_ref().map(|f| &*f.map)
+    }
+
+    /// The battle map as the fight began: with the log's `positions` and
+    /// `opened`, what a viewer replays the fight on.
+    pub fn map_at_start(&self) -> Option<&BattleMap> {
+        self.field.as_ref().map(|f| &*f.start)
     }
 
     /// The squares `i` covers on the map (its own, then those behind it for
