@@ -348,7 +348,7 @@ fn bad_maps_and_squares_are_refused_plainly() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("bad.toml:3:3: unknown square `x`"), "{err}");
     for (args, needle) in [
-        (vec!["--from", "B2", "--to", "E5"], "give --facing too"),
+        (vec!["--from", "B2", "--to", "E5"], "give a facing too"),
         (
             vec!["--from", "B2", "--facing", "up", "--to", "E5"],
             "not a facing",
@@ -365,4 +365,163 @@ fn bad_maps_and_squares_are_refused_plainly() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+// ---------------------------------------------------------- map fights
+
+const CORRIDOR: &str = "examples/mls/maps/corridor.toml";
+
+/// docs/mls/map.md's worked example is this command's output, character for
+/// character.
+#[test]
+fn the_worked_example_on_the_map_is_what_the_fight_prints() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/mls/map.md"
+    ))
+    .unwrap();
+    let command = "$ nutshell mls fight examples/mls/duel/knight.toml examples/mls/duel/brigand.toml --map examples/mls/maps/corridor.toml --seed 3 --show-map\n";
+    let start = doc.find(command).expect("the worked example") + command.len();
+    let end = start + doc[start..].find("```").unwrap();
+    let shown = &doc[start..end];
+    let out = nutshell()
+        .args(["mls", "fight", DUEL[0], DUEL[1], "--map", CORRIDOR])
+        .args(["--seed", "3", "--show-map"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
+
+/// `mls fight --map --json`: the lines that move someone carry the squares
+/// and facings, the doors opened, and the first line places everyone.
+#[test]
+fn a_map_fight_log_carries_squares_facings_and_doors() {
+    let fight = json(&[
+        "mls", "fight", DUEL[0], DUEL[1], "--map", CORRIDOR, "--seed", "3", "--json",
+    ]);
+    let log = fight["log"].as_array().unwrap();
+    let first = log[0]["positions"].as_array().unwrap();
+    assert_eq!(first.len(), 2);
+    assert_eq!(first[0]["name"], "Sir Aldric");
+    assert_eq!(first[0]["square"], "C4");
+    assert_eq!(first[0]["facing"], "east");
+    let door = log
+        .iter()
+        .find(|l| l.get("opened").is_some())
+        .expect("a line opening the door");
+    assert_eq!(door["opened"][0], "G4");
+    assert_eq!(door["positions"][0]["square"], "H4");
+    // Everyone's square is known at every point: replaying the positions
+    // gives the final squares.
+    let mut at = std::collections::HashMap::new();
+    for line in log {
+        for p in line["positions"].as_array().into_iter().flatten() {
+            at.insert(p["name"].as_str().unwrap().to_string(), p["square"].clone());
+        }
+    }
+    assert_eq!(at["Sir Aldric"], "H4");
+}
+
+/// The three example maps fight to the end with a seed, on the command line.
+#[test]
+fn the_example_maps_fight_to_the_end() {
+    for (map, a, b) in [
+        ("examples/mls/maps/corridor.toml", DUEL[0], DUEL[1]),
+        (
+            "examples/mls/maps/crossroads.toml",
+            SKIRMISH[0],
+            SKIRMISH[1],
+        ),
+        (
+            "examples/mls/maps/pillars.toml",
+            "examples/mls/archers/left.toml",
+            "examples/mls/archers/right.toml",
+        ),
+    ] {
+        let fight = json(&["mls", "fight", a, b, "--map", map, "--seed", "11", "--json"]);
+        assert!(fight["ending"]["turns"].as_u64().unwrap() >= 1, "{map}");
+        let sim = json(&[
+            "mls", "simulate", a, b, "--map", map, "--trials", "200", "--json",
+        ]);
+        assert_eq!(sim["trials"], 200, "{map}");
+    }
+}
+
+/// `mls map MAP A B` draws the sides where the fight would place them;
+/// `mls path` takes SQUARE:FACING; `mls arcs` marks the arcs.
+#[test]
+fn maps_are_drawn_with_the_sides_paths_and_arcs() {
+    let out = nutshell()
+        .args([
+            "mls",
+            "map",
+            "examples/mls/maps/crossroads.toml",
+            SKIRMISH[0],
+            SKIRMISH[1],
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("   5 >>............<........."), "{text}");
+    assert!(
+        text.contains("Goblin archer 2 (Goblins): P7, facing west"),
+        "{text}"
+    );
+    let path = json(&[
+        "mls", "path", CRYPT, "--from", "B2:south", "--to", "D4", "--json",
+    ]);
+    assert_eq!(path["cost"], 3);
+    let out = nutshell()
+        .args([
+            "mls", "arcs", CRYPT, "--at", "H6:north", "--weapon", "other",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("6 #LLLLLL^RRRRRRR#"), "{text}");
+    assert!(text.contains("(forward, left, right)"), "{text}");
+}
+
+/// A map that does not fit the sides is refused before any die is rolled.
+#[test]
+fn a_map_that_does_not_fit_the_sides_is_refused() {
+    let out = nutshell()
+        .args([
+            "mls",
+            "fight",
+            SKIRMISH[0],
+            SKIRMISH[1],
+            "--map",
+            CORRIDOR,
+            "--seed",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("a start names Sir Aldric, who is in neither side"),
+        "{err}"
+    );
+    let out = nutshell()
+        .args([
+            "mls",
+            "fight",
+            DUEL[0],
+            DUEL[1],
+            "--map",
+            CORRIDOR,
+            "--distance",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
