@@ -40,20 +40,40 @@ impl Fight {
         u32::try_from(self.fighters[i].sheet.movement() * times).unwrap_or(0)
     }
 
+    /// Everything `i` can reach within `budget` now, kept for the rest of
+    /// its movement phase: choosing the set action and making the move
+    /// explore the same ground (nobody else moves in between).
+    fn reach_now(&mut self, i: usize, budget: u32) -> Option<Arc<Reach>> {
+        if let Some((who, turn, b, reach)) = &self.reach_cache
+            && (*who, *turn, *b) == (i, self.turn, budget)
+        {
+            return Some(Arc::clone(reach));
+        }
+        let reach = Arc::new(self.reach(i, budget, &|_| false)?);
+        self.reach_cache = Some((i, self.turn, budget, Arc::clone(&reach)));
+        Some(reach)
+    }
+
     /// The cheapest way for `i`, within `budget`, to a pose from which it
     /// could strike one of `targets`, and the target its tactic picks among
     /// those the cheapest poses reach.
     pub(super) fn attack_path(
-        &self,
+        &mut self,
         i: usize,
         budget: u32,
         targets: &[usize],
     ) -> Option<(Path, usize)> {
-        let reach = self.reach(i, budget, &|_| false)?;
+        let reach = self.reach_now(i, budget)?;
         let mut cheapest: Option<u32> = None;
         let mut found: Vec<(Pose, Vec<usize>)> = Vec::new();
         for (pose, cost) in reach.poses() {
             if cheapest.is_some_and(|c| cost > c) {
+                continue;
+            }
+            if !self
+                .reach_from(i, pose)
+                .any(|s| self.occupant(s).is_some_and(|j| targets.contains(&j)))
+            {
                 continue;
             }
             let hit: Vec<usize> = self
@@ -61,9 +81,6 @@ impl Fight {
                 .into_iter()
                 .filter(|j| targets.contains(j))
                 .collect();
-            if hit.is_empty() {
-                continue;
-            }
             if cheapest.is_none_or(|c| cost < c) {
                 cheapest = Some(cost);
                 found.clear();
@@ -99,9 +116,9 @@ impl Fight {
     /// The way, within `budget`, to the pose nearest (by `steps`) to what
     /// `steps` measures from, never nearer than `keep_off` steps; `None`
     /// when no pose is nearer than where `i` stands.
-    fn toward(&self, i: usize, budget: u32, steps: &Distances, keep_off: u32) -> Option<Path> {
+    fn toward(&mut self, i: usize, budget: u32, steps: &Distances, keep_off: u32) -> Option<Path> {
         let here = steps.get(self.fighters[i].pose?.square).unwrap_or(u32::MAX);
-        let reach = self.reach(i, budget, &|_| false)?;
+        let reach = self.reach_now(i, budget)?;
         let best = reach
             .poses()
             .into_iter()
@@ -223,7 +240,7 @@ impl Fight {
     /// ("3rd movement point means 3rd round").
     fn move_and_shoot(&mut self, i: usize) {
         let budget = self.allowance(i, 1);
-        let Some(reach) = self.reach(i, budget, &|_| false) else {
+        let Some(reach) = self.reach_now(i, budget) else {
             return;
         };
         let enemies = self.standing_enemies(i);

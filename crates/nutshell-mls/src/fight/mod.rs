@@ -351,6 +351,9 @@ pub struct Fight {
     field: Option<field::Field>,
     /// Steps to the nearest enemy of a side, for the turn it was made in.
     enemy_steps: Option<(u32, usize, Arc<crate::map::Distances>)>,
+    /// What a fighter can reach this turn within a budget (fighter, turn,
+    /// budget), made when its set action is chosen and used for its move.
+    reach_cache: Option<(usize, u32, u32, Arc<crate::map::Reach>)>,
 }
 
 impl Fight {
@@ -432,6 +435,7 @@ impl Fight {
             pending: Vec::new(),
             field: None,
             enemy_steps: None,
+            reach_cache: None,
         };
         if let Some(map) = options.map {
             fight.set_out(map)?;

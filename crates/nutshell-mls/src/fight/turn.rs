@@ -69,7 +69,7 @@ impl Fight {
     }
 
     /// Chooses `i`'s set action for this turn: its tactic, within the rules.
-    pub(super) fn choose_action(&self, i: usize) -> Action {
+    pub(super) fn choose_action(&mut self, i: usize) -> Action {
         let f = &self.fighters[i];
         let ranged = f.sheet.ranged().map(|w| w.kind);
         if f.broke_off || f.sheet.tactic.action == Some(Preferred::Flee) {

@@ -36,6 +36,50 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A small, fast, deterministic hasher for the search's maps (the
+/// multiply-rotate of rustc's FxHasher): keys are a few small integers, and
+/// the default SipHash spent most of a search's time hashing them.
+#[derive(Debug, Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Fx {
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.add(i as u64);
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.add(i as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 use super::grid::{Facing, Square};
 use super::terrain::{BattleMap, Terrain};
@@ -317,9 +361,10 @@ impl Path {
 /// Every mover state reachable from `start` within `budget` movement
 /// points, with the least cost of reaching it and how (Dijkstra's search
 /// over square, facing and diagonal run).
+#[derive(Debug)]
 struct Search {
-    cost: HashMap<Mover, u32>,
-    came_from: HashMap<Mover, (Mover, Step, u32)>,
+    cost: FxMap<Mover, u32>,
+    came_from: FxMap<Mover, (Mover, Step, u32)>,
 }
 
 fn search(
@@ -332,8 +377,8 @@ fn search(
 ) -> (Search, Option<Mover>) {
     let first = Mover::at(start);
     let mut found = Search {
-        cost: HashMap::from([(first, 0)]),
-        came_from: HashMap::new(),
+        cost: FxMap::from_iter([(first, 0)]),
+        came_from: FxMap::default(),
     };
     let mut queue = BinaryHeap::from([Reverse((0u32, first))]);
     while let Some(Reverse((cost, mover))) = queue.pop() {
@@ -399,10 +444,11 @@ pub fn cheapest_path(
 /// assert_eq!(reach.cost(ahead), Some(3));
 /// assert_eq!(reach.path_to(ahead).unwrap().steps.len(), 3);
 /// ```
+#[derive(Debug)]
 pub struct Reach {
     start: Pose,
     found: Search,
-    best: HashMap<Pose, (u32, Mover)>,
+    best: FxMap<Pose, (u32, Mover)>,
 }
 
 impl Reach {
@@ -447,7 +493,7 @@ pub fn explore(
     blocked: &dyn Fn(Square) -> bool,
 ) -> Reach {
     let (found, _) = search(map, start, length, budget, blocked, &|_| false);
-    let mut best: HashMap<Pose, (u32, Mover)> = HashMap::new();
+    let mut best: FxMap<Pose, (u32, Mover)> = FxMap::default();
     for (&mover, &cost) in &found.cost {
         let entry = best.entry(mover.pose).or_insert((cost, mover));
         if (cost, mover) < *entry {
