@@ -205,7 +205,7 @@ impl Fight {
                 if self.on_map() {
                     self.note(Some(rule::WHO_MAY_SHOOT), |s| {
                         format!(
-                            "{} has no enemy in sight in an arc it may shoot into",
+                            "{} has no target: no enemy open to attack in sight in an arc it may shoot into",
                             s.name(i)
                         )
                     });

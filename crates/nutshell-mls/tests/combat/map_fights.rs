@@ -282,7 +282,10 @@ fn the_four_arcs_decide_who_may_be_shot() {
     // Right: not with a bow...
     let f = archer_at("G4", bow, "", &m);
     assert!(!shot(&f));
-    logged(&f, "Ann has no enemy in sight in an arc it may shoot into");
+    logged(
+        &f,
+        "Ann has no target: no enemy open to attack in sight in an arc it may shoot into",
+    );
     // ... but left-handed, or with a gun, yes; and then not to the left.
     assert!(shot(&archer_at("G4", bow, "left_handed = true", &m)));
     assert!(!shot(&archer_at("A4", bow, "left_handed = true", &m)));
@@ -381,7 +384,7 @@ fn after_the_first_shot_every_shot_of_the_turn_goes_into_the_same_arc() {
     let last = f.log().last().unwrap();
     assert_eq!(
         last.text,
-        "Ann has no enemy in sight in an arc it may shoot into",
+        "Ann has no target: no enemy open to attack in sight in an arc it may shoot into",
         "{}",
         text(&f)
     );
@@ -816,4 +819,42 @@ fn scripted_faces_replay_a_map_fight() {
     let mut b = make();
     b.run(&mut Scripted::new(faces)).unwrap();
     assert_eq!(a.log(), b.log());
+}
+
+#[test]
+fn no_shot_while_an_adjacent_enemy_attacks() {
+    // mls, Who May Shoot: "Any active or inactive character who is not being
+    // attacked by an adjacent opponent may shoot" (P-60). Cid charges to the
+    // square in front of Ann; his one attack is in the 5th round (*Charge*):
+    // she shoots Bob in rounds 1 to 4, not in the 5th. (A charger himself
+    // "may only be attacked in the 5th round": she does not shoot him.)
+    let map = open(7, 7);
+    let ann = "name = \"Ann\"\nthp = 40\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 1, range = 20, kind = \"missile\" }]\n";
+    let cid = combatant("Cid", 10, 1, 400, "tactic = { dodge = false }");
+    let mut f = on_map(
+        &rows(&map),
+        &[
+            ("Bob", "A1", "north"),
+            ("Cid", "D1", "south"),
+            ("Ann", "D4", "north"),
+        ],
+        &format!("{}{cid}", dummy("Bob", 400, "")),
+        ann,
+    );
+    let mut dice = Seeded::new(17);
+    for _ in 0..5 {
+        f.step(&mut dice).unwrap();
+    }
+    logged(&f, "Cid charges at Ann");
+    let shots: Vec<usize> = f
+        .log()
+        .iter()
+        .filter(|l| l.text.starts_with("Ann rolls shot"))
+        .map(|l| l.round)
+        .collect();
+    assert_eq!(shots, [1, 2, 3, 4], "{}", text(&f));
+    logged(
+        &f,
+        "Ann cannot shoot: Cid attacks Ann from an adjacent square this round",
+    );
 }
