@@ -201,7 +201,7 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-const LEGEND: &str = "legend: . floor  # wall  + closed door  / open door  ^ > v < a combatant facing north, east, south, west";
+const LEGEND: &str = "legend: . floor  # wall  + closed door  / open door  H ladder  ^ > v < a combatant facing north, east, south, west";
 
 /// `nutshell mls map MAP A B`: the sides placed on the map as a fight
 /// would place them.
@@ -258,6 +258,9 @@ impl Board {
         if let Some(map) = &mut self.map {
             for door in line.opened.iter().filter_map(|d| Square::parse(d)) {
                 map.set_terrain(door, nutshell_mls::map::Terrain::OpenDoor);
+            }
+            for door in line.closed.iter().filter_map(|d| Square::parse(d)) {
+                map.set_terrain(door, nutshell_mls::map::Terrain::ClosedDoor);
             }
         }
     }

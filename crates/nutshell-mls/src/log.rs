@@ -25,6 +25,9 @@ pub struct Line {
     /// On a battle map: the doors this line opened, by square.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub opened: Vec<String>,
+    /// On a battle map: the doors this line closed, by square.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub closed: Vec<String>,
 }
 
 /// Where a combatant stands on a battle map after a line of the log.
@@ -129,6 +132,8 @@ pub mod rule {
     pub const KILLING: &str = "mls, Killing an Opponent";
     /// Every shot of a turn into one arc.
     pub const CLOSE_TARGETS: &str = "mls, Close Targets";
+    /// Closing a door.
+    pub const CLOSE_DOOR: &str = "mls, Time Costs of Actions (close a door)";
     /// Spells only into the Forward arc.
     pub const WHO_MAY_CAST: &str = "mls, Who May Cast";
 }

@@ -51,6 +51,15 @@ impl Field {
         true
     }
 
+    /// Closes the open door on `square`.
+    pub(super) fn close_door(&mut self, square: Square) -> bool {
+        if self.map.terrain(square) != Some(map::Terrain::OpenDoor) || self.at(square).is_some() {
+            return false;
+        }
+        Arc::make_mut(&mut self.map).set_terrain(square, map::Terrain::ClosedDoor);
+        true
+    }
+
     /// The standing combatant on `square`, if any.
     pub(super) fn at(&self, square: Square) -> Option<usize> {
         let k = self.index(square)?;

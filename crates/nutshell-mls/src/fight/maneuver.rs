@@ -356,6 +356,9 @@ impl Fight {
                 rule::FLEE,
                 &format!("flees (twice Agl+1 = {budget} MP)"),
             );
+            if path.cost < budget {
+                self.close_door_behind(i, &path);
+            }
         }
         let at_edge = self.map().zip(self.fighters[i].pose).is_some_and(|(m, p)| {
             p.square.x == 0
@@ -377,6 +380,40 @@ impl Fight {
                     format!("{} is out of every enemy's reach and escapes", s.name(i))
                 }
             });
+        }
+    }
+
+    /// A fleer with a movement point left shuts the last door he went
+    /// through, when it is next to him and no one stands in it (mls, *Time
+    /// Costs of Actions*: "Close a door: 1 movement point"): a pursuer pays
+    /// 1 MP to open it again, and it blocks shots.
+    fn close_door_behind(&mut self, i: usize, path: &Path) {
+        let Some(end) = self.fighters[i].pose else {
+            return;
+        };
+        let Some(door) = path
+            .steps
+            .iter()
+            .rev()
+            .map(|s| s.1.square)
+            .find(|&s| self.map().and_then(|m| m.terrain(s)) == Some(map::Terrain::OpenDoor))
+        else {
+            return;
+        };
+        if door == end.square || !door.adjacent(end.square) {
+            return;
+        }
+        let closed = self.field.as_mut().is_some_and(|f| f.close_door(door));
+        if !closed {
+            return;
+        }
+        self.fighters[i].moved += 1;
+        let before = self.log.as_ref().map_or(0, Vec::len);
+        self.note(Some(rule::CLOSE_DOOR), |s| {
+            format!("{} closes the door at {door} behind him, 1 MP", s.name(i))
+        });
+        if let Some(line) = self.log.as_mut().and_then(|l| l.get_mut(before)) {
+            line.closed = vec![door.to_string()];
         }
     }
 

@@ -562,6 +562,7 @@ impl Fight {
                 faces: faces.to_vec(),
                 positions: Vec::new(),
                 opened: Vec::new(),
+                closed: Vec::new(),
             };
             self.log.get_or_insert_default().push(line);
         }
@@ -584,6 +585,7 @@ impl Fight {
                 faces: Vec::new(),
                 positions,
                 opened: Vec::new(),
+                closed: Vec::new(),
             };
             self.log.get_or_insert_default().push(line);
         }

@@ -311,7 +311,10 @@ pub fn step(
     if !body_fits(map, blocked, pose, length) {
         return None;
     }
-    Some((Mover { pose, run }, cost + terrain.entry_cost()))
+    Some((
+        Mover { pose, run },
+        cost + terrain.entry_cost(map.ladder_half_metres),
+    ))
 }
 
 /// A way from one pose to another: each step with the mover after it and
@@ -336,10 +339,17 @@ impl Path {
             .iter()
             .map(|(step, pose, cost)| {
                 let door = map.terrain(pose.square) == Some(Terrain::ClosedDoor);
+                let ladder = map.terrain(pose.square) == Some(Terrain::Ladder);
                 let text = match step {
                     Step::Turn(to) => format!("turns to face {to}, {cost} MP"),
                     _ if door => format!(
                         "{} to {}, {}, opening the door, {cost} MP",
+                        from.square,
+                        pose.square,
+                        step.name()
+                    ),
+                    _ if ladder => format!(
+                        "{} to {}, {}, climbing the ladder, {cost} MP",
                         from.square,
                         pose.square,
                         step.name()

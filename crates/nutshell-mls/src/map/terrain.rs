@@ -24,6 +24,7 @@
 //! | `#` | wall: blocks movement and sight |
 //! | `+` | closed door: blocks sight; entering it opens it for 1 movement point more (mls, *Time Costs of Actions*: "Open an unlocked door: 1 movement point") |
 //! | `/` | open door: like floor |
+//! | `H` | ladder: climbing it costs 1 movement point per half metre of `ladder_height` (3 m, so 6 MP, when left out; mls, *Time Costs of Actions*) |
 //!
 //! Every row has the same number of squares. Bad maps are refused with the
 //! file, line and column of the fault.
@@ -34,7 +35,7 @@
 //! assert_eq!((map.width(), map.height()), (3, 2));
 //! assert_eq!(map.terrain(Square::new(2, 0)), Some(Terrain::ClosedDoor));
 //! let err = BattleMap::parse("m.toml", "rows = '''\n#..\n#x.\n'''\n").unwrap_err();
-//! assert_eq!(err.to_string(), "m.toml:3:2: unknown square `x` (the legend: `.` floor, `#` wall, `+` closed door, `/` open door)");
+//! assert_eq!(err.to_string(), "m.toml:3:2: unknown square `x` (the legend: `.` floor, `#` wall, `+` closed door, `/` open door, `H` ladder)");
 //! # Ok::<(), nutshell_mls::FightError>(())
 //! ```
 
@@ -57,6 +58,11 @@ pub enum Terrain {
     ClosedDoor,
     /// Passable like floor.
     OpenDoor,
+    /// A ladder in the square: passing it means climbing it, 1 movement
+    /// point per half metre of the map's `ladder_height` (mls, *Time Costs
+    /// of Actions*: "Climb a ladder within a square: 1 movement point per
+    /// half metre").
+    Ladder,
 }
 
 impl Terrain {
@@ -66,6 +72,7 @@ impl Terrain {
             '#' => Some(Terrain::Wall),
             '+' => Some(Terrain::ClosedDoor),
             '/' => Some(Terrain::OpenDoor),
+            'H' => Some(Terrain::Ladder),
             _ => None,
         }
     }
@@ -77,6 +84,7 @@ impl Terrain {
             Terrain::Wall => '#',
             Terrain::ClosedDoor => '+',
             Terrain::OpenDoor => '/',
+            Terrain::Ladder => 'H',
         }
     }
 
@@ -90,16 +98,18 @@ impl Terrain {
         matches!(self, Terrain::Wall | Terrain::ClosedDoor)
     }
 
-    /// Movement points spent on entering it besides the step itself.
-    pub fn entry_cost(self) -> u32 {
+    /// Movement points spent on entering it besides the step itself, with
+    /// ladders `ladder_mp` to climb.
+    pub fn entry_cost(self, ladder_mp: u32) -> u32 {
         match self {
             Terrain::ClosedDoor => 1,
+            Terrain::Ladder => ladder_mp,
             _ => 0,
         }
     }
 }
 
-const LEGEND: &str = "the legend: `.` floor, `#` wall, `+` closed door, `/` open door";
+const LEGEND: &str = "the legend: `.` floor, `#` wall, `+` closed door, `/` open door, `H` ladder";
 
 /// Where a combatant starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,6 +174,8 @@ pub struct BattleMap {
     width: u32,
     height: u32,
     cells: Vec<Terrain>,
+    /// The height a ladder (`H`) climbs, in half metres: each costs 1 MP.
+    pub ladder_half_metres: u32,
     /// Where combatants start, by name.
     pub starts: Vec<Start>,
     /// Where whole sides start, by side name.
@@ -176,6 +188,8 @@ struct MapFile {
     #[serde(default)]
     name: Option<String>,
     rows: toml::Spanned<String>,
+    #[serde(default)]
+    ladder_height: Option<toml::Spanned<f64>>,
     #[serde(default)]
     start: Vec<StartFile>,
 }
@@ -280,9 +294,21 @@ impl BattleMap {
             width: width as u32,
             height: height as u32,
             cells,
+            ladder_half_metres: 6,
             starts: Vec::new(),
             side_starts: Vec::new(),
         };
+        if let Some(h) = parsed.ladder_height {
+            let metres = *h.get_ref();
+            if !(0.5..=100.0).contains(&metres) {
+                return Err(at(
+                    h.span().start,
+                    format!("ladder_height {metres}: a ladder is 0.5 to 100 metres high"),
+                ));
+            }
+            // "1 movement point per half metre": a part of a half metre counts whole.
+            map.ladder_half_metres = (metres * 2.0).ceil() as u32;
+        }
         for start in parsed.start {
             let square_at = start.at.span().start;
             let (who, side) = match (start.who, start.side) {
@@ -406,6 +432,7 @@ impl BattleMap {
             width,
             height,
             cells: vec![Terrain::Floor; (width * height) as usize],
+            ladder_half_metres: 6,
             starts: Vec::new(),
             side_starts: Vec::new(),
         }
@@ -457,7 +484,7 @@ mod tests {
         // An unknown character: its line and column.
         assert_eq!(
             error("rows = '''\n...\n..?\n'''\n"),
-            "m.toml:3:3: unknown square `?` (the legend: `.` floor, `#` wall, `+` closed door, `/` open door)"
+            "m.toml:3:3: unknown square `?` (the legend: `.` floor, `#` wall, `+` closed door, `/` open door, `H` ladder)"
         );
         let starts = "rows = '''\n#..\n...\n'''\n[[start]]\nwho = \"Ann\"\nat = ";
         assert_eq!(

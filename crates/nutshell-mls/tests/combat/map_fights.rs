@@ -858,3 +858,56 @@ fn no_shot_while_an_adjacent_enemy_attacks() {
         "Ann cannot shoot: Cid attacks Ann from an adjacent square this round",
     );
 }
+
+#[test]
+fn a_fleer_closes_the_door_behind_him() {
+    // mls, Time Costs of Actions: "Close a door: 1 movement point". Ann runs
+    // through the door (1 MP to open it) with 2 MP to spare and shuts it.
+    let corridor = ["######", "#..+.#", "######"];
+    let mut f = on_map(
+        &corridor,
+        &[("Ann", "C2", "west"), ("Bob", "B2", "east")],
+        &combatant("Ann", 10, 6, 30, "tactic = { action = \"flee\" }"),
+        &dummy("Bob", 30, ""),
+    );
+    first_round(&mut f, 18);
+    logged(&f, "Ann closes the door at D2 behind him, 1 MP");
+    assert_eq!(at(&f, "Ann").split(' ').next(), Some("E2"));
+    assert_eq!(
+        f.map().unwrap().terrain(Square::parse("D2").unwrap()),
+        Some(nutshell_mls::map::Terrain::ClosedDoor)
+    );
+    let line = f.log().iter().find(|l| !l.closed.is_empty()).unwrap();
+    assert_eq!(line.closed, ["D2"]);
+}
+
+#[test]
+fn climbing_a_ladder_costs_a_movement_point_per_half_metre() {
+    // mls, Time Costs of Actions: "Climb a ladder within a square: 1 movement
+    // point per half metre." A ladder of 1.2 m: 3 MP on top of the step.
+    let map = BattleMap::parse("m.toml", "ladder_height = 1.2\nrows = '''\n.H.\n'''\n").unwrap();
+    let start = nutshell_mls::map::Pose {
+        square: Square::parse("A1").unwrap(),
+        facing: Facing::East,
+    };
+    let goal = Square::parse("C1").unwrap();
+    let path =
+        nutshell_mls::map::cheapest_path(&map, start, 1, 20, &|_| false, &|p| p.square == goal)
+            .unwrap();
+    assert_eq!(path.cost, 5);
+    assert_eq!(
+        path.describe(&map)[0],
+        "A1 to B1, forward, climbing the ladder, 4 MP"
+    );
+    // 3 m when the map does not say: 6 MP.
+    let map = BattleMap::parse("m.toml", "rows = '''\n.H.\n'''\n").unwrap();
+    let path =
+        nutshell_mls::map::cheapest_path(&map, start, 1, 20, &|_| false, &|p| p.square == goal)
+            .unwrap();
+    assert_eq!(path.cost, 8);
+    let err = BattleMap::parse("m.toml", "ladder_height = 0\nrows = '''\n.H.\n'''\n").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "m.toml:1:17: ladder_height 0: a ladder is 0.5 to 100 metres high"
+    );
+}
