@@ -421,6 +421,10 @@ fn a_map_fight_log_carries_squares_facings_and_doors() {
         }
     }
     assert_eq!(at["Sir Aldric"], "H4");
+    // The map as it began (the door still shut) and everyone's last square.
+    assert_eq!(fight["map"]["rows"][3], "#.....+......#");
+    assert_eq!(fight["combatants"][0]["square"], "H4");
+    assert_eq!(fight["combatants"][0]["facing"], "east");
 }
 
 /// The three example maps fight to the end with a seed, on the command line.

@@ -38,7 +38,7 @@ mod turn;
 mod wounds;
 
 pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK};
-pub use report::{CombatantReport, EndingReport, FightReport};
+pub use report::{CombatantReport, EndingReport, FightReport, MapReport};
 pub use shooting::range_penalty;
 
 use crate::body::{HitKind, Location};

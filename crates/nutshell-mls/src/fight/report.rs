@@ -38,6 +38,20 @@ pub struct FightReport<'a> {
     pub combatants: Vec<CombatantReport<'a>>,
     /// Checks on secondary traits earned (mls, *Checks on Secondary Traits*).
     pub checks: Vec<EarnedCheck>,
+    /// The battle map as the fight began (none for a fight on the line): with
+    /// the log's `positions`, `opened` and `closed`, a viewer replays the
+    /// fight on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map: Option<MapReport>,
+}
+
+/// A battle map as data: its name and its rows of legend characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MapReport {
+    /// The map's name.
+    pub name: String,
+    /// The rows, top to bottom, one legend character a square.
+    pub rows: Vec<String>,
 }
 
 /// How a fight ended, with the winner by name.
@@ -66,6 +80,12 @@ pub struct CombatantReport<'a> {
     pub state: &'static str,
     /// Fate points left.
     pub fate_points: u32,
+    /// On a map: its square at the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub square: Option<String>,
+    /// On a map: its facing at the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facing: Option<&'static str>,
 }
 
 impl Fight {
@@ -91,9 +111,15 @@ impl Fight {
                     thp: f.sheet.thp,
                     state: f.state.name(),
                     fate_points: f.fate_points,
+                    square: f.pose.map(|p| p.square.to_string()),
+                    facing: f.pose.map(|p| p.facing.name()),
                 })
                 .collect(),
             checks: self.earned_checks(),
+            map: self.map_at_start().map(|m| MapReport {
+                name: m.name.clone(),
+                rows: m.rows(),
+            }),
         }
     }
 }
