@@ -30,6 +30,7 @@
 
 mod checks;
 mod close;
+mod displace;
 mod field;
 mod maneuver;
 mod report;
