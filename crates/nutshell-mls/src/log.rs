@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// One line of the log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Line {
     /// The turn (1-based; each side's turn counts as one).
     pub turn: u32,

@@ -103,34 +103,23 @@ impl Fight {
 
     /// Puts `i` on the occupancy grid (when standing).
     pub(super) fn occupy(&mut self, i: usize) {
-        if !self.fighters[i].standing() {
-            return;
-        }
-        if let Some(field) = self.field.as_mut() {
-            let f = &self.fighters[i];
-            let length = f.sheet.squares_long();
-            for s in f
-                .pose
-                .into_iter()
-                .flat_map(|p| map::body_squares(p, length))
-            {
-                field.set(s, Some(i));
-            }
+        if self.fighters[i].standing() {
+            self.mark(i, Some(i));
         }
     }
 
     /// Takes `i` off the occupancy grid.
     pub(super) fn vacate(&mut self, i: usize) {
+        self.mark(i, None);
+    }
+
+    /// Marks `i`'s squares as `who`'s (where they are still `i`'s or free).
+    fn mark(&mut self, i: usize, who: Option<usize>) {
+        let squares = self.squares_of(i);
         if let Some(field) = self.field.as_mut() {
-            let f = &self.fighters[i];
-            let length = f.sheet.squares_long();
-            for s in f
-                .pose
-                .into_iter()
-                .flat_map(|p| map::body_squares(p, length))
-            {
-                if field.at(s) == Some(i) {
-                    field.set(s, None);
+            for s in squares {
+                if field.at(s).is_none_or(|j| j == i) {
+                    field.set(s, who);
                 }
             }
         }

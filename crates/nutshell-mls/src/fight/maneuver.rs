@@ -151,19 +151,23 @@ impl Fight {
         }
         self.place(i, end);
         self.fighters[i].moved = i64::from(path.cost);
-        let before = self.log.as_ref().map_or(0, Vec::len);
-        self.note_moved(cite, &[i], |s| {
-            let steps = described;
-            let steps = if steps.is_empty() {
+        let positions = if self.log.is_some() {
+            self.placements(&[i])
+        } else {
+            Vec::new()
+        };
+        let text = |s: &Self| {
+            let steps = if described.is_empty() {
                 "stays where it is".to_string()
             } else {
-                format!("{} ({} MP)", steps.join("; "), path.cost)
+                format!("{} ({} MP)", described.join("; "), path.cost)
             };
             format!("{} {what}: {steps}", s.name(i))
-        });
-        if let Some(line) = self.log.as_mut().and_then(|l| l.get_mut(before)) {
+        };
+        self.note_with(Some(cite), text, |line| {
+            line.positions = positions;
             line.opened = opened;
-        }
+        });
     }
 
     /// The movement phase on the map for `i`'s set action.
@@ -408,13 +412,11 @@ impl Fight {
             return;
         }
         self.fighters[i].moved += 1;
-        let before = self.log.as_ref().map_or(0, Vec::len);
-        self.note(Some(rule::CLOSE_DOOR), |s| {
-            format!("{} closes the door at {door} behind him, 1 MP", s.name(i))
-        });
-        if let Some(line) = self.log.as_mut().and_then(|l| l.get_mut(before)) {
-            line.closed = vec![door.to_string()];
-        }
+        self.note_with(
+            Some(rule::CLOSE_DOOR),
+            |s| format!("{} closes the door at {door} behind him, 1 MP", s.name(i)),
+            |line| line.closed = vec![door.to_string()],
+        );
     }
 
     /// Whether `j` could come next to `i` with a pursuit (twice its

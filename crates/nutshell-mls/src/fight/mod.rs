@@ -554,19 +554,7 @@ impl Fight {
         faces: &[i64],
         text: impl FnOnce(&Self) -> String,
     ) {
-        if self.log.is_some() {
-            let line = Line {
-                turn: self.turn,
-                round: self.round,
-                text: text(self),
-                rule,
-                faces: faces.to_vec(),
-                positions: Vec::new(),
-                opened: Vec::new(),
-                closed: Vec::new(),
-            };
-            self.log.get_or_insert_default().push(line);
-        }
+        self.note_with(rule, text, |line| line.faces = faces.to_vec());
     }
 
     /// Adds a line that moved or turned combatants on the map, with where
@@ -577,17 +565,26 @@ impl Fight {
         positions: Vec<crate::log::Placement>,
         text: impl FnOnce(&Self) -> String,
     ) {
+        self.note_with(rule, text, |line| line.positions = positions);
+    }
+
+    /// Adds a line, `data` filling in what it carries for programs (dice,
+    /// positions, doors); neither is called without a log.
+    fn note_with(
+        &mut self,
+        rule: Option<&'static str>,
+        text: impl FnOnce(&Self) -> String,
+        data: impl FnOnce(&mut Line),
+    ) {
         if self.log.is_some() {
-            let line = Line {
+            let mut line = Line {
                 turn: self.turn,
                 round: self.round,
                 text: text(self),
                 rule,
-                faces: Vec::new(),
-                positions,
-                opened: Vec::new(),
-                closed: Vec::new(),
+                ..Line::default()
             };
+            data(&mut line);
             self.log.get_or_insert_default().push(line);
         }
     }
