@@ -22,6 +22,8 @@ macro_rules! select_event {
     };
 }
 
+mod threads;
+
 /// What went wrong in the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -125,6 +127,9 @@ pub struct Draft {
     pub epoch: i64,
     pub secret: bool,
     pub body: Value,
+    /// The thread this event continues (the `seq` of its first event: a
+    /// fight's steps name the fight), or none.
+    pub thread: Option<i64>,
 }
 
 /// Which database a [`Store`] talks to.
@@ -248,7 +253,7 @@ impl Store {
     /// at once (`BEGIN IMMEDIATE`, so a stale read can never meet a write);
     /// PostgreSQL takes an advisory lock on the room, so writers in several
     /// processes append one after the other and sequence numbers stay gapless.
-    async fn begin_write(
+    pub(crate) async fn begin_write(
         &self,
         room: &str,
     ) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
@@ -589,8 +594,8 @@ pub(crate) async fn insert_event(
         seq,
     });
     sqlx::query(
-        "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms) \
-         VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)",
+        "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms, thread) \
+         VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10, $11)",
     )
     .bind(room)
     .bind(seq)
@@ -602,6 +607,7 @@ pub(crate) async fn insert_event(
     .bind(&prev)
     .bind(&hash)
     .bind(at_ms)
+    .bind(draft.thread)
     .execute(&mut **tx)
     .await?;
     if backend == Backend::Postgres {
@@ -651,7 +657,7 @@ fn member_from(row: &AnyRow) -> Result<Member, StoreError> {
     })
 }
 
-fn event_from(row: &AnyRow) -> Result<Event, StoreError> {
+pub(crate) fn event_from(row: &AnyRow) -> Result<Event, StoreError> {
     let room: String = row.try_get("room")?;
     let seq: i64 = row.try_get("seq")?;
     let text: String = row.try_get("body")?;
