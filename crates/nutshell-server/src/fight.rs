@@ -156,7 +156,7 @@ pub fn step_text(fight: i64, step: i64, rounds: Rounds) -> String {
 }
 
 /// What a viewer needs of a fight between steps: the clock (the turn, the
-/// last round resolved in it, the side acting) and every combatant's health
+/// last round resolved in it, the side acting; none before the first turn) and every combatant's health
 /// and position (on the line between the sides, in squares), its set action
 /// and what it has left.
 pub fn state(fight: &Fight) -> Value {
@@ -182,7 +182,8 @@ pub fn state(fight: &Fight) -> Value {
     json!({
         "turn": turn,
         "round": round,
-        "acting": names[fight.active_side()],
+        // Nobody acts before the first turn.
+        "acting": (turn > 0).then(|| &names[fight.active_side()]),
         "combatants": combatants,
     })
 }

@@ -40,9 +40,10 @@ pub enum StoreError {
         seq: i64,
         error: serde_json::Error,
     },
-    /// The group-commit transaction this append was in failed.
-    #[error("database: {0}")]
-    Batch(String),
+    /// The group-commit transaction this append was in failed (`unavailable`:
+    /// because the database could not be reached).
+    #[error("database: {message}")]
+    Batch { message: String, unavailable: bool },
     /// The writer task is gone (the server is stopping).
     #[error("the server is stopping")]
     Stopping,
@@ -62,6 +63,7 @@ impl StoreError {
                     | sqlx::Error::Tls(_)
             ),
             StoreError::Stopping => true,
+            StoreError::Batch { unavailable, .. } => *unavailable,
             _ => false,
         }
     }
@@ -148,9 +150,17 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: String,
-    /// SQLite's group-commit writer (see [`crate::group_commit`]).
-    queue: Option<group_commit::Queue>,
+    /// The group-commit writer (see [`crate::group_commit`]).
+    queue: group_commit::Queue,
+    /// Members found by key: every request names its member by key, and a
+    /// member never changes once added (keys cannot be revoked yet; when
+    /// they can, this goes), so a key found once is not read again. Shared
+    /// by the store's clones; emptied when it reaches [`MEMBERS_KEPT`].
+    members: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Member>>>,
 }
+
+/// How many members [`Store::member_by_key`] keeps in memory.
+const MEMBERS_KEPT: usize = 100_000;
 
 /// Why an append did not happen: the store failed, or the caller's own
 /// check refused (then nothing was written).
@@ -230,12 +240,13 @@ impl Store {
         } else {
             Backend::Postgres
         };
-        let queue = sqlite.then(|| group_commit::start(pool.clone()));
+        let queue = group_commit::start(pool.clone(), backend);
         Ok(Store {
             pool,
             backend,
             url,
             queue,
+            members: Default::default(),
         })
     }
 
@@ -261,12 +272,7 @@ impl Store {
             Backend::Sqlite => Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?),
             Backend::Postgres => {
                 let mut tx = self.pool.begin().await?;
-                let digest = fair::sha256_hex(room.as_bytes());
-                let key = i64::from_str_radix(&digest[..15], 16).unwrap_or(0);
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind(key)
-                    .execute(&mut *tx)
-                    .await?;
+                lock_room(&mut tx, room).await?;
                 Ok(tx)
             }
         }
@@ -276,8 +282,8 @@ impl Store {
     /// write transaction and the sequence number the event will get (a roll's
     /// dice depend on both); `build` also answers an output of its own, given
     /// back with the event. `build` may refuse; then nothing is written.
-    /// Committed before this returns. On SQLite, appends waiting at the same
-    /// time share one transaction ([`crate::group_commit`]).
+    /// Committed before this returns. Appends waiting at the same time share
+    /// one transaction ([`crate::group_commit`]).
     pub async fn append_with<E, T, F>(
         &self,
         room: &str,
@@ -288,29 +294,20 @@ impl Store {
         T: Send + 'static,
         F: FnOnce(&Room, i64) -> Result<(Draft, T), E> + Send + 'static,
     {
-        if let Some(queue) = &self.queue {
-            let (reply, answer) = tokio::sync::oneshot::channel();
-            let job = group_commit::Job {
-                room: room.to_string(),
-                build: Some(build),
-                output: None,
-                reply,
-            };
-            queue
-                .send(Box::new(job))
-                .await
-                .map_err(|_| AppendError::Store(StoreError::Stopping))?;
-            return answer
-                .await
-                .map_err(|_| AppendError::Store(StoreError::Stopping))?;
-        }
-        let mut tx = self.begin_write(room).await?;
-        let state = room_in(&mut tx, room).await?;
-        let (seq, prev) = last_in(&mut tx, room).await?;
-        let (draft, output) = build(&state, seq).map_err(AppendError::Refused)?;
-        let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
-        tx.commit().await?;
-        Ok((event, output))
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job = group_commit::Job {
+            room: room.to_string(),
+            build: Some(build),
+            output: None,
+            reply,
+        };
+        self.queue
+            .send(Box::new(job))
+            .await
+            .map_err(|_| AppendError::Store(StoreError::Stopping))?;
+        answer
+            .await
+            .map_err(|_| AppendError::Store(StoreError::Stopping))?
     }
 
     /// Creates a room with its GM and its first event (`room`, carrying the
@@ -341,13 +338,31 @@ impl Store {
         Ok(event)
     }
 
-    /// The member whose key hashes to `key_hash`.
+    /// The member whose key hashes to `key_hash`. A key unknown here is read from the database each time (another
+    /// process may have just added it).
     pub async fn member_by_key(&self, key_hash: &str) -> Result<Option<Member>, StoreError> {
+        let kept = self
+            .members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key_hash)
+            .cloned();
+        if kept.is_some() {
+            return Ok(kept);
+        }
         let row = sqlx::query("SELECT room, id, name, role FROM members WHERE key_hash = $1")
             .bind(key_hash)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|row| member_from(&row)).transpose()
+        let member = row.map(|row| member_from(&row)).transpose()?;
+        if let Some(member) = &member {
+            let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+            if members.len() >= MEMBERS_KEPT {
+                members.clear();
+            }
+            members.insert(key_hash.to_string(), member.clone());
+        }
+        Ok(member)
     }
 
     /// The room `id`.
@@ -535,6 +550,27 @@ async fn insert_member(
         .bind(name)
         .bind(role.as_str())
         .bind(key_hash)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The key of a room's PostgreSQL advisory lock: the first 60 bits of the
+/// SHA-256 of its id.
+pub(crate) fn lock_key(room: &str) -> i64 {
+    let digest = fair::sha256_hex(room.as_bytes());
+    i64::from_str_radix(&digest[..15], 16).unwrap_or(0)
+}
+
+/// Takes the room's advisory lock on PostgreSQL until the transaction ends:
+/// every writer of a room, in any process, holds it, so they append one
+/// after the other.
+pub(crate) async fn lock_room(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    room: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(lock_key(room))
         .execute(&mut **tx)
         .await?;
     Ok(())
