@@ -447,3 +447,78 @@ fn body_int(body: &Value, name: &str, line: usize) -> Result<i64, Failure> {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A log line for `body`, chained to `prev`.
+    fn line(seq: i64, kind: &str, epoch: i64, prev: &str, body: Value) -> (String, String) {
+        let body_hash = fair::body_hash(&body);
+        let hash = fair::chain_hash(&Link {
+            at_ms: seq,
+            body_hash: &body_hash,
+            epoch,
+            kind,
+            prev,
+            room: "r",
+            secret: false,
+            seq,
+        });
+        let line = json!({"at_ms": seq, "body": body, "body_hash": body_hash, "epoch": epoch,
+                          "hash": hash, "hidden": false, "kind": kind, "prev": prev, "room": "r",
+                          "secret": false, "seq": seq});
+        (fair::canonical(&line), hash)
+    }
+
+    /// A log with a fight of an earlier server (one roll event, the whole
+    /// fight in it), `result` as its outcome.
+    fn legacy_log(edit: impl FnOnce(&mut Value)) -> String {
+        let seed = [7u8; 32];
+        let request = FightRequest {
+            a: include_str!("../../../examples/mls/duel/knight.toml").to_string(),
+            b: include_str!("../../../examples/mls/duel/brigand.toml").to_string(),
+            distance: 1,
+            surprised: None,
+            max_turns: 100,
+        };
+        let text = request.text();
+        let record = RollRecord {
+            room: "r",
+            epoch: 0,
+            seq: 2,
+            roller: 0,
+            client_seed: "",
+            expression: &text,
+        };
+        let mut result = fair::perform(&seed, &record, &Limits::default()).unwrap();
+        edit(&mut result);
+        let (first, prev) = line(
+            1,
+            "room",
+            0,
+            fair::GENESIS,
+            json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
+        );
+        let roll = json!({"kind": "roll", "roller": 0, "name": "GM", "epoch": 0, "client_seed": "",
+                          "expression": text, "secret": false, "result": result});
+        let (second, prev) = line(2, "roll", 0, &prev, roll);
+        let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
+                            "next_epoch": 1, "commitment": fair::commitment(&[8u8; 32])});
+        let (third, _) = line(3, "reveal", 0, &prev, reveal);
+        format!("{first}\n{second}\n{third}\n")
+    }
+
+    /// Rooms of earlier servers hold fights fought in one event: they still
+    /// replay, and a changed outcome (every hash recomputed) is caught.
+    #[test]
+    fn a_fight_of_an_earlier_server_still_verifies() {
+        let report = verify(&legacy_log(|_| {})).unwrap();
+        assert_eq!((report.events, report.rolls_verified), (3, 1));
+        let forged = legacy_log(|result| result["ending"]["reason"] = json!("the brigand fled"));
+        let failure = verify(&forged).unwrap_err();
+        assert_eq!(failure.line, 2, "{failure}");
+        assert!(failure.message.contains("do not follow"), "{failure}");
+    }
+}
