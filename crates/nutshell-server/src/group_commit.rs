@@ -17,8 +17,6 @@
 //! Nothing waits on purpose: a lone request is written at once, and batches
 //! form only when requests arrive faster than transactions commit.
 
-use std::collections::HashMap;
-
 use tokio::sync::{mpsc, oneshot};
 
 use crate::store::{self, AppendError, Backend, Draft, Event, Room, StoreError};
@@ -133,58 +131,48 @@ async fn write(pool: &sqlx::AnyPool, backend: Backend, batch: &mut Vec<Box<dyn P
             }
         }
     }
-    // Each room's state and chain end, read once per batch.
-    let mut rooms: HashMap<String, (Room, i64, String)> = HashMap::new();
-    let mut written: Vec<(Box<dyn Pending>, Event)> = Vec::with_capacity(batch.len());
-    for mut job in batch.drain(..) {
-        let room_id = job.room().to_string();
-        if !rooms.contains_key(&room_id) {
-            let state = match store::room_in(&mut tx, &room_id).await {
-                Ok(room) => room,
-                Err(error) => {
-                    // This room is gone or unreadable: only its jobs fail.
-                    job.failed(error);
-                    continue;
-                }
-            };
-            match store::last_in(&mut tx, &room_id).await {
-                Ok((seq, prev)) => {
-                    rooms.insert(room_id.clone(), (state, seq, prev));
-                }
-                Err(error) => {
-                    job.failed(error);
-                    continue;
-                }
-            }
+    // Each room's state and chain end, read once per batch (two statements
+    // for all its rooms: each statement is a round trip to the database).
+    let mut room_ids: Vec<String> = batch.iter().map(|job| job.room().to_string()).collect();
+    room_ids.sort();
+    room_ids.dedup();
+    let mut rooms = match store::rooms_in(&mut tx, &room_ids).await {
+        Ok(rooms) => rooms,
+        Err(error) => {
+            let _ = tx.rollback().await;
+            return fail_all(batch.drain(..), &error);
         }
-        let (room, seq, prev) = rooms.get_mut(&room_id).expect("read above");
+    };
+    let mut sealed: Vec<store::Sealed> = Vec::with_capacity(batch.len());
+    let mut waiting: Vec<Box<dyn Pending>> = Vec::with_capacity(batch.len());
+    for mut job in batch.drain(..) {
+        let Some((room, seq, prev)) = rooms.get_mut(job.room()) else {
+            let room = job.room().to_string();
+            job.failed(StoreError::Database(sqlx::Error::Protocol(format!(
+                "no room {room}"
+            ))));
+            continue;
+        };
         let Some(draft) = job.build(room, *seq) else {
             continue;
         };
-        match store::insert_event(&mut tx, &room_id, *seq, prev.clone(), draft, backend).await {
-            Ok(event) => {
-                *seq += 1;
-                *prev = event.hash.clone();
-                written.push((job, event));
-            }
-            Err(error) => {
-                let _ = tx.rollback().await;
-                fail_all(written.into_iter().map(|(job, _)| job), &error);
-                job.failed(error);
-                return;
-            }
-        }
+        let one = store::seal(&room.id, *seq, prev.clone(), draft);
+        *seq += 1;
+        *prev = one.event.hash.clone();
+        sealed.push(one);
+        waiting.push(job);
+    }
+    if let Err(error) = store::insert_events(&mut tx, &sealed, backend).await {
+        let _ = tx.rollback().await;
+        return fail_all(waiting.into_iter(), &error);
     }
     match tx.commit().await {
         Ok(()) => {
-            for (job, event) in written {
-                job.committed(event);
+            for (job, one) in waiting.into_iter().zip(sealed) {
+                job.committed(one.event);
             }
         }
-        Err(error) => fail_all(
-            written.into_iter().map(|(job, _)| job),
-            &StoreError::Database(error),
-        ),
+        Err(error) => fail_all(waiting.into_iter(), &StoreError::Database(error)),
     }
 }
 
