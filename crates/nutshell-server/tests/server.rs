@@ -514,6 +514,7 @@ async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(backend: 
         ),
         (format!("{fights}/999/step"), json!({}), 404, "999"),
         (format!("{fights}/1/step"), json!({}), 404, "no fight 1"),
+        (format!("{fights}/first/step"), json!({}), 400, "`first`"),
     ] {
         let (status, error) = app.post(&path, Some(&player), body.clone()).await;
         assert_eq!(status, status_wanted, "{body} -> {error}");
@@ -909,6 +910,7 @@ async fn a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed(backend: 
         ),
         (&format!("{sheets}/999/advance"), json!({}), 404, "999"),
         (&format!("{sheets}/1/advance"), json!({}), 404, "no sheet 1"),
+        (&format!("{sheets}/mine/advance"), json!({}), 400, "`mine`"),
     ] {
         let (status, error) = app.post(path, Some(&player), body.clone()).await;
         assert_eq!(status, wanted, "{body} -> {error}");

@@ -103,6 +103,15 @@ pub async fn create(
     let fight = request
         .build()
         .map_err(|e| ApiError::bad_request("bad_fight", e))?;
+    // (Every combatant starts standing today, so no fight ends before its
+    // first round; a setting that could, a map's, is refused here rather
+    // than started and never steppable.)
+    if let Some(ending) = fight.ending() {
+        return Err(ApiError::bad_request(
+            "bad_fight",
+            format!("the fight is over before it starts: {}", ending.reason),
+        ));
+    }
     let start = fight::start(&fight);
     let secret = fields.secret;
     let (roller, name) = (me.id, me.name.clone());
@@ -174,9 +183,10 @@ pub struct StepRequest {
 pub async fn step_route(
     State(state): State<AppState>,
     InRoom(me): InRoom,
-    Path((_room, id)): Path<(String, i64)>,
+    Path((_room, id)): Path<(String, String)>,
     body: Result<Json<StepRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let id = super::seq_param(&id, "fight")?;
     let request = match body {
         Ok(Json(request)) => request,
         // An empty body is one round.

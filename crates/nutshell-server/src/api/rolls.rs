@@ -252,8 +252,9 @@ pub async fn reveal(State(state): State<AppState>, Gm(me): Gm) -> Result<Json<Va
 pub async fn show(
     State(state): State<AppState>,
     Gm(me): Gm,
-    Path((_room, seq)): Path<(String, i64)>,
+    Path((_room, seq)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
+    let seq = super::seq_param(&seq, "roll")?;
     let (shown, target) = state
         .store
         .show(&me.room, seq, |room, target| {

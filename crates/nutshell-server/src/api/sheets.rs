@@ -91,9 +91,10 @@ pub async fn list(
 pub async fn advance(
     State(state): State<AppState>,
     InRoom(me): InRoom,
-    Path((_room, id)): Path<(String, i64)>,
+    Path((_room, id)): Path<(String, String)>,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let id = super::seq_param(&id, "sheet")?;
     let Json(body) = body?;
     let (fields, options): (_, AdvanceOptions) = split(body, "advance")?;
     fields.refuse_odds("bad_advance", "an advance has no odds")?;
