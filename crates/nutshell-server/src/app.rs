@@ -30,6 +30,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Requests per member key.
     pub rate: Arc<crate::rate::RateLimit>,
+    /// Fights between steps.
+    pub fights: Arc<api::fights::Cache>,
 }
 
 /// The whole API.
@@ -52,12 +54,20 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{room}/reveal", post(api::rolls::reveal))
         .route("/api/rooms/{room}/checks", post(api::checks::check))
         .route("/api/rooms/{room}/contests", post(api::checks::contest))
-        .route("/api/rooms/{room}/fights", post(api::fights::fight))
+        .route("/api/rooms/{room}/fights", post(api::fights::create))
+        .route(
+            "/api/rooms/{room}/fights/{fight}/step",
+            post(api::fights::step_route),
+        )
         .route(
             "/api/rooms/{room}/sheets",
             post(api::sheets::create).get(api::sheets::list),
         )
         .route("/api/rooms/{room}/sheets/check", post(api::sheets::check))
+        .route(
+            "/api/rooms/{room}/sheets/{sheet}/advance",
+            post(api::sheets::advance),
+        )
         .route("/api/rooms/{room}/odds", post(api::odds::odds))
         .route("/api/rooms/{room}/log", get(api::log::log))
         .route("/api/rooms/{room}/events", get(api::log::events))

@@ -158,8 +158,9 @@ pub fn contest_text(request: &ContestRequest) -> String {
 /// `record` give, and answers its result as JSON: a dice expression's
 /// transcript (`nutshell roll --json`); for a [`check_text`] or
 /// [`contest_text`], the check's or contest's result (`nutshell check
-/// --json`); for a fight's text ([`crate::fight::FightRequest::text`]), the
-/// fight's report (`nutshell mls fight --json`). The server and `nutshell verify` both call this, so they cannot
+/// --json`); for a fight's text of an earlier server
+/// ([`crate::fight::FightRequest::text`]), the fight's report (`nutshell mls
+/// fight --json`); for a sheet's or an advance's text, the sheet. The server and `nutshell verify` both call this, so they cannot
 /// disagree.
 pub fn perform(seed: &Seed, record: &RollRecord<'_>, limits: &Limits) -> Result<Value, RollError> {
     let to_json = |result: Result<Value, serde_json::Error>| {
@@ -189,6 +190,9 @@ pub fn perform(seed: &Seed, record: &RollRecord<'_>, limits: &Limits) -> Result<
     }
     if let Some(json) = record.expression.strip_prefix(crate::sheet::SHEET_PREFIX) {
         return crate::sheet::perform(seed, record, json);
+    }
+    if let Some(json) = record.expression.strip_prefix(crate::sheet::ADVANCE_PREFIX) {
+        return crate::sheet::perform_advance(seed, record, json);
     }
     to_json(serde_json::to_value(roll(seed, record, limits)?))
 }

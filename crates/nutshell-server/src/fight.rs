@@ -1,31 +1,52 @@
-//! MLS fights in a room: two sides (the TOML of `nutshell mls fight`'s side
-//! files) fought to the end with verifiable dice, the whole log kept.
+//! MLS fights in a room, stepped round by round: two sides (the TOML of
+//! `nutshell mls fight`'s side files) and the scenario's options make a
+//! fight; each step resolves rounds with verifiable dice.
 //!
-//! A fight is a roll event whose record text is `fight ` and the canonical
-//! JSON of the [`FightRequest`], so its dice are keyed like any roll's and
-//! `nutshell verify` replays the fight from the revealed seed and compares
-//! every line of the log.
+//! A fight is a thread of events ([`crate::store::Store::append_to_thread`]):
+//! a `fight` event (the [`FightRequest`] and the state before the first
+//! round; no dice) and `fight-step` events, each naming the fight, its step
+//! number and how many rounds it resolves. A step's dice are keyed like any
+//! roll's, by the record text [`step_text`]; its result carries the log lines
+//! of its rounds and the state a viewer needs (every combatant's health and
+//! position, the clock, the ending). `nutshell verify` builds the fight from
+//! the request and replays every step whose seed is revealed, in order.
+//!
+//! The fight's setting lives in one place, [`FightRequest::build`]: a new
+//! option (a battle map, say) is a new field of the request, defaulted and
+//! left out of the record when unused (so earlier records keep their text),
+//! passed on to `FightOptions` there; [`state`] is the one place that says
+//! where a combatant stands.
+//!
+//! Rooms of earlier servers hold fights fought to the end in one roll event
+//! whose record text is [`FIGHT_PREFIX`] and the request; [`perform`] still
+//! replays them.
 
 use nutshell_dice::Seeded;
 use nutshell_mls::sheet::Side;
-use nutshell_mls::{Fight, FightOptions};
+use nutshell_mls::{Fight, FightOptions, Progress};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::fair::{self, RollError, RollRecord, Seed};
 
-/// How a fight's record names it.
+/// How a fight of an earlier server's single roll event names it.
 pub const FIGHT_PREFIX: &str = "fight ";
 
+/// How a fight step's record names it.
+pub const STEP_PREFIX: &str = "fight-step ";
+
 /// The most turns a fight in a room may last (the command line allows more;
-/// a room's fight runs inside the write of its event).
+/// a step runs inside the write of its event).
 pub const MAX_TURNS: u32 = 1000;
+
+/// The most rounds one step resolves (a whole fight of [`MAX_TURNS`] turns).
+pub const MAX_ROUNDS: u32 = MAX_TURNS * 5;
 
 /// The longest side description accepted, in bytes.
 pub const MAX_SIDE_BYTES: usize = 16 * 1024;
 
-/// `POST /api/rooms/{room}/fights` without the roll's own fields: the two
-/// sides as TOML text and `nutshell mls fight`'s scenario options.
+/// A fight's sides and options: `POST /api/rooms/{room}/fights` without the
+/// request's own fields (`client_seed`, `secret`, `run`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FightRequest {
@@ -53,8 +74,8 @@ fn hundred() -> u32 {
 }
 
 impl FightRequest {
-    /// The fight this request describes, ready to run; the error says which
-    /// side or option is wrong (a side's TOML error gives its line).
+    /// The fight this request describes, ready to run; the error names the
+    /// side or option that is wrong (a side's TOML error gives its line).
     pub fn build(&self) -> Result<Fight, String> {
         for (name, text) in [("a", &self.a), ("b", &self.b)] {
             if text.len() > MAX_SIDE_BYTES {
@@ -90,15 +111,142 @@ impl FightRequest {
         Fight::new([a, b], options).map_err(|e| e.to_string())
     }
 
-    /// The record text of this fight.
+    /// The record text of a fight of an earlier server (one roll event).
     pub fn text(&self) -> String {
         let value = serde_json::to_value(self).expect("a fight request is plain data");
         format!("{FIGHT_PREFIX}{}", fair::canonical(&value))
     }
 }
 
-/// Fights the request named by `json` (after [`FIGHT_PREFIX`]) with the
-/// record's dice: the report of `nutshell mls fight --json`.
+/// How many rounds a step resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounds {
+    /// This many (1 to [`MAX_ROUNDS`]), or fewer if the fight ends first.
+    Count(u32),
+    /// Until the fight ends.
+    ToEnd,
+}
+
+impl Rounds {
+    /// As the step's body and record write it: a number, or `"end"`.
+    pub fn to_json(self) -> Value {
+        match self {
+            Rounds::Count(n) => json!(n),
+            Rounds::ToEnd => json!("end"),
+        }
+    }
+
+    /// Read back from [`Rounds::to_json`].
+    pub fn from_json(value: &Value) -> Result<Rounds, String> {
+        match value {
+            Value::String(s) if s == "end" => Ok(Rounds::ToEnd),
+            Value::Number(n) => match n.as_u64() {
+                Some(n @ 1..) if n <= u64::from(MAX_ROUNDS) => Ok(Rounds::Count(n as u32)),
+                _ => Err(format!("`rounds` must be 1 to {MAX_ROUNDS}, or \"end\"")),
+            },
+            _ => Err(format!("`rounds` must be 1 to {MAX_ROUNDS}, or \"end\"")),
+        }
+    }
+}
+
+/// The record text of step `step` of fight `fight`: what its dice are keyed
+/// by (with the room, epoch, sequence number, stepper and client seed).
+pub fn step_text(fight: i64, step: i64, rounds: Rounds) -> String {
+    let value = json!({"fight": fight, "step": step, "rounds": rounds.to_json()});
+    format!("{STEP_PREFIX}{}", fair::canonical(&value))
+}
+
+/// What a viewer needs of a fight between steps: the clock (the turn, the
+/// last round resolved in it, the side acting; none before the first turn) and every combatant's health
+/// and position (on the line between the sides, in squares), its set action
+/// and what it has left.
+pub fn state(fight: &Fight) -> Value {
+    let names = fight.side_names();
+    let (turn, round) = fight.clock();
+    let combatants: Vec<Value> = fight
+        .fighters()
+        .iter()
+        .map(|f| {
+            json!({
+                "name": f.sheet.name,
+                "side": names[f.side],
+                "chp": f.chp,
+                "thp": f.sheet.thp,
+                "state": f.state.name(),
+                "position": f.position,
+                "action": f.action.map(|a| a.name()),
+                "fate_points": f.fate_points,
+                "mp": f.mp,
+            })
+        })
+        .collect();
+    json!({
+        "turn": turn,
+        "round": round,
+        // Nobody acts before the first turn.
+        "acting": (turn > 0).then(|| &names[fight.active_side()]),
+        "combatants": combatants,
+    })
+}
+
+/// The body of a fight's first event's `fight` field: the sides, who acts
+/// first and the state before the first round.
+pub fn start(fight: &Fight) -> Value {
+    let names = fight.side_names();
+    json!({
+        "sides": names,
+        "first": names[fight.first_side()],
+        "state": state(fight),
+    })
+}
+
+/// Resolves up to `rounds` rounds of `fight` with the dice of `seed` and
+/// `record` (whose text is [`step_text`]): the step's result, with the log
+/// lines of those rounds, the state after them, and, once the fight is over,
+/// its ending and the checks earned. `nutshell verify` replays with this.
+pub fn step(
+    fight: &mut Fight,
+    seed: &Seed,
+    record: &RollRecord<'_>,
+    rounds: Rounds,
+) -> Result<Value, RollError> {
+    if fight.ending().is_some() {
+        return Err(RollError::Rules("the fight is over".to_string()));
+    }
+    let before = fight.log().len();
+    let mut dice = Seeded::from_key(fair::roll_key(seed, record));
+    let mut resolved = 0u32;
+    loop {
+        let progress = fight
+            .step(&mut dice)
+            .map_err(|e| RollError::Rules(e.to_string()))?;
+        resolved += 1;
+        let done = match rounds {
+            Rounds::Count(n) => resolved >= n,
+            Rounds::ToEnd => false,
+        };
+        if matches!(progress, Progress::Over(_)) || done {
+            break;
+        }
+    }
+    let mut result = json!({
+        "rounds": resolved,
+        "lines": &fight.log()[before..],
+        "state": state(fight),
+        "over": false,
+    });
+    if let Some(ending) = fight.ending().cloned() {
+        let report = fight.report(&ending);
+        result["over"] = json!(true);
+        result["ending"] = json!(report.ending);
+        result["checks"] = json!(report.checks);
+    }
+    Ok(result)
+}
+
+/// Fights the request named by `json` (after [`FIGHT_PREFIX`]) to the end
+/// with the record's dice: the report of `nutshell mls fight --json`, as the
+/// single roll event of an earlier server holds it.
 pub(crate) fn perform(
     seed: &Seed,
     record: &RollRecord<'_>,
@@ -113,4 +261,89 @@ pub(crate) fn perform(
         .map_err(|e| RollError::Rules(e.to_string()))?;
     serde_json::to_value(fight.report(&ending))
         .map_err(|e| RollError::Rules(format!("the result is not JSON: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> FightRequest {
+        FightRequest {
+            a: include_str!("../../../examples/mls/duel/knight.toml").to_string(),
+            b: include_str!("../../../examples/mls/duel/brigand.toml").to_string(),
+            distance: 3,
+            surprised: None,
+            max_turns: 100,
+        }
+    }
+
+    fn record(seq: i64, text: &str) -> RollRecord<'_> {
+        RollRecord {
+            room: "r",
+            epoch: 0,
+            seq,
+            roller: 0,
+            client_seed: "",
+            expression: text,
+        }
+    }
+
+    /// Stepping one round at a time gives the rounds of `Fight::step` in
+    /// order: each step's lines are of the round it resolved, and the
+    /// lines of all steps are the fight's whole log.
+    #[test]
+    fn a_step_resolves_one_round_and_reports_its_lines_and_state() {
+        let seed = [3u8; 32];
+        let mut fight = request().build().unwrap();
+        let start = start(&fight);
+        assert_eq!(start["sides"], json!(["Sir Aldric", "Black Wat"]));
+        assert_eq!(start["state"]["combatants"][1]["position"], 3);
+        let mut all = Vec::new();
+        for n in 1..=200 {
+            let text = step_text(1, n, Rounds::Count(1));
+            let result = step(&mut fight, &seed, &record(n + 1, &text), Rounds::Count(1)).unwrap();
+            assert_eq!(result["rounds"], 1);
+            let (turn, round) = fight.clock();
+            assert_eq!(result["state"]["turn"], turn);
+            assert_eq!(result["state"]["round"], round);
+            for line in result["lines"].as_array().unwrap() {
+                assert!(line["turn"].as_u64().unwrap() <= u64::from(turn));
+                all.push(line.clone());
+            }
+            let chp: Vec<i64> = fight.fighters().iter().map(|f| f.chp).collect();
+            let shown: Vec<i64> = result["state"]["combatants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["chp"].as_i64().unwrap())
+                .collect();
+            assert_eq!(chp, shown);
+            if result["over"] == true {
+                assert!(result["ending"]["reason"].is_string());
+                break;
+            }
+        }
+        assert!(fight.ending().is_some(), "the duel ends within 200 rounds");
+        assert_eq!(json!(fight.log()), json!(all));
+        // A finished fight takes no more steps.
+        let text = step_text(1, 999, Rounds::Count(1));
+        assert!(step(&mut fight, &seed, &record(999, &text), Rounds::Count(1)).is_err());
+    }
+
+    #[test]
+    fn rounds_read_back_as_written_and_refuse_what_is_out_of_range() {
+        for rounds in [Rounds::Count(1), Rounds::Count(MAX_ROUNDS), Rounds::ToEnd] {
+            assert_eq!(Rounds::from_json(&rounds.to_json()), Ok(rounds));
+        }
+        for bad in [
+            json!(0),
+            json!(MAX_ROUNDS + 1),
+            json!(-1),
+            json!("all"),
+            json!(1.5),
+        ] {
+            let error = Rounds::from_json(&bad).unwrap_err();
+            assert!(error.contains("`rounds`"), "{bad}: {error}");
+        }
+    }
 }

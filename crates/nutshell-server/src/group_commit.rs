@@ -1,11 +1,14 @@
-//! Group commit for SQLite: appends that arrive while a transaction is being
-//! written wait and go into the next transaction together.
+//! Group commit: appends that arrive while a transaction is being written
+//! wait and go into the next transaction together.
 //!
-//! SQLite takes one writer at a time, and each write transaction costs a
-//! lock, several statements and a sync of the log, whatever it holds. One
-//! writer task takes every waiting append (up to [`MAX_BATCH`]) into one
-//! `BEGIN IMMEDIATE` transaction, numbers and chains each event in turn, and
-//! commits once; only then does each request get its answer. An
+//! Each write transaction costs a lock, several statements and a sync of
+//! the log (SQLite's, PostgreSQL's WAL), whatever it holds. One writer task
+//! per process takes every waiting append (up to [`MAX_BATCH`]) into one
+//! transaction (`BEGIN IMMEDIATE` on SQLite; on PostgreSQL it first takes the
+//! advisory lock of every room in the batch, in one sorted order, so writers
+//! in other processes wait for it and no two batches can deadlock), numbers
+//! and chains each event in turn, and commits once; only then does each
+//! request get its answer. An
 //! acknowledgement still means committed: a crash before the commit loses
 //! the whole batch, none of which was acknowledged. An append its builder
 //! refuses is answered at once and writes nothing; a database error fails
@@ -14,11 +17,9 @@
 //! Nothing waits on purpose: a lone request is written at once, and batches
 //! form only when requests arrive faster than transactions commit.
 
-use std::collections::HashMap;
-
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::{self, AppendError, Draft, Event, Room, StoreError};
+use crate::store::{self, AppendError, Backend, Draft, Event, Room, StoreError};
 
 /// The most appends one transaction takes.
 pub const MAX_BATCH: usize = 256;
@@ -88,7 +89,7 @@ where
 pub(crate) type Queue = mpsc::Sender<Box<dyn Pending>>;
 
 /// Starts the writer on `pool`; it ends when every sender is dropped.
-pub(crate) fn start(pool: sqlx::AnyPool) -> Queue {
+pub(crate) fn start(pool: sqlx::AnyPool, backend: Backend) -> Queue {
     let (sender, mut receiver) = mpsc::channel::<Box<dyn Pending>>(MAX_BATCH * 16);
     tokio::spawn(async move {
         let mut batch: Vec<Box<dyn Pending>> = Vec::with_capacity(MAX_BATCH);
@@ -100,81 +101,88 @@ pub(crate) fn start(pool: sqlx::AnyPool) -> Queue {
                     Err(_) => break,
                 }
             }
-            write(&pool, &mut batch).await;
+            write(&pool, backend, &mut batch).await;
         }
     });
     sender
 }
 
 /// Writes one batch in one transaction and answers every job in it.
-async fn write(pool: &sqlx::AnyPool, batch: &mut Vec<Box<dyn Pending>>) {
-    let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
-        Ok(tx) => tx,
-        Err(error) => return fail_all(batch.drain(..), &error.to_string()),
+async fn write(pool: &sqlx::AnyPool, backend: Backend, batch: &mut Vec<Box<dyn Pending>>) {
+    let began = match backend {
+        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+        Backend::Postgres => pool.begin().await,
     };
-    // Each room's state and chain end, read once per batch.
-    let mut rooms: HashMap<String, (Room, i64, String)> = HashMap::new();
-    let mut written: Vec<(Box<dyn Pending>, Event)> = Vec::with_capacity(batch.len());
-    for mut job in batch.drain(..) {
-        let room_id = job.room().to_string();
-        if !rooms.contains_key(&room_id) {
-            let state = match store::room_in(&mut tx, &room_id).await {
-                Ok(room) => room,
-                Err(error) => {
-                    // This room is gone or unreadable: only its jobs fail.
-                    job.failed(error);
-                    continue;
-                }
-            };
-            match store::last_in(&mut tx, &room_id).await {
-                Ok((seq, prev)) => {
-                    rooms.insert(room_id.clone(), (state, seq, prev));
-                }
-                Err(error) => {
-                    job.failed(error);
-                    continue;
-                }
+    let mut tx = match began {
+        Ok(tx) => tx,
+        Err(error) => return fail_all(batch.drain(..), &StoreError::Database(error)),
+    };
+    if backend == Backend::Postgres {
+        let mut rooms: Vec<(i64, String)> = batch
+            .iter()
+            .map(|job| (store::lock_key(job.room()), job.room().to_string()))
+            .collect();
+        rooms.sort();
+        rooms.dedup();
+        for (_, room) in rooms {
+            if let Err(error) = store::lock_room(&mut tx, &room).await {
+                let _ = tx.rollback().await;
+                return fail_all(batch.drain(..), &error);
             }
         }
-        let (room, seq, prev) = rooms.get_mut(&room_id).expect("read above");
+    }
+    // Each room's state and chain end, read once per batch (two statements
+    // for all its rooms: each statement is a round trip to the database).
+    let mut room_ids: Vec<String> = batch.iter().map(|job| job.room().to_string()).collect();
+    room_ids.sort();
+    room_ids.dedup();
+    let mut rooms = match store::rooms_in(&mut tx, &room_ids).await {
+        Ok(rooms) => rooms,
+        Err(error) => {
+            let _ = tx.rollback().await;
+            return fail_all(batch.drain(..), &error);
+        }
+    };
+    let mut sealed: Vec<store::Sealed> = Vec::with_capacity(batch.len());
+    let mut waiting: Vec<Box<dyn Pending>> = Vec::with_capacity(batch.len());
+    for mut job in batch.drain(..) {
+        let Some((room, seq, prev)) = rooms.get_mut(job.room()) else {
+            let room = job.room().to_string();
+            job.failed(StoreError::Database(sqlx::Error::Protocol(format!(
+                "no room {room}"
+            ))));
+            continue;
+        };
         let Some(draft) = job.build(room, *seq) else {
             continue;
         };
-        match store::insert_event(
-            &mut tx,
-            &room_id,
-            *seq,
-            prev.clone(),
-            draft,
-            store::Backend::Sqlite,
-        )
-        .await
-        {
-            Ok(event) => {
-                *seq += 1;
-                *prev = event.hash.clone();
-                written.push((job, event));
-            }
-            Err(error) => {
-                let message = error.to_string();
-                job.failed(error);
-                let _ = tx.rollback().await;
-                return fail_all(written.into_iter().map(|(job, _)| job), &message);
-            }
-        }
+        let one = store::seal(&room.id, *seq, prev.clone(), draft);
+        *seq += 1;
+        *prev = one.event.hash.clone();
+        sealed.push(one);
+        waiting.push(job);
+    }
+    if let Err(error) = store::insert_events(&mut tx, &sealed, backend).await {
+        let _ = tx.rollback().await;
+        return fail_all(waiting.into_iter(), &error);
     }
     match tx.commit().await {
         Ok(()) => {
-            for (job, event) in written {
-                job.committed(event);
+            for (job, one) in waiting.into_iter().zip(sealed) {
+                job.committed(one.event);
             }
         }
-        Err(error) => fail_all(written.into_iter().map(|(job, _)| job), &error.to_string()),
+        Err(error) => fail_all(waiting.into_iter(), &StoreError::Database(error)),
     }
 }
 
-fn fail_all(jobs: impl Iterator<Item = Box<dyn Pending>>, message: &str) {
+/// Fails every job with the batch's error (whether the database could not
+/// be reached is kept, so each request answers 503 rather than 500).
+fn fail_all(jobs: impl Iterator<Item = Box<dyn Pending>>, error: &StoreError) {
     for job in jobs {
-        job.failed(StoreError::Batch(message.to_string()));
+        job.failed(StoreError::Batch {
+            message: error.to_string(),
+            unavailable: error.is_unavailable(),
+        });
     }
 }

@@ -95,6 +95,7 @@ pub fn state(store: Store, limits: Limits, rate: rate::RateLimit) -> AppState {
         hub,
         limits,
         rate: Arc::new(rate),
+        fights: Arc::default(),
     }
 }
 

@@ -1,14 +1,24 @@
 //! MLS character sheets made in a room: a player's choices (the file of
 //! `nutshell mls character new --from`) turned into a sheet with verifiable
-//! dice, every rule checked, and kept in the room's log as the player's.
+//! dice, every rule checked, kept in the room's log as the player's, and
+//! advanced with the ledger (`nutshell mls advance`'s options).
 //!
 //! A sheet is a roll event whose record text is `character ` and the
 //! canonical JSON of the [`SheetRequest`], so `nutshell verify` regenerates
-//! the sheet from the revealed seed and compares it.
+//! the sheet from the revealed seed and compares it. An advance is a roll
+//! event continuing the sheet's thread, whose record ([`AdvanceRecord`])
+//! holds the version it starts from: verify replays it from the record and
+//! checks ([`Custody`]) that it started from the sheet's latest version.
+//!
+//! (The order of an advance, [`advance`], repeats `nutshell mls advance`'s;
+//! both belong in `nutshell-mls` as one request type, as checks have
+//! `nutshell_rules::request`.)
 
 use nutshell_dice::Seeded;
 use nutshell_mls::character::generation::{self, Choices};
-use nutshell_mls::character::validate::{to_toml, validate};
+use nutshell_mls::character::primary::Primary;
+use nutshell_mls::character::validate::{parse_sheet, to_toml, validate};
+use nutshell_mls::character::{advancement, costs};
 use nutshell_mls::dice::Dice;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -85,4 +95,333 @@ pub(crate) fn perform(
         })
         .unwrap_or_default();
     Ok(json!({"name": sheet.name, "sheet": text, "rolled": rolled}))
+}
+
+// ------------------------------------------------------------ advancement
+
+/// How an advance's record names it.
+pub const ADVANCE_PREFIX: &str = "advance ";
+
+/// The most names a list option (`check`, `reduce`, `spend`) takes.
+const MAX_LIST: usize = 64;
+
+/// `POST /api/rooms/{room}/sheets/{sheet}/advance` without the roll's own
+/// fields: `nutshell mls advance`'s options by the command line's names (a
+/// repeatable option takes one text or a list), applied in its order: the
+/// adventure's CPs, the checks rolled, the increments passed, the spends.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdvanceOptions {
+    /// An adventure completed: `minor`, `average` or `major` (with `role`).
+    #[serde(default)]
+    pub adventure: Option<String>,
+    /// The character's role in it: `minor` or `major`.
+    #[serde(default)]
+    pub role: Option<String>,
+    /// Traits checked during the adventure, rolled after the sheet's own.
+    #[serde(default, deserialize_with = "check_list")]
+    pub check: Vec<String>,
+    /// Age increments of the race to pass (0 to 1000).
+    #[serde(default)]
+    pub increments: u32,
+    /// Years to pass instead: a whole number of the race's increments.
+    #[serde(default)]
+    pub years: Option<u32>,
+    /// The primary traits to reduce when age demands it, in order.
+    #[serde(default, deserialize_with = "reduce_list")]
+    pub reduce: Vec<String>,
+    /// CPs spent after the increments: `secondary:NAME`, `negative:NAME`,
+    /// `personality:NAME`, `train:TRAIT`, `money:N`, `prayer:N`, in order.
+    #[serde(default, deserialize_with = "spend_list")]
+    pub spend: Vec<String>,
+}
+
+fn check_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    one_or_many(d, "check")
+}
+
+fn reduce_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    one_or_many(d, "reduce")
+}
+
+fn spend_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    one_or_many(d, "spend")
+}
+
+/// A text or a list of texts, as option `name`.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    name: &str,
+) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    match Option::<OneOrMany>::deserialize(d) {
+        Ok(None) => Ok(Vec::new()),
+        Ok(Some(OneOrMany::One(one))) => Ok(vec![one]),
+        Ok(Some(OneOrMany::Many(many))) => Ok(many),
+        Err(_) => Err(serde::de::Error::custom(format!(
+            "`{name}` must be a text or a list of texts"
+        ))),
+    }
+}
+
+/// The options, read: the adventure, the primaries to reduce, the spends.
+struct Plan {
+    adventure: Option<(costs::Adventure, costs::Role)>,
+    reduce: Vec<Primary>,
+    spends: Vec<advancement::Spend>,
+}
+
+impl AdvanceOptions {
+    /// Checks every option that does not depend on the sheet; the error
+    /// names the option (`nutshell mls advance`'s name).
+    fn plan(&self) -> Result<Plan, String> {
+        let adventure = match (self.adventure.as_deref(), self.role.as_deref()) {
+            (None, None) => None,
+            (Some(_), None) => return Err("`adventure` needs `role` (minor or major)".into()),
+            (None, Some(_)) => return Err("`role` needs `adventure`".into()),
+            (Some(size), Some(role)) => {
+                let size = match size {
+                    "minor" => costs::Adventure::Minor,
+                    "average" => costs::Adventure::Average,
+                    "major" => costs::Adventure::Major,
+                    other => {
+                        return Err(format!(
+                            "`adventure` must be minor, average or major, not {other:?}"
+                        ));
+                    }
+                };
+                let role = match role {
+                    "minor" => costs::Role::Minor,
+                    "major" => costs::Role::Major,
+                    other => return Err(format!("`role` must be minor or major, not {other:?}")),
+                };
+                Some((size, role))
+            }
+        };
+        if self.increments > 1000 {
+            return Err("`increments` must be 0 to 1000".into());
+        }
+        match self.years {
+            Some(y) if y > 1000 => return Err("`years` must be 0 to 1000".into()),
+            Some(_) if self.increments > 0 => {
+                return Err("`increments` and `years` exclude each other: give one".into());
+            }
+            _ => {}
+        }
+        for (name, list) in [
+            ("check", &self.check),
+            ("reduce", &self.reduce),
+            ("spend", &self.spend),
+        ] {
+            if list.len() > MAX_LIST || list.iter().any(|item| item.len() > 64) {
+                return Err(format!(
+                    "`{name}` takes at most {MAX_LIST} names of at most 64 bytes"
+                ));
+            }
+        }
+        let reduce = self
+            .reduce
+            .iter()
+            .map(|r| {
+                Primary::parse(r).ok_or_else(|| format!("`reduce` {r:?}: not a primary trait"))
+            })
+            .collect::<Result<_, _>>()?;
+        let spends = self
+            .spend
+            .iter()
+            .map(|s| advancement::Spend::parse(s).map_err(|e| format!("`spend` {s:?}: {e}")))
+            .collect::<Result<_, _>>()?;
+        Ok(Plan {
+            adventure,
+            reduce,
+            spends,
+        })
+    }
+
+    /// Refuses options that cannot advance any sheet, naming the option.
+    pub fn check_options(&self) -> Result<(), String> {
+        self.plan().map(|_| ())
+    }
+}
+
+/// The record of an advance: the sheet (its first event's `seq`), the event
+/// whose version it advances, that version's text, and the options. Its
+/// canonical JSON after [`ADVANCE_PREFIX`] is the roll's record text, so the
+/// advance replays from the record alone, and `nutshell verify` checks that
+/// `was` is the sheet as event `from` left it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdvanceRecord {
+    pub sheet: i64,
+    pub from: i64,
+    pub was: String,
+    pub options: AdvanceOptions,
+}
+
+impl AdvanceRecord {
+    /// The record text.
+    pub fn text(&self) -> String {
+        let value = serde_json::to_value(self).expect("an advance is plain data");
+        format!("{ADVANCE_PREFIX}{}", fair::canonical(&value))
+    }
+}
+
+/// Advances `was` by `options` with `dice`, as `nutshell mls advance` does:
+/// `{"name", "sheet" (the new TOML), "entries" (the ledger's new entries),
+/// "cps", "age"}`, or what is wrong, naming the option (nothing changes).
+pub fn advance(was: &str, options: &AdvanceOptions, dice: &mut Dice) -> Result<Value, String> {
+    let Plan {
+        adventure,
+        mut reduce,
+        spends,
+    } = options.plan()?;
+    let mut sheet = parse_sheet("sheet", was).map_err(|e| e.to_string())?;
+    let before = validate(&sheet, Some(was));
+    if !before.is_empty() {
+        return Err(broken("the sheet breaks", &before));
+    }
+    generation::open_ledger(&mut sheet).map_err(|e| e.to_string())?;
+    let entries_before = sheet.character.as_ref().map_or(0, |c| c.ledger.len());
+    if let Some((size, role)) = adventure {
+        advancement::adventure(&mut sheet, size, role, dice)
+            .map_err(|e| format!("`adventure`: {e}"))?;
+    }
+    let mut checks = sheet
+        .character
+        .as_ref()
+        .map(|c| c.checks.clone())
+        .unwrap_or_default();
+    checks.extend(options.check.iter().cloned());
+    if !checks.is_empty() {
+        advancement::after_adventure(&mut sheet, &checks, dice)
+            .map_err(|e| format!("`check`: {e}"))?;
+    }
+    let increments = match options.years {
+        None => i64::from(options.increments),
+        Some(y) => {
+            let ch = sheet
+                .character
+                .as_ref()
+                .ok_or("the sheet has no [character] table")?;
+            let row = ch.race.row();
+            let months = i64::from(y) * 12;
+            if months % row.increment != 0 {
+                return Err(format!(
+                    "`years` {y}: {} ages by increments of {} months, and {y} years is not a whole number of them; give `increments` instead (mls, Racial Differences)",
+                    row.a(),
+                    row.increment
+                ));
+            }
+            months / row.increment
+        }
+    };
+    for _ in 0..increments {
+        advancement::pass_increment(&mut sheet, &mut reduce)
+            .map_err(|e| format!("`increments`: {e}"))?;
+    }
+    if !reduce.is_empty() {
+        return Err(format!(
+            "`reduce` names {} trait(s) more than age demanded",
+            reduce.len()
+        ));
+    }
+    for (spend, text) in spends.iter().zip(&options.spend) {
+        advancement::spend(&mut sheet, spend, dice)
+            .map_err(|e| format!("`spend` {text:?}: {e}"))?;
+    }
+    let text = to_toml(&sheet).map_err(|e| e.to_string())?;
+    let after = validate(&sheet, Some(&text));
+    if !after.is_empty() {
+        return Err(broken("the result would break", &after));
+    }
+    let ch = sheet
+        .character
+        .as_ref()
+        .ok_or("the sheet has no [character] table")?;
+    Ok(json!({
+        "name": sheet.name,
+        "sheet": text,
+        "entries": &ch.ledger[entries_before..],
+        "cps": ch.cps,
+        "age": ch.age,
+    }))
+}
+
+fn broken(headline: &str, violations: &[impl std::fmt::Display]) -> String {
+    let list: Vec<String> = violations.iter().map(ToString::to_string).collect();
+    format!("{headline} {} rule(s): {}", list.len(), list.join("; "))
+}
+
+/// Advances the sheet of the record named by `json` (after
+/// [`ADVANCE_PREFIX`]) with the record's dice.
+pub(crate) fn perform_advance(
+    seed: &Seed,
+    record: &RollRecord<'_>,
+    json: &str,
+) -> Result<Value, RollError> {
+    let advance_record: AdvanceRecord =
+        serde_json::from_str(json).map_err(|e| RollError::Rules(format!("not an advance: {e}")))?;
+    let mut source = Seeded::from_key(fair::roll_key(seed, record));
+    let mut dice = Dice::new(&mut source);
+    advance(&advance_record.was, &advance_record.options, &mut dice).map_err(RollError::Rules)
+}
+
+/// The text of sheet `id` as event `seq` left it, for each sheet of a log
+/// read in order: `nutshell verify` checks that every advance starts from
+/// its sheet's latest version (the server cannot swap in a better sheet).
+#[derive(Debug, Default)]
+pub(crate) struct Custody {
+    /// Sheet id -> (the latest event, its text).
+    latest: std::collections::HashMap<i64, (i64, String)>,
+    /// Events the exporter may not see.
+    hidden: std::collections::HashSet<i64>,
+}
+
+impl Custody {
+    /// Notes an event the exporter may not see.
+    pub(crate) fn hidden(&mut self, seq: i64) {
+        self.hidden.insert(seq);
+    }
+
+    /// Follows roll event `seq`: a sheet made starts its custody; an advance
+    /// must start from its sheet's latest version.
+    pub(crate) fn follow(&mut self, seq: i64, body: &Value) -> Result<(), String> {
+        let expression = body["expression"].as_str().unwrap_or("");
+        let made = |body: &Value| body["result"]["sheet"].as_str().unwrap_or("").to_string();
+        if expression.starts_with(SHEET_PREFIX) {
+            self.latest.insert(seq, (seq, made(body)));
+            return Ok(());
+        }
+        let Some(json) = expression.strip_prefix(ADVANCE_PREFIX) else {
+            return Ok(());
+        };
+        let record: AdvanceRecord =
+            serde_json::from_str(json).map_err(|e| format!("event {seq}: not an advance: {e}"))?;
+        if body["advances"].as_i64() != Some(record.sheet) {
+            return Err(format!(
+                "event {seq}: `advances` is not the sheet its record names"
+            ));
+        }
+        if let Some((latest, text)) = self.latest.get(&record.sheet) {
+            if record.from != *latest && !self.hidden.contains(&record.from) {
+                return Err(format!(
+                    "event {seq} advances sheet {} from event {}, but its latest version is event {latest}",
+                    record.sheet, record.from
+                ));
+            }
+            if record.from == *latest && record.was != *text {
+                return Err(format!(
+                    "event {seq}: the sheet advanced is not sheet {} as event {latest} left it",
+                    record.sheet
+                ));
+            }
+        }
+        self.latest.insert(record.sheet, (seq, made(body)));
+        Ok(())
+    }
 }

@@ -22,6 +22,7 @@ use nutshell_dice::Limits;
 use serde_json::Value;
 
 use crate::fair::{self, Link, RollRecord};
+use crate::fight::{self, FightRequest};
 
 /// What a log holds, once it checks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -32,12 +33,15 @@ pub struct Report {
     pub events: usize,
     /// The first sequence number (1 for a whole log).
     pub first_seq: i64,
-    /// Rolls recomputed from their revealed seed: faces and totals match.
+    /// Rolls (every event that draws dice: rolls, checks, contests, sheets,
+    /// advances, fight steps) recomputed from their revealed seed: faces,
+    /// totals and outcomes match.
     pub rolls_verified: usize,
     /// Rolls of an epoch whose seed is not revealed yet: chained and
-    /// committed, checkable after the next reveal.
+    /// committed, checkable after the next reveal (a fight's step also waits
+    /// for every earlier step of its fight).
     pub rolls_pending: usize,
-    /// Secret rolls the exporter may not see: only their commitment (body
+    /// Secret events the exporter may not see: only their commitment (body
     /// hash) is in the log.
     pub rolls_hidden: usize,
     /// Epochs whose seed was revealed and matched its commitment.
@@ -74,6 +78,13 @@ const FIELDS: [&str; 11] = [
     "seq",
 ];
 
+/// A fight as its steps so far leave it (`None` once a step could not be
+/// replayed: an unrevealed seed or a step the exporter may not see).
+struct Replay {
+    fight: Option<nutshell_mls::Fight>,
+    steps: i64,
+}
+
 /// A roll waiting for its epoch's seed.
 struct PendingRoll {
     line: usize,
@@ -96,6 +107,10 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
     let mut commitments: HashMap<i64, String> = HashMap::new();
     let mut seeds: HashMap<i64, fair::Seed> = HashMap::new();
     let mut rolls: Vec<PendingRoll> = Vec::new();
+    let mut steps: Vec<PendingRoll> = Vec::new();
+    let mut fights: HashMap<i64, Replay> = HashMap::new();
+    let mut sheets = crate::sheet::Custody::default();
+    let mut hidden_seen = false;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         if raw.trim().is_empty() {
@@ -200,10 +215,12 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
             return fail(line, "`hidden` does not agree with `body`");
         }
         if body.is_null() {
-            if !(secret && kind == "roll") {
-                return fail(line, "only a secret roll may be hidden");
+            if !(secret && matches!(kind, "roll" | "fight" | "fight-step")) {
+                return fail(line, "only a secret roll or fight may be hidden");
             }
             report.rolls_hidden += 1;
+            hidden_seen = true;
+            sheets.hidden(seq);
             continue;
         }
         if fair::body_hash(&body) != body_hash {
@@ -247,10 +264,48 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                 }
                 commitments.insert(next, body_str(&body, "commitment", line)?.to_string());
             }
+            "fight" => {
+                let request: FightRequest = serde_json::from_value(body["request"].clone())
+                    .map_err(|e| Failure {
+                        line,
+                        message: format!("event {seq}: not a fight request: {e}"),
+                    })?;
+                let fight = match request.build() {
+                    Ok(fight) => fight,
+                    Err(e) => return fail(line, format!("event {seq}: not a fight: {e}")),
+                };
+                if body.get("fight") != Some(&fight::start(&fight)) {
+                    return fail(
+                        line,
+                        format!("event {seq}: the fight's start is not what its request makes"),
+                    );
+                }
+                fights.insert(
+                    seq,
+                    Replay {
+                        fight: Some(fight),
+                        steps: 0,
+                    },
+                );
+            }
+            "fight-step" => {
+                if body_int(&body, "epoch", line)? != epoch {
+                    return fail(line, "the step's epoch is not the event's");
+                }
+                steps.push(PendingRoll {
+                    line,
+                    seq,
+                    epoch,
+                    body,
+                });
+            }
             "roll" => {
                 if body_int(&body, "epoch", line)? != epoch {
                     return fail(line, "the roll's epoch is not the event's");
                 }
+                sheets
+                    .follow(seq, &body)
+                    .map_err(|message| Failure { line, message })?;
                 rolls.push(PendingRoll {
                     line,
                     seq,
@@ -297,6 +352,79 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
         }
         report.rolls_verified += 1;
     }
+
+    // Every fight step, in order, on its fight as the earlier steps left it.
+    for step in steps {
+        let id = body_int(&step.body, "fight", step.line)?;
+        let number = body_int(&step.body, "step", step.line)?;
+        let Some(replay) = fights.get_mut(&id) else {
+            if !hidden_seen && report.first_seq == 1 {
+                return fail(
+                    step.line,
+                    format!(
+                        "event {}: a step of fight {id}, which is not in the log",
+                        step.seq
+                    ),
+                );
+            }
+            // The fight is before this export or hidden from the exporter.
+            report.rolls_pending += 1;
+            continue;
+        };
+        if number != replay.steps + 1 {
+            if !hidden_seen {
+                return fail(
+                    step.line,
+                    format!(
+                        "event {}: step {number} of fight {id} after step {}",
+                        step.seq, replay.steps
+                    ),
+                );
+            }
+            replay.fight = None;
+        }
+        replay.steps = number;
+        let (Some(fight), Some(seed)) = (replay.fight.as_mut(), seeds.get(&step.epoch)) else {
+            replay.fight = None;
+            report.rolls_pending += 1;
+            continue;
+        };
+        let rounds = fight::Rounds::from_json(&step.body["rounds"]).map_err(|message| Failure {
+            line: step.line,
+            message: format!("event {}: {message}", step.seq),
+        })?;
+        let text = fight::step_text(id, number, rounds);
+        let record = RollRecord {
+            room: &report.room,
+            epoch: step.epoch,
+            seq: step.seq,
+            roller: body_int(&step.body, "roller", step.line)?,
+            client_seed: body_str(&step.body, "client_seed", step.line)?,
+            expression: &text,
+        };
+        let again = match fight::step(fight, seed, &record, rounds) {
+            Ok(result) => result,
+            Err(e) => {
+                return fail(
+                    step.line,
+                    format!(
+                        "event {}: step {number} of fight {id} does not replay: {e}",
+                        step.seq
+                    ),
+                );
+            }
+        };
+        if step.body.get("result") != Some(&again) {
+            return fail(
+                step.line,
+                format!(
+                    "event {}: step {number} of fight {id} does not follow from the revealed seed",
+                    step.seq
+                ),
+            );
+        }
+        report.rolls_verified += 1;
+    }
     Ok(report)
 }
 
@@ -317,5 +445,80 @@ fn body_int(body: &Value, name: &str, line: usize) -> Result<i64, Failure> {
             line,
             format!("the body's `{name}` is missing or not an integer"),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A log line for `body`, chained to `prev`.
+    fn line(seq: i64, kind: &str, epoch: i64, prev: &str, body: Value) -> (String, String) {
+        let body_hash = fair::body_hash(&body);
+        let hash = fair::chain_hash(&Link {
+            at_ms: seq,
+            body_hash: &body_hash,
+            epoch,
+            kind,
+            prev,
+            room: "r",
+            secret: false,
+            seq,
+        });
+        let line = json!({"at_ms": seq, "body": body, "body_hash": body_hash, "epoch": epoch,
+                          "hash": hash, "hidden": false, "kind": kind, "prev": prev, "room": "r",
+                          "secret": false, "seq": seq});
+        (fair::canonical(&line), hash)
+    }
+
+    /// A log with a fight of an earlier server (one roll event, the whole
+    /// fight in it), `result` as its outcome.
+    fn legacy_log(edit: impl FnOnce(&mut Value)) -> String {
+        let seed = [7u8; 32];
+        let request = FightRequest {
+            a: include_str!("../../../examples/mls/duel/knight.toml").to_string(),
+            b: include_str!("../../../examples/mls/duel/brigand.toml").to_string(),
+            distance: 1,
+            surprised: None,
+            max_turns: 100,
+        };
+        let text = request.text();
+        let record = RollRecord {
+            room: "r",
+            epoch: 0,
+            seq: 2,
+            roller: 0,
+            client_seed: "",
+            expression: &text,
+        };
+        let mut result = fair::perform(&seed, &record, &Limits::default()).unwrap();
+        edit(&mut result);
+        let (first, prev) = line(
+            1,
+            "room",
+            0,
+            fair::GENESIS,
+            json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
+        );
+        let roll = json!({"kind": "roll", "roller": 0, "name": "GM", "epoch": 0, "client_seed": "",
+                          "expression": text, "secret": false, "result": result});
+        let (second, prev) = line(2, "roll", 0, &prev, roll);
+        let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
+                            "next_epoch": 1, "commitment": fair::commitment(&[8u8; 32])});
+        let (third, _) = line(3, "reveal", 0, &prev, reveal);
+        format!("{first}\n{second}\n{third}\n")
+    }
+
+    /// Rooms of earlier servers hold fights fought in one event: they still
+    /// replay, and a changed outcome (every hash recomputed) is caught.
+    #[test]
+    fn a_fight_of_an_earlier_server_still_verifies() {
+        let report = verify(&legacy_log(|_| {})).unwrap();
+        assert_eq!((report.events, report.rolls_verified), (3, 1));
+        let forged = legacy_log(|result| result["ending"]["reason"] = json!("the brigand fled"));
+        let failure = verify(&forged).unwrap_err();
+        assert_eq!(failure.line, 2, "{failure}");
+        assert!(failure.message.contains("do not follow"), "{failure}");
     }
 }

@@ -667,6 +667,54 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         .until(&count("5d4 + 55"), wait, "the shown secret roll")
         .await;
 
+    // A fight stepped through the API shows on both pages round by round,
+    // with each step's lines and every combatant's health and position.
+    let http = reqwest::Client::new();
+    let knight = include_str!("../../../examples/mls/duel/knight.toml");
+    let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
+    let fight: Value = http
+        .post(format!("{base}/api/rooms/{room}/fights"))
+        .bearer_auth(&key)
+        .json(&json!({"a": knight, "b": brigand, "distance": 3}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = fight["fight"].as_i64().unwrap();
+    let step: Value = http
+        .post(format!("{base}/api/rooms/{room}/fights/{id}/step"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(step["step"], 1, "{step}");
+    let knight_now = &step["state"]["combatants"][0];
+    let expected = format!(
+        "Sir Aldric (Sir Aldric): {}/12 HP, {}, square {}",
+        knight_now["chp"],
+        knight_now["state"].as_str().unwrap(),
+        knight_now["position"]
+    );
+    for page in [&gm, &player] {
+        let shown = page
+            .until(
+                &format!(
+                    "const item = [...document.querySelectorAll('#feed li')].find(li => li.textContent.includes('Fight #{id}, step 1')); return item && item.textContent"
+                ),
+                wait,
+                "the fight's first step",
+            )
+            .await;
+        let shown = shown.as_str().unwrap();
+        assert!(shown.contains(&expected), "{expected} in {shown}");
+        assert!(shown.contains("Turn 1: Sir Aldric"), "{shown}");
+    }
+
     player.close().await;
     gm.close().await;
 }

@@ -92,6 +92,12 @@ function rollBody(body) {
     part.append(el("div", "meta", result.ending?.reason ?? ""));
   } else if (expression.startsWith("character ")) {
     part.append(el("div", null, `New character: `), el("span", "total", result.name ?? ""));
+  } else if (expression.startsWith("advance ")) {
+    part.append(el("div", null, `Advanced: `), el("span", "total", result.name ?? ""));
+    for (const entry of result.entries ?? []) {
+      part.append(el("div", "meta", `${entry.change}${entry.roll ? ` [${entry.roll}]` : ""}`));
+    }
+    part.append(el("div", "meta", `${result.cps ?? 0} CP(s) unspent at age ${result.age ?? ""}`));
   } else {
     const head = el("div");
     head.append(el("span", "total", String(result.total ?? "")), document.createTextNode(`  ${result.expression ?? expression}  `));
@@ -100,6 +106,15 @@ function rollBody(body) {
     odds.addEventListener("click", () => showOdds(part, result.expression ?? expression, result.total));
     head.append(odds);
     part.append(head, diceChips(result.dice), el("div", "meta expr", result.text ?? ""));
+  }
+  return part;
+}
+
+// A fight's combatants as a viewer needs them: health and position.
+function fightState(state) {
+  const part = el("ul", "fighters");
+  for (const c of state?.combatants ?? []) {
+    part.append(el("li", null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, square ${c.position}${c.action ? `, ${c.action}` : ""}`));
   }
   return part;
 }
@@ -138,6 +153,19 @@ function describe(event) {
         item.append(line, rollBody(body));
       }
       break;
+    case "fight":
+      if (event.hidden) { item.append(el("div", "secret", "The GM started a fight in secret.")); break; }
+      item.append(el("div", null, `${body.name} started fight #${event.seq}: ${(body.fight?.sides ?? []).join(" against ")}.`), fightState(body.fight?.state));
+      break;
+    case "fight-step": {
+      if (event.hidden) { item.append(el("div", "secret", "The GM stepped a secret fight.")); break; }
+      const result = body.result ?? {};
+      item.append(el("div", null, `Fight #${body.fight}, step ${body.step}: turn ${result.state?.turn}, round ${result.state?.round}`));
+      for (const line of result.lines ?? []) item.append(el("div", "meta", line.text));
+      item.append(fightState(result.state));
+      if (result.over) item.append(el("div", "total", result.ending?.winner ? `${result.ending.winner} wins` : "a draw"), el("div", "meta", result.ending?.reason ?? ""));
+      break;
+    }
     case "show":
       item.append(el("div", null, `The GM showed roll #${body.of}.`));
       shownSecrets.add(body.of);

@@ -54,6 +54,7 @@ pub(crate) fn split<T: DeserializeOwned>(
         "check" => "bad_check",
         "contest" => "bad_contest",
         "sheet" => "bad_sheet",
+        "advance" => "bad_advance",
         _ => "bad_fight",
     };
     let request: T = serde_json::from_value(Value::Object(object))
@@ -90,7 +91,7 @@ impl RollFields {
     }
 }
 
-fn flag(object: &mut Map<String, Value>, name: &str) -> Result<bool, ApiError> {
+pub(crate) fn flag(object: &mut Map<String, Value>, name: &str) -> Result<bool, ApiError> {
     match object.remove(name) {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(b),

@@ -1,37 +1,387 @@
-//! `POST /api/rooms/{room}/fights`: an MLS fight between two sides, fought
-//! to the end with verifiable dice; the answer and the event carry the whole
-//! log, turn by turn and round by round (`nutshell mls fight --json`).
+//! MLS fights in a room, stepped round by round (see [`crate::fight`]).
+//!
+//! `POST /fights` starts one: the sides and options, committed as a `fight`
+//! event (`"run": true` also fights it to the end in the same request, as a
+//! script wants). `POST /fights/{fight}/step` resolves the next round (or
+//! `rounds` of them, or `"end"`) as a `fight-step` event, announced live to
+//! the room with the rounds' log lines and every combatant's health and
+//! position. The member who started a fight and the GM may step it; a GM's
+//! secret fight is secret step by step.
+//!
+//! Between steps the server keeps the fight in memory ([`Cache`]); a fight
+//! not there (after a restart, or stepped by another process) is rebuilt
+//! from its events by replaying every step with its epoch's seed.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 use axum::Json;
-use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use nutshell_mls::Fight;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::checks::split;
+use super::checks::{flag, split};
+use super::rolls::{check_client_seed, refused};
 use crate::app::{ApiError, AppState, InRoom};
-use crate::fight::FightRequest;
+use crate::fair::{self, RollRecord, Seed};
+use crate::fight::{self, FightRequest, Rounds};
+use crate::store::{Draft, Event, Member, Role};
 
-/// Fights `{"a": TOML, "b": TOML, "distance"?, "surprised"?, "max_turns"?}`
-/// (plus `client_seed`, `secret`).
-pub async fn fight(
+/// How many fights between steps a process keeps in memory.
+const CACHE_SIZE: usize = 256;
+
+/// Fights between steps, each with the sequence number of the event it is
+/// the state after (a fight whose thread has moved on is rebuilt).
+#[derive(Default)]
+pub struct Cache {
+    fights: Mutex<HashMap<(String, i64), (i64, Fight)>>,
+}
+
+impl Cache {
+    /// A copy of fight `id` of `room` after event `head`, if kept.
+    fn get(&self, room: &str, id: i64, head: i64) -> Option<Fight> {
+        let fights = self.fights.lock().unwrap_or_else(|e| e.into_inner());
+        match fights.get(&(room.to_string(), id)) {
+            Some((at, fight)) if *at == head => Some(fight.clone()),
+            _ => None,
+        }
+    }
+
+    /// Keeps fight `id` as it is after event `head` (forgets it once over).
+    fn put(&self, room: &str, id: i64, head: i64, fight: Fight) {
+        let mut fights = self.fights.lock().unwrap_or_else(|e| e.into_inner());
+        let key = (room.to_string(), id);
+        if fight.ending().is_some() {
+            fights.remove(&key);
+            return;
+        }
+        if fights.len() >= CACHE_SIZE && !fights.contains_key(&key) {
+            // The fight stepped longest ago goes (it is rebuilt if needed).
+            if let Some(oldest) = fights
+                .iter()
+                .min_by_key(|(_, (at, _))| *at)
+                .map(|(k, _)| k.clone())
+            {
+                fights.remove(&oldest);
+            }
+        }
+        fights.insert(key, (head, fight));
+    }
+}
+
+/// `POST /api/rooms/{room}/fights`: `{"a": TOML, "b": TOML, "distance"?,
+/// "surprised"?, "max_turns"?}` plus `secret` (the GM's), and `run` with its
+/// `client_seed` to fight it to the end at once.
+pub async fn create(
     State(state): State<AppState>,
     InRoom(me): InRoom,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let Json(body) = body?;
+    let Json(mut body) = body?;
+    let run = match &mut body {
+        Value::Object(object) => flag(object, "run")?,
+        _ => false,
+    };
     let (fields, request): (_, FightRequest) = split(body, "fight")?;
     fields.refuse_odds(
         "bad_fight",
         "a fight has no exact odds: `nutshell mls simulate` estimates them",
     )?;
-    request
+    if fields.secret && me.role != Role::Gm {
+        return Err(ApiError::forbidden("only the GM may fight in secret"));
+    }
+    check_client_seed(&fields.client_seed)?;
+    if !run && !fields.client_seed.is_empty() {
+        return Err(ApiError::bad_request(
+            "bad_fight",
+            "`client_seed` goes with each step (or with `\"run\": true`): starting a fight rolls no dice",
+        ));
+    }
+    let fight = request
         .build()
         .map_err(|e| ApiError::bad_request("bad_fight", e))?;
-    let committed = fields
-        .commit(&state, &me, request.text(), "bad_fight")
-        .await?;
-    let mut answer = committed.answer();
+    // (Every combatant starts standing today, so no fight ends before its
+    // first round; a setting that could, a map's, is refused here rather
+    // than started and never steppable.)
+    if let Some(ending) = fight.ending() {
+        return Err(ApiError::bad_request(
+            "bad_fight",
+            format!("the fight is over before it starts: {}", ending.reason),
+        ));
+    }
+    let start = fight::start(&fight);
+    let secret = fields.secret;
+    let (roller, name) = (me.id, me.name.clone());
+    let body_request = json!(request);
+    let (event, ()) = state
+        .store
+        .append_with(&me.room, move |room, _seq| {
+            let draft = Draft {
+                kind: "fight",
+                epoch: room.epoch,
+                secret,
+                body: json!({
+                    "kind": "fight",
+                    "roller": roller,
+                    "name": name,
+                    "epoch": room.epoch,
+                    "secret": secret,
+                    "request": body_request,
+                    "fight": start,
+                }),
+                thread: None,
+            };
+            Ok::<_, ApiError>((draft, ()))
+        })
+        .await
+        .map_err(refused)?;
+    state.hub.publish(event.clone());
+    state.fights.put(&me.room, event.seq, event.seq, fight);
+    if run {
+        let mut answer = step(&state, &me, event.seq, Rounds::ToEnd, fields.client_seed).await?;
+        // The answer of `nutshell mls fight --json` at the top, as before
+        // fights were stepped.
+        let report = answer.as_object_mut().and_then(|o| o.remove("report"));
+        if let Some(Value::Object(report)) = report {
+            for (key, value) in report {
+                answer[key.as_str()] = value;
+            }
+        }
+        answer["request"] = json!(request);
+        return Ok((StatusCode::CREATED, Json(answer)));
+    }
+    let mut answer = event.body["fight"].clone();
+    answer["fight"] = json!(event.seq);
+    answer["seq"] = json!(event.seq);
+    answer["epoch"] = json!(event.epoch);
+    answer["secret"] = json!(event.secret);
     answer["request"] = json!(request);
+    answer["body_hash"] = json!(event.body_hash);
+    answer["hash"] = json!(event.hash);
     Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// `POST /api/rooms/{room}/fights/{fight}/step`: `{"rounds"?: N | "end",
+/// "client_seed"?}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepRequest {
+    /// Rounds to resolve: a number (1 by default) or `"end"`.
+    #[serde(default)]
+    pub rounds: Option<Value>,
+    /// The client's own seed, mixed into this step's dice.
+    #[serde(default)]
+    pub client_seed: String,
+}
+
+/// Resolves the next round(s) of a fight: the step's result (the rounds'
+/// log lines, the state after them, the ending once over, and then the
+/// whole fight's `report`) with the event's fields.
+pub async fn step_route(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    Path((_room, id)): Path<(String, String)>,
+    body: Result<Json<StepRequest>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let id = super::seq_param(&id, "fight")?;
+    let request = match body {
+        Ok(Json(request)) => request,
+        // An empty body is one round.
+        Err(JsonRejection::MissingJsonContentType(_)) => StepRequest::default(),
+        Err(rejection) => return Err(rejection.into()),
+    };
+    let rounds = match &request.rounds {
+        None => Rounds::Count(1),
+        Some(value) => {
+            Rounds::from_json(value).map_err(|e| ApiError::bad_request("bad_step", e))?
+        }
+    };
+    check_client_seed(&request.client_seed)?;
+    let answer = step(&state, &me, id, rounds, request.client_seed).await?;
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// Steps fight `id`: checks who asks, gets the fight as its latest event
+/// left it, and commits the step (refused with 409 when another step was
+/// committed meanwhile or the fight is over).
+async fn step(
+    state: &AppState,
+    me: &Member,
+    id: i64,
+    rounds: Rounds,
+    client_seed: String,
+) -> Result<Value, ApiError> {
+    let no_fight = || ApiError::not_found(format!("no fight {id} in this room"));
+    let first = state
+        .store
+        .event(&me.room, id)
+        .await?
+        .ok_or_else(no_fight)?;
+    if first.kind != "fight" {
+        return Err(no_fight());
+    }
+    let starter = first.body["roller"].as_i64().unwrap_or(-1);
+    if me.id != starter && me.role != Role::Gm {
+        return Err(ApiError::forbidden(format!(
+            "only the member who started fight {id} or the GM may step it"
+        )));
+    }
+    let head = state
+        .store
+        .thread_head(&me.room, id)
+        .await?
+        .ok_or_else(no_fight)?;
+    if head.body["result"]["over"] == true {
+        return Err(over(id));
+    }
+    let number = head.body["step"].as_i64().unwrap_or(0) + 1;
+    let mut fight = match state.fights.get(&me.room, id, head.seq) {
+        Some(fight) => fight,
+        None => rebuild(state, &me.room, id).await?,
+    };
+    let secret = first.secret;
+    let (roller, name) = (me.id, me.name.clone());
+    let text = fight::step_text(id, number, rounds);
+    let seed_text = client_seed.clone();
+    let expected = head.seq;
+    let (event, (result, commitment, fight)) = state
+        .store
+        .append_to_thread(&me.room, id, move |room, seq, now| {
+            if now.map(|e| e.seq) != Some(expected) {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "conflict",
+                    format!("fight {id} was stepped meanwhile: try again"),
+                ));
+            }
+            let record = RollRecord {
+                room: &room.id,
+                epoch: room.epoch,
+                seq,
+                roller,
+                client_seed: &seed_text,
+                expression: &text,
+            };
+            let result = fight::step(&mut fight, &room.seed, &record, rounds)
+                .map_err(|e| ApiError::bad_request("bad_step", e.to_string()))?;
+            let draft = Draft {
+                kind: "fight-step",
+                epoch: room.epoch,
+                secret,
+                body: json!({
+                    "kind": "fight-step",
+                    "fight": id,
+                    "step": number,
+                    "rounds": rounds.to_json(),
+                    "roller": roller,
+                    "name": name,
+                    "epoch": room.epoch,
+                    "client_seed": seed_text,
+                    "secret": secret,
+                    "result": result,
+                }),
+                thread: None,
+            };
+            Ok((draft, (result, fair::commitment(&room.seed), fight)))
+        })
+        .await
+        .map_err(refused)?;
+    state.hub.publish(event.clone());
+    let mut answer = result;
+    answer["fight"] = json!(id);
+    answer["step"] = json!(number);
+    answer["seq"] = json!(event.seq);
+    answer["epoch"] = json!(event.epoch);
+    answer["client_seed"] = json!(client_seed);
+    answer["secret"] = json!(event.secret);
+    answer["commitment"] = json!(commitment);
+    answer["body_hash"] = json!(event.body_hash);
+    answer["hash"] = json!(event.hash);
+    if let Some(ending) = fight.ending() {
+        answer["report"] = json!(fight.report(ending));
+    }
+    state.fights.put(&me.room, id, event.seq, fight);
+    Ok(answer)
+}
+
+fn over(id: i64) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "fight_over",
+        format!("fight {id} is over"),
+    )
+}
+
+/// Fight `id` as its events leave it: built from its request, every step
+/// replayed with its epoch's seed (the room's current one, or an earlier
+/// one from the log's reveals).
+async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Fight, ApiError> {
+    let broken = |why: String| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "store",
+            format!("fight {id} does not replay from its events: {why}"),
+        )
+    };
+    let events = state.store.thread(room, id).await?;
+    let Some((first, steps)) = events.split_first() else {
+        return Err(ApiError::not_found(format!("no fight {id} in this room")));
+    };
+    let request: FightRequest =
+        serde_json::from_value(first.body["request"].clone()).map_err(|e| broken(e.to_string()))?;
+    let mut fight = request.build().map_err(broken)?;
+    let current = state
+        .store
+        .room(room)
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such room"))?;
+    let mut seeds: HashMap<i64, Seed> = HashMap::from([(current.epoch, current.seed)]);
+    if steps.iter().any(|e| e.epoch != current.epoch) {
+        for reveal in state
+            .store
+            .events_matching(room, "%\"kind\":\"reveal\"%")
+            .await?
+        {
+            let seed = reveal.body["seed"]
+                .as_str()
+                .and_then(fair::unhex)
+                .and_then(|b| Seed::try_from(b).ok());
+            if let (Some(epoch), Some(seed)) = (reveal.body["epoch"].as_i64(), seed) {
+                seeds.insert(epoch, seed);
+            }
+        }
+    }
+    for event in steps {
+        replay_step(&mut fight, room, id, event, &seeds).map_err(broken)?;
+    }
+    Ok(fight)
+}
+
+/// Replays one stored step of fight `id` on `fight`.
+fn replay_step(
+    fight: &mut Fight,
+    room: &str,
+    id: i64,
+    event: &Event,
+    seeds: &HashMap<i64, Seed>,
+) -> Result<(), String> {
+    let body = &event.body;
+    let seed = seeds
+        .get(&event.epoch)
+        .ok_or_else(|| format!("no seed for epoch {}", event.epoch))?;
+    let rounds = Rounds::from_json(&body["rounds"])?;
+    let text = fight::step_text(id, body["step"].as_i64().unwrap_or(0), rounds);
+    let record = RollRecord {
+        room,
+        epoch: event.epoch,
+        seq: event.seq,
+        roller: body["roller"].as_i64().unwrap_or(-1),
+        client_seed: body["client_seed"].as_str().unwrap_or(""),
+        expression: &text,
+    };
+    fight::step(fight, seed, &record, rounds).map_err(|e| e.to_string())?;
+    Ok(())
 }

@@ -43,3 +43,14 @@ pub(crate) fn display_name(name: &str, field: &str) -> Result<String, ApiError> 
     }
     Ok(name.to_string())
 }
+
+/// An event's number in a path (`/fights/{fight}/step`), or a JSON error
+/// naming the segment.
+pub(crate) fn seq_param(text: &str, what: &str) -> Result<i64, ApiError> {
+    text.parse::<i64>().map_err(|_| {
+        ApiError::bad_request(
+            "bad_path",
+            format!("`{text}` is not a {what} number (the sequence number of its event)"),
+        )
+    })
+}

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::app::{ApiError, AppState, Gm, InRoom};
 use crate::fair::{self, RollRecord};
-use crate::store::{AppendError, Draft, Event, Member, Role};
+use crate::store::{AppendError, Draft, Event, Member, Role, Room};
 
 /// The longest client seed accepted, in bytes.
 pub const MAX_CLIENT_SEED: usize = 256;
@@ -79,6 +79,118 @@ impl Committed {
     }
 }
 
+/// A roll of any kind about to be committed: who rolls, the record text
+/// its dice are keyed by (a dice expression, or the record text of a check,
+/// contest, sheet or advance), the client's seed and whether it is secret.
+pub(crate) struct RollPlan {
+    roller: i64,
+    name: String,
+    text: String,
+    client_seed: String,
+    secret: bool,
+    /// The error code when the text cannot be performed.
+    bad_code: &'static str,
+    limits: nutshell_dice::Limits,
+    /// Fields added to the event's body (an advance names its sheet).
+    extra: serde_json::Map<String, Value>,
+}
+
+impl RollPlan {
+    /// A roll by `me`, refused at once (nothing written) when a player asks
+    /// for secrecy or the client seed is too long.
+    pub(crate) fn new(
+        state: &AppState,
+        me: &Member,
+        text: String,
+        client_seed: String,
+        secret: bool,
+        bad_code: &'static str,
+    ) -> Result<RollPlan, ApiError> {
+        if secret && me.role != Role::Gm {
+            return Err(ApiError::forbidden("only the GM may roll in secret"));
+        }
+        check_client_seed(&client_seed)?;
+        Ok(RollPlan {
+            roller: me.id,
+            name: me.name.clone(),
+            text,
+            client_seed,
+            secret,
+            bad_code,
+            limits: state.limits.clone(),
+            extra: serde_json::Map::new(),
+        })
+    }
+
+    /// Adds a field to the event's body.
+    pub(crate) fn with(mut self, name: &str, value: Value) -> RollPlan {
+        self.extra.insert(name.to_string(), value);
+        self
+    }
+
+    /// Performs the roll with the dice of `room`'s seed and the record of
+    /// event `seq`: its draft and result (nothing is written when the text
+    /// cannot be performed).
+    pub(crate) fn draft(&self, room: &Room, seq: i64) -> Result<(Draft, Value), ApiError> {
+        let record = RollRecord {
+            room: &room.id,
+            epoch: room.epoch,
+            seq,
+            roller: self.roller,
+            client_seed: &self.client_seed,
+            expression: &self.text,
+        };
+        let result = fair::perform(&room.seed, &record, &self.limits)
+            .map_err(|e| ApiError::bad_request(self.bad_code, e.to_string()))?;
+        let mut body = json!({
+            "kind": "roll",
+            "roller": self.roller,
+            "name": self.name,
+            "epoch": room.epoch,
+            "client_seed": self.client_seed,
+            "expression": self.text,
+            "secret": self.secret,
+            "result": result,
+        });
+        for (name, value) in &self.extra {
+            body[name] = value.clone();
+        }
+        let draft = Draft {
+            kind: "roll",
+            epoch: room.epoch,
+            secret: self.secret,
+            body,
+            thread: None,
+        };
+        Ok((draft, result))
+    }
+
+    /// The committed roll, answered to its roller.
+    pub(crate) fn committed(self, event: Event, result: Value, commitment: String) -> Committed {
+        Committed {
+            event,
+            result,
+            commitment,
+            roller: self.roller,
+            client_seed: self.client_seed,
+        }
+    }
+}
+
+/// Refuses a client seed over [`MAX_CLIENT_SEED`] bytes.
+pub(crate) fn check_client_seed(client_seed: &str) -> Result<(), ApiError> {
+    if client_seed.len() > MAX_CLIENT_SEED {
+        return Err(ApiError::bad_request(
+            "bad_client_seed",
+            format!(
+                "`client_seed` is {} bytes; the most is {MAX_CLIENT_SEED}",
+                client_seed.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Commits a roll event whose dice are keyed by `text` (a dice expression,
 /// or a check's or contest's record text from [`fair::check_text`]), performs
 /// it inside the write transaction, and publishes it. `bad_code` is the error
@@ -91,62 +203,17 @@ pub(crate) async fn commit(
     secret: bool,
     bad_code: &'static str,
 ) -> Result<Committed, ApiError> {
-    if secret && me.role != Role::Gm {
-        return Err(ApiError::forbidden("only the GM may roll in secret"));
-    }
-    if client_seed.len() > MAX_CLIENT_SEED {
-        return Err(ApiError::bad_request(
-            "bad_client_seed",
-            format!(
-                "`client_seed` is {} bytes; the most is {MAX_CLIENT_SEED}",
-                client_seed.len()
-            ),
-        ));
-    }
-    let limits = state.limits.clone();
-    let roller = me.id;
-    let name = me.name.clone();
-    let record_seed = client_seed.clone();
-    let (event, (result, commitment)) = state
+    let plan = RollPlan::new(state, me, text, client_seed, secret, bad_code)?;
+    let (event, (result, commitment, plan)) = state
         .store
         .append_with(&me.room, move |room, seq| {
-            let record = RollRecord {
-                room: &room.id,
-                epoch: room.epoch,
-                seq,
-                roller,
-                client_seed: &record_seed,
-                expression: &text,
-            };
-            let result = fair::perform(&room.seed, &record, &limits)
-                .map_err(|e| ApiError::bad_request(bad_code, e.to_string()))?;
-            let draft = Draft {
-                kind: "roll",
-                epoch: room.epoch,
-                secret,
-                body: json!({
-                    "kind": "roll",
-                    "roller": roller,
-                    "name": name,
-                    "epoch": room.epoch,
-                    "client_seed": record_seed,
-                    "expression": text,
-                    "secret": secret,
-                    "result": result,
-                }),
-            };
-            Ok((draft, (result, fair::commitment(&room.seed))))
+            let (draft, result) = plan.draft(room, seq)?;
+            Ok((draft, (result, fair::commitment(&room.seed), plan)))
         })
         .await
         .map_err(refused)?;
     state.hub.publish(event.clone());
-    Ok(Committed {
-        event,
-        result,
-        commitment,
-        roller: me.id,
-        client_seed,
-    })
+    Ok(plan.committed(event, result, commitment))
 }
 
 /// `POST /api/rooms/{room}/reveal` (GM): ends the epoch, publishing its seed
@@ -169,6 +236,7 @@ pub async fn reveal(State(state): State<AppState>, Gm(me): Gm) -> Result<Json<Va
                     "next_epoch": room.epoch + 1,
                     "commitment": fair::commitment(&next_seed),
                 }),
+                thread: None,
             })
         })
         .await
@@ -184,8 +252,9 @@ pub async fn reveal(State(state): State<AppState>, Gm(me): Gm) -> Result<Json<Va
 pub async fn show(
     State(state): State<AppState>,
     Gm(me): Gm,
-    Path((_room, seq)): Path<(String, i64)>,
+    Path((_room, seq)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
+    let seq = super::seq_param(&seq, "roll")?;
     let (shown, target) = state
         .store
         .show(&me.room, seq, |room, target| {
@@ -210,6 +279,7 @@ pub async fn show(
                 epoch: room.epoch,
                 secret: false,
                 body: json!({"kind": "show", "of": seq}),
+                thread: None,
             })
         })
         .await

@@ -58,6 +58,7 @@ pub async fn create(
         epoch: 0,
         secret: false,
         body: json!({"kind": "room", "room": id, "name": name, "epoch": 0, "commitment": commitment}),
+        thread: None,
     };
     let event = state
         .store
@@ -107,6 +108,7 @@ pub async fn join(
         epoch: room.epoch,
         secret: false,
         body: json!({"kind": "join", "name": name}),
+        thread: None,
     };
     let (member, event) = state
         .store

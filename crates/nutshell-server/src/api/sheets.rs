@@ -1,19 +1,26 @@
 //! MLS character sheets in a room: made from a player's choices with
-//! verifiable dice (`POST /sheets`), listed (`GET /sheets`), and any sheet
-//! checked against every rule (`POST /sheets/check`).
+//! verifiable dice (`POST /sheets`), listed at their latest version (`GET
+//! /sheets`), advanced by their owner or the GM (`POST
+//! /sheets/{sheet}/advance`), and any sheet checked against every rule
+//! (`POST /sheets/check`).
 
 use axum::Json;
-use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use nutshell_mls::character::validate::{parse_sheet, validate};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::checks::split;
+use super::rolls::{RollPlan, refused};
 use crate::app::{ApiError, AppState, InRoom};
 use crate::events::view;
-use crate::sheet::{MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest};
+use crate::fair;
+use crate::sheet::{
+    ADVANCE_PREFIX, AdvanceOptions, AdvanceRecord, MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest,
+};
+use crate::store::Role;
 
 /// `{"choices": TOML}` (plus `client_seed`, and `secret` for the GM's
 /// characters): the new sheet, kept in the log as the caller's.
@@ -34,31 +41,135 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(committed.answer())))
 }
 
-/// The sheets made in the room that the caller may see, oldest first: each
-/// with its event's `seq`, the owner (`roller`, `owner`) and the sheet.
+/// The sheets made in the room that the caller may see, oldest first, each
+/// at its latest version: `seq` (the sheet's id: the event that made it),
+/// `version` (the event of its latest version), `advances` (how many), the
+/// owner (`roller`, `owner`), the sheet and the rolls that made it.
 pub async fn list(
     State(state): State<AppState>,
     InRoom(me): InRoom,
 ) -> Result<Json<Value>, ApiError> {
-    let pattern = format!("%\"expression\":\"{SHEET_PREFIX}%");
-    let events = state.store.events_matching(&me.room, &pattern).await?;
-    let sheets: Vec<Value> = events
-        .iter()
-        .map(|event| view(event, &me))
-        .filter(|seen| !seen["body"].is_null())
-        .map(|seen| {
-            let body = &seen["body"];
-            json!({
-                "seq": seen["seq"],
-                "roller": body["roller"],
-                "owner": body["name"],
-                "name": body["result"]["name"],
-                "sheet": body["result"]["sheet"],
-                "rolled": body["result"]["rolled"],
-            })
-        })
-        .collect();
+    let made = format!("%\"expression\":\"{SHEET_PREFIX}%");
+    let advanced = format!("%\"expression\":\"{ADVANCE_PREFIX}%");
+    let mut sheets: Vec<Value> = Vec::new();
+    for event in state.store.events_matching(&me.room, &made).await? {
+        let seen = view(&event, &me);
+        let body = &seen["body"];
+        if body.is_null() {
+            continue;
+        }
+        sheets.push(json!({
+            "seq": seen["seq"],
+            "version": seen["seq"],
+            "advances": 0,
+            "roller": body["roller"],
+            "owner": body["name"],
+            "name": body["result"]["name"],
+            "sheet": body["result"]["sheet"],
+            "rolled": body["result"]["rolled"],
+        }));
+    }
+    for event in state.store.events_matching(&me.room, &advanced).await? {
+        let seen = view(&event, &me);
+        let body = &seen["body"];
+        if let Some(sheet) = sheets.iter_mut().find(|s| s["seq"] == body["advances"]) {
+            sheet["version"] = seen["seq"].clone();
+            sheet["advances"] = json!(sheet["advances"].as_i64().unwrap_or(0) + 1);
+            sheet["name"] = body["result"]["name"].clone();
+            sheet["sheet"] = body["result"]["sheet"].clone();
+        }
+    }
     Ok(Json(json!({"sheets": sheets})))
+}
+
+/// `POST /api/rooms/{room}/sheets/{sheet}/advance`: `nutshell mls
+/// advance`'s options (`adventure`, `role`, `check`, `increments`, `years`,
+/// `reduce`, `spend`) plus `client_seed`. The sheet's owner or the GM
+/// advances its latest version with verifiable dice; the answer is the new
+/// sheet and the ledger's new entries. A bad option is refused naming it,
+/// and nothing is written; a secret sheet's advances are secret.
+pub async fn advance(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    Path((_room, id)): Path<(String, String)>,
+    body: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let id = super::seq_param(&id, "sheet")?;
+    let Json(body) = body?;
+    let (fields, options): (_, AdvanceOptions) = split(body, "advance")?;
+    fields.refuse_odds("bad_advance", "an advance has no odds")?;
+    if fields.secret {
+        return Err(ApiError::bad_request(
+            "bad_advance",
+            "`secret`: an advance is as secret as its sheet",
+        ));
+    }
+    options
+        .check_options()
+        .map_err(|e| ApiError::bad_request("bad_advance", e))?;
+    let no_sheet = || ApiError::not_found(format!("no sheet {id} in this room"));
+    let first = state
+        .store
+        .event(&me.room, id)
+        .await?
+        .ok_or_else(no_sheet)?;
+    let is_sheet = first.kind == "roll"
+        && first.body["expression"]
+            .as_str()
+            .is_some_and(|e| e.starts_with(SHEET_PREFIX));
+    if !is_sheet {
+        return Err(no_sheet());
+    }
+    if first.body["roller"].as_i64() != Some(me.id) && me.role != Role::Gm {
+        return Err(ApiError::forbidden(format!(
+            "only the owner of sheet {id} or the GM may advance it"
+        )));
+    }
+    let head = state
+        .store
+        .thread_head(&me.room, id)
+        .await?
+        .ok_or_else(no_sheet)?;
+    let was = head.body["result"]["sheet"]
+        .as_str()
+        .ok_or_else(no_sheet)?
+        .to_string();
+    let record = AdvanceRecord {
+        sheet: id,
+        from: head.seq,
+        was,
+        options,
+    };
+    let plan = RollPlan::new(
+        &state,
+        &me,
+        record.text(),
+        fields.client_seed,
+        first.secret,
+        "bad_advance",
+    )?
+    .with("advances", json!(id));
+    let expected = head.seq;
+    let (event, (result, commitment, plan)) = state
+        .store
+        .append_to_thread(&me.room, id, move |room, seq, now| {
+            if now.map(|e| e.seq) != Some(expected) {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "conflict",
+                    format!("sheet {id} was advanced meanwhile: try again"),
+                ));
+            }
+            let (draft, result) = plan.draft(room, seq)?;
+            Ok((draft, (result, fair::commitment(&room.seed), plan)))
+        })
+        .await
+        .map_err(refused)?;
+    state.hub.publish(event.clone());
+    let mut answer = plan.committed(event, result, commitment).answer();
+    answer["advances"] = json!(id);
+    answer["from"] = json!(expected);
+    Ok((StatusCode::CREATED, Json(answer)))
 }
 
 /// `POST /sheets/check`: `{"sheet": TOML}`.

@@ -22,6 +22,13 @@ macro_rules! select_event {
     };
 }
 
+mod threads;
+mod writes;
+
+pub(crate) use writes::{
+    Sealed, insert_event, insert_events, last_in, lock_key, lock_room, room_in, rooms_in, seal,
+};
+
 /// What went wrong in the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -38,9 +45,10 @@ pub enum StoreError {
         seq: i64,
         error: serde_json::Error,
     },
-    /// The group-commit transaction this append was in failed.
-    #[error("database: {0}")]
-    Batch(String),
+    /// The group-commit transaction this append was in failed (`unavailable`:
+    /// because the database could not be reached).
+    #[error("database: {message}")]
+    Batch { message: String, unavailable: bool },
     /// The writer task is gone (the server is stopping).
     #[error("the server is stopping")]
     Stopping,
@@ -60,6 +68,7 @@ impl StoreError {
                     | sqlx::Error::Tls(_)
             ),
             StoreError::Stopping => true,
+            StoreError::Batch { unavailable, .. } => *unavailable,
             _ => false,
         }
     }
@@ -125,6 +134,9 @@ pub struct Draft {
     pub epoch: i64,
     pub secret: bool,
     pub body: Value,
+    /// The thread this event continues (the `seq` of its first event: a
+    /// fight's steps name the fight), or none.
+    pub thread: Option<i64>,
 }
 
 /// Which database a [`Store`] talks to.
@@ -143,9 +155,17 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: String,
-    /// SQLite's group-commit writer (see [`crate::group_commit`]).
-    queue: Option<group_commit::Queue>,
+    /// The group-commit writer (see [`crate::group_commit`]).
+    queue: group_commit::Queue,
+    /// Members found by key: every request names its member by key, and a
+    /// member never changes once added (keys cannot be revoked yet; when
+    /// they can, this goes), so a key found once is not read again. Shared
+    /// by the store's clones; emptied when it reaches [`MEMBERS_KEPT`].
+    members: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Member>>>,
 }
+
+/// How many members [`Store::member_by_key`] keeps in memory.
+const MEMBERS_KEPT: usize = 100_000;
 
 /// Why an append did not happen: the store failed, or the caller's own
 /// check refused (then nothing was written).
@@ -170,7 +190,7 @@ impl<E> From<StoreError> for AppendError<E> {
 /// The channel of PostgreSQL notifications: payload `room:seq`.
 pub const NOTIFY_CHANNEL: &str = "nutshell_events";
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
@@ -225,12 +245,13 @@ impl Store {
         } else {
             Backend::Postgres
         };
-        let queue = sqlite.then(|| group_commit::start(pool.clone()));
+        let queue = group_commit::start(pool.clone(), backend);
         Ok(Store {
             pool,
             backend,
             url,
             queue,
+            members: Default::default(),
         })
     }
 
@@ -248,7 +269,7 @@ impl Store {
     /// at once (`BEGIN IMMEDIATE`, so a stale read can never meet a write);
     /// PostgreSQL takes an advisory lock on the room, so writers in several
     /// processes append one after the other and sequence numbers stay gapless.
-    async fn begin_write(
+    pub(crate) async fn begin_write(
         &self,
         room: &str,
     ) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
@@ -256,12 +277,7 @@ impl Store {
             Backend::Sqlite => Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?),
             Backend::Postgres => {
                 let mut tx = self.pool.begin().await?;
-                let digest = fair::sha256_hex(room.as_bytes());
-                let key = i64::from_str_radix(&digest[..15], 16).unwrap_or(0);
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind(key)
-                    .execute(&mut *tx)
-                    .await?;
+                lock_room(&mut tx, room).await?;
                 Ok(tx)
             }
         }
@@ -271,8 +287,8 @@ impl Store {
     /// write transaction and the sequence number the event will get (a roll's
     /// dice depend on both); `build` also answers an output of its own, given
     /// back with the event. `build` may refuse; then nothing is written.
-    /// Committed before this returns. On SQLite, appends waiting at the same
-    /// time share one transaction ([`crate::group_commit`]).
+    /// Committed before this returns. Appends waiting at the same time share
+    /// one transaction ([`crate::group_commit`]).
     pub async fn append_with<E, T, F>(
         &self,
         room: &str,
@@ -283,29 +299,20 @@ impl Store {
         T: Send + 'static,
         F: FnOnce(&Room, i64) -> Result<(Draft, T), E> + Send + 'static,
     {
-        if let Some(queue) = &self.queue {
-            let (reply, answer) = tokio::sync::oneshot::channel();
-            let job = group_commit::Job {
-                room: room.to_string(),
-                build: Some(build),
-                output: None,
-                reply,
-            };
-            queue
-                .send(Box::new(job))
-                .await
-                .map_err(|_| AppendError::Store(StoreError::Stopping))?;
-            return answer
-                .await
-                .map_err(|_| AppendError::Store(StoreError::Stopping))?;
-        }
-        let mut tx = self.begin_write(room).await?;
-        let state = room_in(&mut tx, room).await?;
-        let (seq, prev) = last_in(&mut tx, room).await?;
-        let (draft, output) = build(&state, seq).map_err(AppendError::Refused)?;
-        let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
-        tx.commit().await?;
-        Ok((event, output))
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job = group_commit::Job {
+            room: room.to_string(),
+            build: Some(build),
+            output: None,
+            reply,
+        };
+        self.queue
+            .send(Box::new(job))
+            .await
+            .map_err(|_| AppendError::Store(StoreError::Stopping))?;
+        answer
+            .await
+            .map_err(|_| AppendError::Store(StoreError::Stopping))?
     }
 
     /// Creates a room with its GM and its first event (`room`, carrying the
@@ -336,13 +343,31 @@ impl Store {
         Ok(event)
     }
 
-    /// The member whose key hashes to `key_hash`.
+    /// The member whose key hashes to `key_hash`. A key unknown here is read from the database each time (another
+    /// process may have just added it).
     pub async fn member_by_key(&self, key_hash: &str) -> Result<Option<Member>, StoreError> {
+        let kept = self
+            .members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key_hash)
+            .cloned();
+        if kept.is_some() {
+            return Ok(kept);
+        }
         let row = sqlx::query("SELECT room, id, name, role FROM members WHERE key_hash = $1")
             .bind(key_hash)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|row| member_from(&row)).transpose()
+        let member = row.map(|row| member_from(&row)).transpose()?;
+        if let Some(member) = &member {
+            let mut members = self.members.lock().unwrap_or_else(|e| e.into_inner());
+            if members.len() >= MEMBERS_KEPT {
+                members.clear();
+            }
+            members.insert(key_hash.to_string(), member.clone());
+        }
+        Ok(member)
     }
 
     /// The room `id`.
@@ -535,98 +560,7 @@ async fn insert_member(
     Ok(())
 }
 
-/// The room as the transaction sees it.
-pub(crate) async fn room_in(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    id: &str,
-) -> Result<Room, StoreError> {
-    let row = sqlx::query("SELECT id, name, invite_hash, epoch, seed FROM rooms WHERE id = $1")
-        .bind(id)
-        .fetch_one(&mut **tx)
-        .await?;
-    room_from(&row)
-}
-
-/// The next sequence number of a room and the hash it chains to.
-pub(crate) async fn last_in(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    room: &str,
-) -> Result<(i64, String), StoreError> {
-    let last =
-        sqlx::query("SELECT seq, hash FROM events WHERE room = $1 ORDER BY seq DESC LIMIT 1")
-            .bind(room)
-            .fetch_optional(&mut **tx)
-            .await?;
-    Ok(match last {
-        Some(row) => (
-            row.try_get::<i64, _>("seq")? + 1,
-            row.try_get::<String, _>("hash")?,
-        ),
-        None => (1, fair::GENESIS.to_string()),
-    })
-}
-
-/// Inserts event `seq` chained to `prev`; on PostgreSQL also queues its
-/// notification, sent by the commit.
-pub(crate) async fn insert_event(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    room: &str,
-    seq: i64,
-    prev: String,
-    draft: Draft,
-    backend: Backend,
-) -> Result<Event, StoreError> {
-    let body_hash = fair::body_hash(&draft.body);
-    let at_ms = now_ms();
-    let hash = fair::chain_hash(&fair::Link {
-        at_ms,
-        body_hash: &body_hash,
-        epoch: draft.epoch,
-        kind: draft.kind,
-        prev: &prev,
-        room,
-        secret: draft.secret,
-        seq,
-    });
-    sqlx::query(
-        "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms) \
-         VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)",
-    )
-    .bind(room)
-    .bind(seq)
-    .bind(draft.kind)
-    .bind(draft.epoch)
-    .bind(i64::from(draft.secret))
-    .bind(fair::canonical(&draft.body))
-    .bind(&body_hash)
-    .bind(&prev)
-    .bind(&hash)
-    .bind(at_ms)
-    .execute(&mut **tx)
-    .await?;
-    if backend == Backend::Postgres {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(NOTIFY_CHANNEL)
-            .bind(format!("{room}:{seq}"))
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(Event {
-        room: room.to_string(),
-        seq,
-        kind: draft.kind.to_string(),
-        epoch: draft.epoch,
-        secret: draft.secret,
-        shown: false,
-        body: draft.body,
-        body_hash,
-        prev,
-        hash,
-        at_ms,
-    })
-}
-
-fn room_from(row: &AnyRow) -> Result<Room, StoreError> {
+pub(crate) fn room_from(row: &AnyRow) -> Result<Room, StoreError> {
     let seed_hex: String = row.try_get("seed")?;
     let mut seed = [0u8; 32];
     if let Some(bytes) = fair::unhex(&seed_hex).filter(|b| b.len() == 32) {
@@ -651,7 +585,7 @@ fn member_from(row: &AnyRow) -> Result<Member, StoreError> {
     })
 }
 
-fn event_from(row: &AnyRow) -> Result<Event, StoreError> {
+pub(crate) fn event_from(row: &AnyRow) -> Result<Event, StoreError> {
     let room: String = row.try_get("room")?;
     let seq: i64 = row.try_get("seq")?;
     let text: String = row.try_get("body")?;

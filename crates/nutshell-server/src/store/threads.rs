@@ -1,0 +1,76 @@
+//! Threads of events: an event that continues an earlier one (a fight's step
+//! continues the fight, a sheet's advance continues the sheet) names the
+//! thread's first event in the `thread` column. Appending to a thread reads
+//! the thread's latest event (its head) inside the write transaction, so two
+//! requests that built on the same head cannot both append: the second sees
+//! the first's event and its builder refuses (on PostgreSQL the room's
+//! advisory lock orders the writers of every process).
+
+use super::{AppendError, Draft, Event, Room, Store, StoreError, event_from, insert_event};
+use super::{last_in, room_in};
+
+/// A thread's events (its first event `id` and every event naming it), in order.
+const THREAD: &str = concat!(
+    select_event!(),
+    " WHERE room = $1 AND (seq = $2 OR thread = $2) ORDER BY seq"
+);
+
+/// A thread's latest event.
+const HEAD: &str = concat!(
+    select_event!(),
+    " WHERE room = $1 AND (seq = $2 OR thread = $2) ORDER BY seq DESC LIMIT 1"
+);
+
+impl Store {
+    /// The events of thread `id` of `room` (its first event, then every event
+    /// that continues it), in order; empty when there is no event `id`.
+    pub async fn thread(&self, room: &str, id: i64) -> Result<Vec<Event>, StoreError> {
+        let rows = sqlx::query(THREAD)
+            .bind(room)
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(event_from).collect()
+    }
+
+    /// The latest event of thread `id` of `room` (the first event itself
+    /// while nothing continues it).
+    pub async fn thread_head(&self, room: &str, id: i64) -> Result<Option<Event>, StoreError> {
+        let row = sqlx::query(HEAD)
+            .bind(room)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| event_from(&row)).transpose()
+    }
+
+    /// Appends the event `build` makes to thread `id`: `build` gets the room
+    /// as it is inside the write transaction, the new event's sequence
+    /// number and the thread's head as that transaction sees it (none when
+    /// there is no event `id`), and refuses when the head is not the one the
+    /// caller built on; then nothing is written. The event is stored as
+    /// continuing `id`, and committed before this returns.
+    pub async fn append_to_thread<E, T>(
+        &self,
+        room: &str,
+        id: i64,
+        build: impl FnOnce(&Room, i64, Option<&Event>) -> Result<(Draft, T), E>,
+    ) -> Result<(Event, T), AppendError<E>> {
+        let mut tx = self.begin_write(room).await?;
+        let state = room_in(&mut tx, room).await?;
+        let head = sqlx::query(HEAD)
+            .bind(room)
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|row| event_from(&row))
+            .transpose()?;
+        let (seq, prev) = last_in(&mut tx, room).await?;
+        let (mut draft, output) =
+            build(&state, seq, head.as_ref()).map_err(AppendError::Refused)?;
+        draft.thread = Some(id);
+        let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
+        tx.commit().await?;
+        Ok((event, output))
+    }
+}
