@@ -3,10 +3,10 @@
 use crate::character_cmd::*;
 use crate::exit::Failure;
 use nutshell_mls::character::costs::{self, rules};
-use nutshell_mls::character::generation;
 use nutshell_mls::character::personality::TraitId;
+use nutshell_mls::character::plan::{self, AdvancePlan, Ageing, PlanError};
 use nutshell_mls::character::primary::Primary;
-use nutshell_mls::character::validate::{to_toml, validate};
+use nutshell_mls::character::validate::to_toml;
 use nutshell_mls::character::{advancement, behaviour, time};
 use nutshell_mls::dice::Dice;
 use serde_json::json;
@@ -24,115 +24,82 @@ fn broken_rules(headline: &str, violations: &[impl std::fmt::Display]) -> Failur
 }
 
 pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
-    let (mut sheet, text) = load(&args.file)?;
+    let (sheet, text) = load(&args.file)?;
     let shown = args.file.display().to_string();
-    let violations = validate(&sheet, Some(&text));
-    if !violations.is_empty() {
-        return Err(broken_rules(
-            &format!(
-                "{shown} breaks {} rule(s); `nutshell mls character check` explains; nothing was changed",
-                violations.len()
-            ),
-            &violations,
-        ));
-    }
-    generation::open_ledger(&mut sheet).map_err(bad)?;
-    let before = sheet
-        .character
-        .as_ref()
-        .map(|c| c.ledger.len())
-        .unwrap_or(0);
     let mut reduce = Vec::new();
     for r in &args.reduce {
         reduce.push(Primary::parse(r).ok_or_else(|| {
             Failure::bad_input(format!("error: --reduce {r}: not a primary trait"))
         })?);
     }
-    let spends: Vec<advancement::Spend> = args
+    let spends: Vec<(advancement::Spend, String)> = args
         .spend
         .iter()
         .map(|s| {
             advancement::Spend::parse(s)
+                .map(|spend| (spend, s.clone()))
                 .map_err(|e| Failure::bad_input(format!("error: --spend {s}: {e}")))
         })
         .collect::<Result<_, _>>()?;
+    let adventure = match (args.adventure, args.role) {
+        (Some(size), Some(role)) => Some((
+            match size {
+                AdventureArg::Minor => costs::Adventure::Minor,
+                AdventureArg::Average => costs::Adventure::Average,
+                AdventureArg::Major => costs::Adventure::Major,
+            },
+            match role {
+                RoleArg::Minor => costs::Role::Minor,
+                RoleArg::Major => costs::Role::Major,
+            },
+        )),
+        _ => None,
+    };
+    let plan = AdvancePlan {
+        adventure,
+        checks: args.check.clone(),
+        ageing: match args.years {
+            Some(y) => Ageing::Years(y),
+            None => Ageing::Increments(args.increments),
+        },
+        reduce,
+        spends,
+    };
     let mut source = args.source.source()?;
     let mut dice = Dice::new(source.dice());
-    if let (Some(size), Some(role)) = (args.adventure, args.role) {
-        let size = match size {
-            AdventureArg::Minor => costs::Adventure::Minor,
-            AdventureArg::Average => costs::Adventure::Average,
-            AdventureArg::Major => costs::Adventure::Major,
-        };
-        let role = match role {
-            RoleArg::Minor => costs::Role::Minor,
-            RoleArg::Major => costs::Role::Major,
-        };
-        advancement::adventure(&mut sheet, size, role, &mut dice).map_err(bad)?;
-    }
-    let mut checks = sheet
-        .character
-        .as_ref()
-        .map(|c| c.checks.clone())
-        .unwrap_or_default();
-    checks.extend(args.check.iter().cloned());
-    if !checks.is_empty() {
-        advancement::after_adventure(&mut sheet, &checks, &mut dice).map_err(bad)?;
-    }
-    let increments = match args.years {
-        None => i64::from(args.increments),
-        Some(y) => {
-            let ch = sheet
-                .character
-                .as_ref()
-                .ok_or_else(|| Failure::other("error: the sheet has no [character] table"))?;
-            let row = ch.race.row();
-            let months = i64::from(y) * 12;
-            if months % row.increment != 0 {
-                return Err(Failure::bad_input(format!(
-                    "error: --years {y}: {} ages by increments of {}, and {y} years is not a whole number of them; give --increments N instead (mls, Racial Differences); nothing was changed",
-                    row.a(),
-                    if row.increment % 12 == 0 {
-                        format!("{} year(s)", row.increment / 12)
-                    } else {
-                        format!("{} months", row.increment)
-                    }
-                )));
-            }
-            months / row.increment
-        }
-    };
-    for _ in 0..increments {
-        advancement::pass_increment(&mut sheet, &mut reduce).map_err(bad)?;
-    }
-    if !reduce.is_empty() {
-        return Err(Failure::bad_input(format!(
-            "error: --reduce given {} time(s) more than age demanded: nothing was changed",
-            reduce.len()
-        )));
-    }
-    for s in &spends {
-        advancement::spend(&mut sheet, s, &mut dice).map_err(bad)?;
-    }
-    let new_text = to_toml(&sheet).map_err(bad)?;
-    let after = validate(&sheet, Some(&new_text));
-    if !after.is_empty() {
-        return Err(broken_rules(
+    let advanced = plan::advance(sheet, &text, &plan, &mut dice).map_err(|e| match e {
+        PlanError::Broken(v) => broken_rules(
+            &format!(
+                "{shown} breaks {} rule(s); `nutshell mls character check` explains; nothing was changed",
+                v.len()
+            ),
+            &v,
+        ),
+        PlanError::WouldBreak(v) => broken_rules(
             &format!(
                 "the result would break {} rule(s); nothing was changed",
-                after.len()
+                v.len()
             ),
-            &after,
-        ));
-    }
+            &v,
+        ),
+        PlanError::Years { years, .. } => Failure::bad_input(format!(
+            "error: --years {years}: {e}; give --increments N instead; nothing was changed"
+        )),
+        PlanError::ExtraReduce(n) => Failure::bad_input(format!(
+            "error: --reduce given {n} time(s) more than age demanded: nothing was changed"
+        )),
+        PlanError::Step(_, e) => bad(e),
+        PlanError::NoCharacter => Failure::other("error: the sheet has no [character] table"),
+    })?;
+    let (sheet, new_text) = (&advanced.sheet, &advanced.text);
     let ch = sheet
         .character
         .as_ref()
         .ok_or_else(|| Failure::other("error: the character vanished"))?;
-    let added = &ch.ledger[before..];
+    let added = advanced.added();
     // Saved before anything is printed: "saved" is said only once it is true.
     if args.write {
-        crate::sheet_file::rewrite(&args.file, &text, &new_text)?;
+        crate::sheet_file::rewrite(&args.file, &text, new_text)?;
     }
     let mut out = anstream::stdout().lock();
     if args.json {

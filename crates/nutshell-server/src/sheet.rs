@@ -16,6 +16,7 @@
 
 use nutshell_dice::Seeded;
 use nutshell_mls::character::generation::{self, Choices};
+use nutshell_mls::character::plan::{self, AdvancePlan, Ageing, Part, PlanError};
 use nutshell_mls::character::primary::Primary;
 use nutshell_mls::character::validate::{parse_sheet, to_toml, validate};
 use nutshell_mls::character::{advancement, costs};
@@ -169,17 +170,10 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(
     }
 }
 
-/// The options, read: the adventure, the primaries to reduce, the spends.
-struct Plan {
-    adventure: Option<(costs::Adventure, costs::Role)>,
-    reduce: Vec<Primary>,
-    spends: Vec<advancement::Spend>,
-}
-
 impl AdvanceOptions {
     /// Checks every option that does not depend on the sheet; the error
     /// names the option (`nutshell mls advance`'s name).
-    fn plan(&self) -> Result<Plan, String> {
+    fn plan(&self) -> Result<AdvancePlan, String> {
         let adventure = match (self.adventure.as_deref(), self.role.as_deref()) {
             (None, None) => None,
             (Some(_), None) => return Err("`adventure` needs `role` (minor or major)".into()),
@@ -234,10 +228,19 @@ impl AdvanceOptions {
         let spends = self
             .spend
             .iter()
-            .map(|s| advancement::Spend::parse(s).map_err(|e| format!("`spend` {s:?}: {e}")))
+            .map(|s| {
+                advancement::Spend::parse(s)
+                    .map(|spend| (spend, s.clone()))
+                    .map_err(|e| format!("`spend` {s:?}: {e}"))
+            })
             .collect::<Result<_, _>>()?;
-        Ok(Plan {
+        Ok(AdvancePlan {
             adventure,
+            checks: self.check.clone(),
+            ageing: match self.years {
+                Some(y) => Ageing::Years(y),
+                None => Ageing::Increments(self.increments),
+            },
             reduce,
             spends,
         })
@@ -275,78 +278,41 @@ impl AdvanceRecord {
 /// `{"name", "sheet" (the new TOML), "entries" (the ledger's new entries),
 /// "cps", "age"}`, or what is wrong, naming the option (nothing changes).
 pub fn advance(was: &str, options: &AdvanceOptions, dice: &mut Dice) -> Result<Value, String> {
-    let Plan {
-        adventure,
-        mut reduce,
-        spends,
-    } = options.plan()?;
-    let mut sheet = parse_sheet("sheet", was).map_err(|e| e.to_string())?;
-    let before = validate(&sheet, Some(was));
-    if !before.is_empty() {
-        return Err(broken("the sheet breaks", &before));
-    }
-    generation::open_ledger(&mut sheet).map_err(|e| e.to_string())?;
-    let entries_before = sheet.character.as_ref().map_or(0, |c| c.ledger.len());
-    if let Some((size, role)) = adventure {
-        advancement::adventure(&mut sheet, size, role, dice)
-            .map_err(|e| format!("`adventure`: {e}"))?;
-    }
-    let mut checks = sheet
-        .character
-        .as_ref()
-        .map(|c| c.checks.clone())
-        .unwrap_or_default();
-    checks.extend(options.check.iter().cloned());
-    if !checks.is_empty() {
-        advancement::after_adventure(&mut sheet, &checks, dice)
-            .map_err(|e| format!("`check`: {e}"))?;
-    }
-    let increments = match options.years {
-        None => i64::from(options.increments),
-        Some(y) => {
-            let ch = sheet
-                .character
-                .as_ref()
-                .ok_or("the sheet has no [character] table")?;
-            let row = ch.race.row();
-            let months = i64::from(y) * 12;
-            if months % row.increment != 0 {
-                return Err(format!(
-                    "`years` {y}: {} ages by increments of {} months, and {y} years is not a whole number of them; give `increments` instead (mls, Racial Differences)",
-                    row.a(),
-                    row.increment
-                ));
-            }
-            months / row.increment
+    let plan = options.plan()?;
+    let sheet = parse_sheet("sheet", was).map_err(|e| e.to_string())?;
+    let advanced = plan::advance(sheet, was, &plan, dice).map_err(|e| match &e {
+        PlanError::Broken(v) => broken("the sheet breaks", v),
+        PlanError::WouldBreak(v) => broken("the result would break", v),
+        PlanError::Years { years, .. } => {
+            format!("`years` {years}: {e}; give `increments` instead")
         }
-    };
-    for _ in 0..increments {
-        advancement::pass_increment(&mut sheet, &mut reduce)
-            .map_err(|e| format!("`increments`: {e}"))?;
-    }
-    if !reduce.is_empty() {
-        return Err(format!(
-            "`reduce` names {} trait(s) more than age demanded",
-            reduce.len()
-        ));
-    }
-    for (spend, text) in spends.iter().zip(&options.spend) {
-        advancement::spend(&mut sheet, spend, dice)
-            .map_err(|e| format!("`spend` {text:?}: {e}"))?;
-    }
-    let text = to_toml(&sheet).map_err(|e| e.to_string())?;
-    let after = validate(&sheet, Some(&text));
-    if !after.is_empty() {
-        return Err(broken("the result would break", &after));
-    }
-    let ch = sheet
+        PlanError::ExtraReduce(n) => {
+            format!("`reduce` names {n} trait(s) more than age demanded")
+        }
+        PlanError::Step(part, error) => {
+            let option = match part {
+                Part::Adventure => "`adventure`".to_string(),
+                Part::Check => "`check`".to_string(),
+                Part::Increments => "`increments`".to_string(),
+                Part::Reduce => "`reduce`".to_string(),
+                Part::Spend(k) => match options.spend.get(*k) {
+                    Some(text) => format!("`spend` {text:?}"),
+                    None => "`spend`".to_string(),
+                },
+            };
+            format!("{option}: {error}")
+        }
+        PlanError::NoCharacter => e.to_string(),
+    })?;
+    let ch = advanced
+        .sheet
         .character
         .as_ref()
         .ok_or("the sheet has no [character] table")?;
     Ok(json!({
-        "name": sheet.name,
-        "sheet": text,
-        "entries": &ch.ledger[entries_before..],
+        "name": advanced.sheet.name,
+        "sheet": advanced.text,
+        "entries": advanced.added(),
         "cps": ch.cps,
         "age": ch.age,
     }))

@@ -18,6 +18,7 @@
 //! | [`replay`] | `check` replays the ledger and compares it with the sheet |
 //! | [`validate`] | every rule a sheet must keep, as violations naming field and line |
 //! | [`advancement`] | income, adventures, spending, checks after an adventure |
+//! | [`plan`] | one advance as asked (adventure, checks, time, spends), for every front end |
 //! | [`ageing`] | reductions of primary traits at the racial thresholds |
 //! | [`behaviour`] | acting against a noticeable personality trait |
 //! | [`time`] | time costs of actions as data |
@@ -29,6 +30,7 @@ pub mod costs;
 pub mod generation;
 pub mod ledger;
 pub mod personality;
+pub mod plan;
 pub mod primary;
 pub mod race;
 pub mod replay;
