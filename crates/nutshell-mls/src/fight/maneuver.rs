@@ -63,6 +63,19 @@ impl Fight {
         budget: u32,
         targets: &[usize],
     ) -> Option<(Path, usize)> {
+        // Every step moves one square at most and costs 1 MP at least: a
+        // target farther than the budget (and a square to strike) is out of
+        // reach without searching.
+        let here: Vec<Square> = self.squares_of(i).collect();
+        let near = targets.iter().any(|&j| {
+            self.squares_of(j).any(|t| {
+                here.iter()
+                    .any(|h| h.x.abs_diff(t.x).max(h.y.abs_diff(t.y)) <= budget + 2)
+            })
+        });
+        if !near {
+            return None;
+        }
         let reach = self.reach_now(i, budget)?;
         let mut cheapest: Option<u32> = None;
         let mut found: Vec<(Pose, Vec<usize>)> = Vec::new();
