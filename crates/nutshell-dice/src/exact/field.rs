@@ -46,6 +46,47 @@ impl Prime {
         if u >= self.p { u - self.p } else { u }
     }
 
+    /// Reduces a lazily accumulated sum of Montgomery products: `t = Σ a_i·b_i`
+    /// over at most [`LAZY_TERMS`] products of residues, possibly on top of a
+    /// [`Prime::fold`]ed sum, to the residue of `Σ a_i·b_i / R` (what adding
+    /// the [`Prime::mul`] of each pair gives), with one reduction for the whole
+    /// sum instead of one per product.
+    #[inline(always)]
+    pub fn reduce_wide(&self, t: u128) -> u64 {
+        let folded = self.fold(t);
+        let hi = (folded >> 64) as u64;
+        let lo = folded as u64;
+        // REDC of hi·2^64 + lo < p·R.
+        let m = lo.wrapping_mul(self.neg_inv);
+        let mp = u128::from(m) * u128::from(self.p);
+        let (sum, carry) = u128::from(lo).overflowing_add(mp);
+        debug_assert!(!carry);
+        let u = (sum >> 64) as u64 + hi;
+        if u >= self.p { u - self.p } else { u }
+    }
+
+    /// A lazily accumulated sum (as for [`Prime::reduce_wide`]) brought back
+    /// to a high word below `p`, the same residue: [`LAZY_TERMS`] more
+    /// products may then be added to it.
+    #[inline(always)]
+    pub fn fold(&self, t: u128) -> u128 {
+        let mut hi = (t >> 64) as u64;
+        debug_assert!(hi < 4 * self.p);
+        if hi >= 2 * self.p {
+            hi -= 2 * self.p;
+        }
+        if hi >= self.p {
+            hi -= self.p;
+        }
+        (u128::from(hi) << 64) | (t & u128::from(u64::MAX))
+    }
+
+    /// `a·b` as a wide product, for lazy sums ([`Prime::reduce_wide`]).
+    #[inline(always)]
+    pub fn wide(a: u64, b: u64) -> u128 {
+        u128::from(a) * u128::from(b)
+    }
+
     #[inline(always)]
     pub fn add(&self, a: u64, b: u64) -> u64 {
         let s = a + b;
@@ -105,6 +146,13 @@ impl Prime {
         acc
     }
 }
+
+/// How many products of residues may be added, unreduced, to a `u128` that
+/// is 0 or [`Prime::fold`]ed before [`Prime::reduce_wide`] or
+/// [`Prime::fold`]: each product of two residues below `p < 2^62` is below
+/// `p·2^62`, so its high word is below `p/4`, and eleven of them on a high
+/// word below `p` stay below `4p`, which two subtractions bring under `p`.
+pub(crate) const LAZY_TERMS: usize = 11;
 
 /// Deterministic Miller-Rabin for 64-bit integers.
 fn is_prime(n: u64) -> bool {
@@ -264,6 +312,42 @@ mod tests {
         }
         let x = f.enter(12345);
         assert_eq!(f.leave(f.mul(x, f.inv(x))), 1);
+    }
+
+    #[test]
+    fn lazy_sums_of_products_agree_with_reducing_each_product() {
+        for f in primes(3) {
+            let big = [
+                f.p - 1,
+                f.p - 2,
+                f.p / 2 + 7,
+                1,
+                0,
+                0x3fff_ffff_ffff_fff0 % f.p,
+            ];
+            // Sums of up to LAZY_TERMS products of the largest residues, then
+            // folded and continued: against products reduced one by one.
+            let mut lazy = 0u128;
+            let mut exact = 0u64;
+            for round in 0..5 {
+                for i in 0..LAZY_TERMS {
+                    let a = big[(i + round) % big.len()];
+                    let b = big[(i * 7 + round * 3) % big.len()];
+                    let (a, b) = if round == 0 {
+                        (f.p - 1, f.p - 1)
+                    } else {
+                        (a, b)
+                    };
+                    lazy += Prime::wide(a, b);
+                    exact = f.add(exact, f.mul(a, b));
+                }
+                assert_eq!(f.reduce_wide(lazy), exact, "round {round}");
+                lazy = f.fold(lazy);
+                assert_eq!(f.reduce_wide(lazy), exact);
+            }
+            assert_eq!(f.reduce_wide(0), 0);
+            assert_eq!(f.reduce_wide(Prime::wide(f.one(), f.enter(5))), f.enter(5));
+        }
     }
 
     #[test]
