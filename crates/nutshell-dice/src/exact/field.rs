@@ -65,6 +65,23 @@ impl Prime {
         if u >= self.p { u - self.p } else { u }
     }
 
+    /// [`Prime::reduce_wide`] for a sum whose high word is below `2p`: one
+    /// residue `x < p` entered as `x·R` plus at most [`SHORT_TERMS`] products
+    /// (`(p − 1)·2^64 + 4p² < (2p − 1)·2^64`, as `4p < 2^64`).
+    #[inline(always)]
+    pub fn reduce_short(&self, t: u128) -> u64 {
+        let mut hi = (t >> 64) as u64;
+        debug_assert!(hi < 2 * self.p);
+        if hi >= self.p {
+            hi -= self.p;
+        }
+        let lo = t as u64;
+        let m = lo.wrapping_mul(self.neg_inv);
+        let mp = u128::from(m) * u128::from(self.p);
+        let u = ((u128::from(lo) + mp) >> 64) as u64 + hi;
+        if u >= self.p { u - self.p } else { u }
+    }
+
     /// A lazily accumulated sum (as for [`Prime::reduce_wide`]) brought back
     /// to a high word below `p`, the same residue: [`LAZY_TERMS`] more
     /// products may then be added to it.
@@ -153,6 +170,9 @@ impl Prime {
 /// `p·2^62`, so its high word is below `p/4`, and eleven of them on a high
 /// word below `p` stay below `4p`, which two subtractions bring under `p`.
 pub(crate) const LAZY_TERMS: usize = 11;
+
+/// How many products [`Prime::reduce_short`] takes on top of one residue.
+pub(crate) const SHORT_TERMS: usize = 4;
 
 /// Deterministic Miller-Rabin for 64-bit integers.
 fn is_prime(n: u64) -> bool {
@@ -257,7 +277,17 @@ impl Crt {
     pub fn rebuild(&self, residues: &[u64]) -> BigUint {
         let k = self.lanes.len();
         // Mixed-radix digits v: x = v0 + v1 p0 + v2 p0 p1 + ...
-        let mut v = vec![0u64; k];
+        // Small numbers (up to 32 lanes, about 1,950 bits) need no allocation
+        // but the result's.
+        let (mut v_stack, mut digits_stack) = ([0u64; 32], [0u64; 32]);
+        let (mut v_heap, mut digits_heap) = (Vec::new(), Vec::new());
+        let (v, digits): (&mut [u64], &mut [u64]) = if k <= 32 {
+            (&mut v_stack[..k], &mut digits_stack[..k])
+        } else {
+            v_heap.resize(k, 0);
+            digits_heap.resize(k, 0);
+            (&mut v_heap[..], &mut digits_heap[..])
+        };
         for i in 0..k {
             let f = &self.lanes[i];
             // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i by Horner, in
@@ -271,12 +301,30 @@ impl Crt {
             let d = f.sub(f.leave(residues[i]), t);
             v[i] = f.mul(d, self.inv_prefix[i]);
         }
-        let mut x = BigUint::from(0u32);
+        // x = (...(v_{k-1} p_{k-2} + v_{k-2}) p_{k-3} + ...) p_0 + v_0, in
+        // 64-bit digits in place (no big-integer temporaries).
+        let mut len = 0;
         for i in (0..k).rev() {
-            x *= self.lanes[i].p;
-            x += v[i];
+            let p = u128::from(self.lanes[i].p);
+            let mut carry = u128::from(v[i]);
+            if i + 1 < k {
+                for d in digits[..len].iter_mut() {
+                    let t = u128::from(*d) * p + carry;
+                    *d = t as u64;
+                    carry = t >> 64;
+                }
+            }
+            if carry != 0 {
+                digits[len] = carry as u64;
+                len += 1;
+            }
         }
-        x
+        let mut halves = Vec::with_capacity(2 * len);
+        for &d in &digits[..len] {
+            halves.push(d as u32);
+            halves.push((d >> 32) as u32);
+        }
+        BigUint::new(halves)
     }
 }
 
@@ -345,6 +393,16 @@ mod tests {
                 lazy = f.fold(lazy);
                 assert_eq!(f.reduce_wide(lazy), exact);
             }
+            // One residue as x·R plus SHORT_TERMS products, the largest there are.
+            let top = f.p - 1;
+            let mut short = u128::from(top) << 64;
+            let mut expected = top;
+            for _ in 0..SHORT_TERMS {
+                short += Prime::wide(top, top);
+                expected = f.add(expected, f.mul(top, top));
+            }
+            assert_eq!(f.reduce_short(short), expected);
+            assert_eq!(f.reduce_wide(short), expected);
             assert_eq!(f.reduce_wide(0), 0);
             assert_eq!(f.reduce_wide(Prime::wide(f.one(), f.enter(5))), f.enter(5));
         }

@@ -13,7 +13,7 @@
 //! exponential.
 
 use super::dist::Dist;
-use super::field::{LAZY_TERMS, Prime};
+use super::field::{LAZY_TERMS, Prime, SHORT_TERMS};
 use super::{Ctx, ExactError};
 use num_bigint::BigUint;
 
@@ -505,7 +505,20 @@ impl Row {
             // One source: no sums to keep.
             let (to, from, coef) = source(0);
             for (d, &x) in self.data[to..to + from.len()].iter_mut().zip(from) {
-                *d = f.reduce_wide((u128::from(*d) << 64) + Prime::wide(x, coef));
+                *d = f.reduce_short((u128::from(*d) << 64) + Prime::wide(x, coef));
+            }
+        } else if sources.len() <= SHORT_TERMS {
+            for (d, &x) in scratch[lo..end].iter_mut().zip(&self.data[lo..end]) {
+                *d = u128::from(x) << 64;
+            }
+            for i in 0..sources.len() {
+                let (to, from, coef) = source(i);
+                for (d, &x) in scratch[to..to + from.len()].iter_mut().zip(from) {
+                    *d += Prime::wide(x, coef);
+                }
+            }
+            for (o, &x) in self.data[lo..end].iter_mut().zip(&scratch[lo..end]) {
+                *o = f.reduce_short(x);
             }
         } else {
             // The row's own weight x enters as x·R (a high word x < p: as good
