@@ -585,3 +585,67 @@ impl Binomials {
         f.mul(self.fact[n], f.mul(self.inv_fact[c], self.inv_fact[n - c]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Limits;
+
+    /// Keeps of more than `LAZY_TERMS` dice (a state gathers from more
+    /// sources than one unreduced sum holds, and finishes more states than
+    /// that at one outcome): the DP against the threshold decomposition (an
+    /// independent method), and against itself with the dice split into two
+    /// types of the same die (mixed-radix states, several types per outcome).
+    #[test]
+    fn large_keeps_agree_with_the_threshold_method_and_with_split_types() {
+        let limits = Limits {
+            max_work: u64::MAX,
+            ..Limits::default()
+        };
+        let dice: [(Vec<(i64, u64)>, u64); 2] = [
+            ((1..=6).map(|v| (v, 1)).collect(), 6),
+            // Gaps, weights and a tail.
+            (vec![(1, 5), (2, 3), (4, 2), (9, 1), (10, 1)], 13),
+        ];
+        for (die, denom) in &dice {
+            for (n, keep) in [(30u64, 20u64), (26, 13), (14, 12)] {
+                let total = BigUint::from(*denom).pow(n as u32);
+                let mut ctx = Ctx::new(8, &limits, 0);
+                let d = ctx.counts_dist(die, BigUint::from(*denom)).unwrap();
+                let by_threshold = ctx
+                    .keep_highest_by_threshold(&d, n, keep, &|v| v, total.clone())
+                    .unwrap()
+                    .expect("applies")
+                    .trim(8);
+                let one_type = [PoolType {
+                    dist: d.clone(),
+                    count: n,
+                }];
+                let by_dp = ctx
+                    .keep_highest_dp(&one_type, keep, &|v| v, total.clone())
+                    .unwrap()
+                    .trim(8);
+                assert_eq!((by_dp.min, &by_dp.w), (by_threshold.min, &by_threshold.w));
+                let two_types = [
+                    PoolType {
+                        dist: d.clone(),
+                        count: n / 2,
+                    },
+                    PoolType {
+                        dist: d.clone(),
+                        count: n - n / 2,
+                    },
+                ];
+                let split = ctx
+                    .keep_highest_dp(&two_types, keep, &|v| v, total)
+                    .unwrap()
+                    .trim(8);
+                assert_eq!(
+                    (split.min, &split.w),
+                    (by_dp.min, &by_dp.w),
+                    "n={n} keep={keep}"
+                );
+            }
+        }
+    }
+}
