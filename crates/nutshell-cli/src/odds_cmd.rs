@@ -103,13 +103,14 @@ fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
         Some(t) => Some((t, at_most_exact(expr, t).map_err(refuse)?)),
         None => None,
     };
-    let mut out = anstream::stdout().lock();
     if args.json {
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
+        // JSON has no styles to strip: straight to standard output.
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         write_json(&mut w, expr, &dist, &at_least, &at_most)?;
         w.flush()?;
         return Ok(());
     }
+    let mut out = anstream::stdout().lock();
     writeln!(out, "{}", expr.normalized())?;
     write_table(&mut out, &dist, args.all)?;
     writeln!(
