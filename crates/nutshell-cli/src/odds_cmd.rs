@@ -190,15 +190,26 @@ fn write_json(
         }
     }
     write!(w, "\"distribution\":[")?;
+    // Most reduced fractions share a denominator with the one before: its
+    // decimal digits are written once.
+    let mut last_den: Option<(num_bigint::BigUint, String)> = None;
     for (i, (v, weight)) in dist.outcomes().iter().enumerate() {
         if i > 0 {
             write!(w, ",")?;
         }
-        write!(
-            w,
-            "{{\"probability\":\"{}\",\"value\":{v}}}",
-            fraction_of(weight)
-        )?;
+        let (n, d) = dist.lowest_terms(weight);
+        if d == num_bigint::BigUint::from(1u32) {
+            write!(w, "{{\"probability\":\"{n}\",\"value\":{v}}}")?;
+            continue;
+        }
+        let den = match &last_den {
+            Some((prev, text)) if *prev == d => text,
+            _ => {
+                let text = d.to_string();
+                &last_den.insert((d, text)).1
+            }
+        };
+        write!(w, "{{\"probability\":\"{n}/{den}\",\"value\":{v}}}")?;
     }
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
     write!(

@@ -224,15 +224,98 @@ static PRIMES: Mutex<Vec<u64>> = Mutex::new(Vec::new());
 /// Bits of capacity each prime adds (each is above 2^61.9).
 pub(crate) const BITS_PER_PRIME: u64 = 61;
 
+/// The 64 largest primes below 2^62, largest first (enough for 3,900-bit
+/// denominators): found by the search below once and written down, so that a
+/// process does not spend its start searching (a test checks them against
+/// the search).
+const KNOWN_PRIMES: [u64; 64] = [
+    0x3fffffffffffffc7,
+    0x3fffffffffffffa9,
+    0x3fffffffffffff8b,
+    0x3fffffffffffff71,
+    0x3fffffffffffff67,
+    0x3fffffffffffff59,
+    0x3fffffffffffff55,
+    0x3fffffffffffff3d,
+    0x3fffffffffffff35,
+    0x3ffffffffffffeef,
+    0x3ffffffffffffee1,
+    0x3ffffffffffffec3,
+    0x3ffffffffffffe45,
+    0x3ffffffffffffe1d,
+    0x3ffffffffffffe11,
+    0x3ffffffffffffdc1,
+    0x3ffffffffffffdbb,
+    0x3ffffffffffffda5,
+    0x3ffffffffffffd87,
+    0x3ffffffffffffd69,
+    0x3ffffffffffffd03,
+    0x3ffffffffffffcfb,
+    0x3ffffffffffffcf7,
+    0x3ffffffffffffce9,
+    0x3ffffffffffffcd3,
+    0x3ffffffffffffcc1,
+    0x3ffffffffffffc65,
+    0x3ffffffffffffc2b,
+    0x3ffffffffffffc1f,
+    0x3ffffffffffffc17,
+    0x3ffffffffffffc11,
+    0x3ffffffffffffc07,
+    0x3ffffffffffffb53,
+    0x3ffffffffffffb27,
+    0x3ffffffffffffaf3,
+    0x3ffffffffffffab7,
+    0x3ffffffffffffa67,
+    0x3ffffffffffffa15,
+    0x3ffffffffffff9ef,
+    0x3ffffffffffff9d9,
+    0x3ffffffffffff9d3,
+    0x3ffffffffffff9c5,
+    0x3ffffffffffff9af,
+    0x3ffffffffffff977,
+    0x3ffffffffffff95f,
+    0x3ffffffffffff95b,
+    0x3ffffffffffff959,
+    0x3ffffffffffff8e1,
+    0x3ffffffffffff8a7,
+    0x3ffffffffffff889,
+    0x3ffffffffffff87d,
+    0x3ffffffffffff805,
+    0x3ffffffffffff7e7,
+    0x3ffffffffffff7c9,
+    0x3ffffffffffff7a3,
+    0x3ffffffffffff775,
+    0x3ffffffffffff757,
+    0x3ffffffffffff739,
+    0x3ffffffffffff713,
+    0x3ffffffffffff6d1,
+    0x3ffffffffffff6c1,
+    0x3ffffffffffff6b9,
+    0x3ffffffffffff6a3,
+    0x3ffffffffffff68b,
+];
+
+/// The next `count` primes below `start` (odd), largest first.
+fn search_primes(mut candidate: u64, count: usize, into: &mut Vec<u64>) {
+    let target = into.len() + count;
+    while into.len() < target {
+        if is_prime(candidate) {
+            into.push(candidate);
+        }
+        candidate -= 2;
+    }
+}
+
 /// The first `k` primes below 2^62.
 pub(crate) fn primes(k: usize) -> Vec<Prime> {
     let mut found = PRIMES.lock().unwrap_or_else(|e| e.into_inner());
-    let mut candidate = found.last().map_or((1u64 << 62) - 1, |&p| p - 2);
-    while found.len() < k {
-        if is_prime(candidate) {
-            found.push(candidate);
-        }
-        candidate -= 2;
+    if found.is_empty() {
+        found.extend_from_slice(&KNOWN_PRIMES);
+    }
+    if found.len() < k {
+        let next = found.last().map_or((1u64 << 62) - 1, |&p| p - 2);
+        let more = k - found.len();
+        search_primes(next, more, &mut found);
     }
     found[..k].iter().map(|&p| Prime::new(p)).collect()
 }
@@ -331,6 +414,17 @@ impl Crt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_written_primes_are_the_search_s() {
+        let mut searched = Vec::new();
+        search_primes((1u64 << 62) - 1, KNOWN_PRIMES.len(), &mut searched);
+        assert_eq!(searched, KNOWN_PRIMES);
+        // And the search goes on past them.
+        let more = primes(KNOWN_PRIMES.len() + 3);
+        assert!(more.windows(2).all(|w| w[0].p > w[1].p));
+        assert!(more[KNOWN_PRIMES.len()..].iter().all(|p| is_prime(p.p)));
+    }
 
     #[test]
     fn primes_are_prime_and_large() {
