@@ -171,6 +171,41 @@ impl Prime {
 /// word below `p` stay below `4p`, which two subtractions bring under `p`.
 pub(crate) const LAZY_TERMS: usize = 11;
 
+/// `Σ u_j·q_{n−j} − n·Σ v_j·q_{n−j}` over `j = 1..=min(n, d)` (with `d + 1`
+/// the length of `u` and `v`, and `neg_n` = −n): the second sum reduced once
+/// (to multiply it by −n), the first kept unreduced and reduced with that
+/// product.
+#[inline(always)]
+pub(crate) fn split_sum(f: &Prime, u: &[u64], v: &[u64], q: &[u64], n: usize, neg_n: u64) -> u64 {
+    let m = n.min(u.len() - 1);
+    let (mut a, mut b) = (0u128, 0u128);
+    if m < LAZY_TERMS {
+        // Short (the dice of most games): no folding.
+        let (u, v, q) = (&u[1..=m], &v[1..=m], &q[n - m..n]);
+        for j in 0..m {
+            let qv = q[m - 1 - j];
+            a += Prime::wide(u[j], qv);
+            b += Prime::wide(v[j], qv);
+        }
+    } else {
+        let mut terms = 0;
+        for j in 1..=m {
+            if terms == LAZY_TERMS - 1 {
+                a = f.fold(a);
+                b = f.fold(b);
+                terms = 0;
+            }
+            let qv = q[n - j];
+            a += Prime::wide(u[j], qv);
+            b += Prime::wide(v[j], qv);
+            terms += 1;
+        }
+        a = f.fold(a);
+    }
+    let b = f.reduce_wide(b);
+    f.reduce_wide(a + Prime::wide(b, neg_n))
+}
+
 /// How many products [`Prime::reduce_short`] takes on top of one residue.
 pub(crate) const SHORT_TERMS: usize = 4;
 

@@ -29,7 +29,7 @@
 //! project (threshold decomposition, A. J. Liu's icepool paper for the DP).
 
 use super::dist::Dist;
-use super::field::{LAZY_TERMS, Prime};
+use super::field::{Prime, split_sum};
 use super::{Ctx, ExactError};
 use num_bigint::BigUint;
 
@@ -212,41 +212,6 @@ impl Lane<'_> {
         }
         Some(())
     }
-}
-
-/// `Σ u_j·q_{n−j} − n·Σ v_j·q_{n−j}` over `j = 1..=min(n, d)` (with `d + 1`
-/// the length of `u` and `v`, and `neg_n` = −n): the second sum reduced once
-/// (to multiply it by −n), the first kept unreduced and reduced with that
-/// product.
-#[inline(always)]
-fn split_sum(f: &Prime, u: &[u64], v: &[u64], q: &[u64], n: usize, neg_n: u64) -> u64 {
-    let m = n.min(u.len() - 1);
-    let (mut a, mut b) = (0u128, 0u128);
-    if m < LAZY_TERMS {
-        // Short (the dice of most games): no folding.
-        let (u, v, q) = (&u[1..=m], &v[1..=m], &q[n - m..n]);
-        for j in 0..m {
-            let qv = q[m - 1 - j];
-            a += Prime::wide(u[j], qv);
-            b += Prime::wide(v[j], qv);
-        }
-    } else {
-        let mut terms = 0;
-        for j in 1..=m {
-            if terms == LAZY_TERMS - 1 {
-                a = f.fold(a);
-                b = f.fold(b);
-                terms = 0;
-            }
-            let qv = q[n - j];
-            a += Prime::wide(u[j], qv);
-            b += Prime::wide(v[j], qv);
-            terms += 1;
-        }
-        a = f.fold(a);
-    }
-    let b = f.reduce_wide(b);
-    f.reduce_wide(a + Prime::wide(b, neg_n))
 }
 
 impl Ctx<'_> {
