@@ -2,7 +2,7 @@
 //! estimate with `--simulate`.
 
 use crate::exit::Failure;
-use crate::fraction::{fraction, percent};
+use crate::fraction::{decimal, fraction, percent};
 use clap::Args;
 use comfy_table::{CellAlignment, Table, presets};
 use num_rational::BigRational;
@@ -198,6 +198,7 @@ fn write_json(
             write!(w, ",")?;
         }
         let (n, d) = dist.lowest_terms(weight);
+        let n = decimal(&n);
         if d == num_bigint::BigUint::from(1u32) {
             write!(w, "{{\"probability\":\"{n}\",\"value\":{v}}}")?;
             continue;
@@ -205,7 +206,7 @@ fn write_json(
         let den = match &last_den {
             Some((prev, text)) if *prev == d => text,
             _ => {
-                let text = d.to_string();
+                let text = decimal(&d);
                 &last_den.insert((d, text)).1
             }
         };
