@@ -112,7 +112,7 @@ impl Denominator {
                 // as many times as it divides the remainder.
                 let (mut w, mut pw) = (0, 1u64);
                 let mut rest = r;
-                while w < c && w < e - v && (r == 0 || rest % p == 0) {
+                while w < c && w < e - v && (r == 0 || rest.is_multiple_of(p)) {
                     w += 1;
                     pw *= p;
                     if r != 0 {
