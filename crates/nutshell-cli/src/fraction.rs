@@ -38,6 +38,11 @@ pub fn decimal(n: &num_bigint::BigUint) -> String {
     if digits.len() <= 1 {
         return digits.first().copied().unwrap_or(0).to_string();
     }
+    if digits.len() > 64 {
+        // Longer numbers: the big-integer library's own conversion, which
+        // splits them instead of dividing the whole number once per 19 digits.
+        return n.to_string();
+    }
     let mut chunks = Vec::with_capacity(digits.len() * 20 / 19 + 1);
     while !digits.is_empty() {
         let mut r = 0u64;

@@ -189,8 +189,9 @@ fn div_word(digits: &mut Vec<u64>, d: u64) {
     let mut r = 0u64;
     for x in digits.iter_mut().rev() {
         let cur = (u128::from(r) << 64) | u128::from(*x);
-        *x = (cur / u128::from(d)) as u64;
-        r = (cur % u128::from(d)) as u64;
+        let q = cur / u128::from(d);
+        *x = q as u64;
+        r = (cur - q * u128::from(d)) as u64;
     }
     while digits.last() == Some(&0) {
         digits.pop();
