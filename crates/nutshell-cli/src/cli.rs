@@ -107,6 +107,47 @@ pub enum Command {
     },
 }
 
+/// The command line with only `odds`: the odds command's arguments parsed
+/// without building every other command's parser, which costs a process as
+/// much as a small exact distribution does. [`parse`] takes it only when it
+/// accepts the arguments; anything else (help, version, an error) goes
+/// through [`Cli`], so every message is the full parser's.
+#[derive(Debug, Parser)]
+#[command(name = "nutshell", version, propagate_version = true)]
+struct OddsOnly {
+    #[command(subcommand)]
+    command: OddsCommand,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum OddsCommand {
+    Odds(crate::odds_cmd::OddsArgs),
+}
+
+/// Parses the command line: `odds` by its own small parser when that
+/// accepts it (see [`OddsOnly`]), everything else by [`Cli`].
+pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    if args.get(1).is_some_and(|a| a == "odds")
+        && let Ok(OddsOnly {
+            command: OddsCommand::Odds(odds),
+            limits,
+        }) = OddsOnly::try_parse_from(&args)
+    {
+        return Ok(Cli {
+            command: Command::Odds(odds),
+            limits,
+        });
+    }
+    Cli::try_parse_from(args)
+}
+
 pub fn run(cli: Cli) -> Result<(), Failure> {
     let limits = cli.limits.limits();
     crate::files::set_max_bytes(cli.limits.max_file_size);
@@ -127,6 +168,58 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 &mut std::io::stdout(),
             );
             Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The small `odds` parser reads every odds command line as the full one
+    /// does, and leaves to the full one whatever it does not accept (help,
+    /// version, mistakes), so messages are the full parser's.
+    #[test]
+    fn odds_parses_as_with_the_full_parser() {
+        let lines: &[&[&str]] = &[
+            &["odds", "3d6"],
+            &["odds", "4d6kh3", "--json"],
+            &["odds", "10d10!kh5", "--json", "--max-explosions", "9"],
+            &[
+                "odds",
+                "--max-work",
+                "1000000000000",
+                "1000d6kh500",
+                "--json",
+            ],
+            &["odds", "1d4-5", "--at-least", "-2", "--at-most", "3"],
+            &["odds", "100d6!", "--simulate", "1000", "--seed", "7"],
+            &["odds", "20d20!", "--tail", "1e-15", "--all"],
+            &["--max-dice", "50", "odds", "3d6"],
+        ];
+        for line in lines {
+            let args: Vec<&str> = std::iter::once("nutshell")
+                .chain(line.iter().copied())
+                .collect();
+            let full = Cli::try_parse_from(&args).expect("valid");
+            let small = parse(&args).expect("valid");
+            assert_eq!(format!("{small:?}"), format!("{full:?}"), "{line:?}");
+        }
+        for wrong in [
+            &["odds"][..],
+            &["odds", "3d6", "--bogus"],
+            &["odds", "--help"],
+            &["odds", "3d6", "--seed", "2"],
+            &["--version"],
+            &["odds", "3d6", "--simulate", "0"],
+        ] {
+            let args: Vec<&str> = std::iter::once("nutshell")
+                .chain(wrong.iter().copied())
+                .collect();
+            let full = Cli::try_parse_from(&args).expect_err("refused");
+            let ours = parse(&args).expect_err("refused");
+            assert_eq!(ours.kind(), full.kind(), "{wrong:?}");
+            assert_eq!(ours.to_string(), full.to_string(), "{wrong:?}");
         }
     }
 }

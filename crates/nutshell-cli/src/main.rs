@@ -20,14 +20,13 @@ mod sheet_file;
 mod source_args;
 mod style;
 
-use clap::Parser;
 use std::process::ExitCode;
 
 /// Stack for the command's thread.
 const STACK_BYTES: usize = 256 << 20;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).

@@ -2,7 +2,7 @@
 //! estimate with `--simulate`.
 
 use crate::exit::Failure;
-use crate::fraction::{fraction, percent};
+use crate::fraction::{decimal, fraction, percent};
 use clap::Args;
 use comfy_table::{CellAlignment, Table, presets};
 use num_rational::BigRational;
@@ -103,13 +103,14 @@ fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
         Some(t) => Some((t, at_most_exact(expr, t).map_err(refuse)?)),
         None => None,
     };
-    let mut out = anstream::stdout().lock();
     if args.json {
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
+        // JSON has no styles to strip: straight to standard output.
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         write_json(&mut w, expr, &dist, &at_least, &at_most)?;
         w.flush()?;
         return Ok(());
     }
+    let mut out = anstream::stdout().lock();
     writeln!(out, "{}", expr.normalized())?;
     write_table(&mut out, &dist, args.all)?;
     writeln!(
@@ -189,15 +190,27 @@ fn write_json(
         }
     }
     write!(w, "\"distribution\":[")?;
+    // Most reduced fractions share a denominator with the one before: its
+    // decimal digits are written once.
+    let mut last_den: Option<(num_bigint::BigUint, String)> = None;
     for (i, (v, weight)) in dist.outcomes().iter().enumerate() {
         if i > 0 {
             write!(w, ",")?;
         }
-        write!(
-            w,
-            "{{\"probability\":\"{}\",\"value\":{v}}}",
-            fraction_of(weight)
-        )?;
+        let (n, d) = dist.lowest_terms(weight);
+        let n = decimal(&n);
+        if d == num_bigint::BigUint::from(1u32) {
+            write!(w, "{{\"probability\":\"{n}\",\"value\":{v}}}")?;
+            continue;
+        }
+        let den = match &last_den {
+            Some((prev, text)) if *prev == d => text,
+            _ => {
+                let text = decimal(&d);
+                &last_den.insert((d, text)).1
+            }
+        };
+        write!(w, "{{\"probability\":\"{n}/{den}\",\"value\":{v}}}")?;
     }
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
     write!(

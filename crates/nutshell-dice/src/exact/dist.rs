@@ -6,7 +6,7 @@
 //! the weights may sum to less than `denom`. The missing mass is the `tail`:
 //! rolls the engine did not follow (explosions beyond the limit).
 
-use super::field::Prime;
+use super::field::{Prime, split_sum};
 use super::{Ctx, ExactError};
 use num_bigint::BigUint;
 
@@ -317,22 +317,20 @@ impl Ctx<'_> {
                 inv[t] = f.mul(inv_acc, prefix[t]);
                 inv_acc = f.mul(inv_acc, x);
             }
-            let coef: Vec<u64> = (0..=d)
-                .map(|j| f.enter(((n + 1) * j as u64) % f.p))
+            // ((n + 1)·j − t)·p_j split as (n + 1)·j·p_j and p_j: two sums
+            // of products, each reduced once (`split_sum`).
+            let np: Vec<u64> = (0..=d)
+                .map(|j| f.mul(f.enter(((n + 1) * j as u64) % f.p), p[j]))
                 .collect();
             let mut a = vec![0u64; len];
             a[0] = f.pow(p[0], n);
             // A symmetric die has a symmetric power: compute half and mirror it.
             let symmetric = (0..=d).all(|j| p[j] == p[d - j]);
             let upto = if symmetric { len / 2 + 1 } else { len };
+            let mut neg_t = 0u64;
             for t in 1..upto {
-                let mut s = 0u64;
-                for j in 1..=d.min(t) {
-                    // ((n + 1) j - t) p_j a_{t-j}
-                    let c = f.sub(coef[j], f.enter(t as u64));
-                    s = f.add(s, f.mul(f.mul(c, p[j]), a[t - j]));
-                }
-                a[t] = f.mul(s, inv[t]);
+                neg_t = f.sub(neg_t, f.one());
+                a[t] = f.mul(split_sum(f, &np, &p, &a, t, neg_t), inv[t]);
             }
             for t in upto..len {
                 a[t] = a[len - 1 - t];

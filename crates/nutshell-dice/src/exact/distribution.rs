@@ -20,6 +20,8 @@ pub struct Distribution {
     tail: BigUint,
     /// The denominator factored, on first use, for reducing fractions.
     factored: std::sync::OnceLock<Denominator>,
+    /// The mean and the variance, on first use.
+    moments: std::sync::OnceLock<(BigRational, BigRational)>,
 }
 
 impl PartialEq for Distribution {
@@ -48,6 +50,7 @@ impl Distribution {
             denominator,
             tail,
             factored: std::sync::OnceLock::new(),
+            moments: std::sync::OnceLock::new(),
         }
     }
 
@@ -136,23 +139,29 @@ impl Distribution {
     /// The mean, `sum v P(v)` (over the outcomes; with a tail, the rolls beyond
     /// the limit are not in it).
     pub fn mean(&self) -> BigRational {
-        let s: BigInt = self
-            .outcomes
-            .iter()
-            .map(|(v, w)| BigInt::from(*v) * BigInt::from(w.clone()))
-            .sum();
-        BigRational::new(s, BigInt::from(self.denominator.clone()))
+        self.moments().0.clone()
     }
 
     /// The variance, `sum v^2 P(v) - mean^2`.
     pub fn variance(&self) -> BigRational {
-        let s2: BigInt = self
-            .outcomes
-            .iter()
-            .map(|(v, w)| BigInt::from(*v) * BigInt::from(*v) * BigInt::from(w.clone()))
-            .sum();
-        let m = self.mean();
-        BigRational::new(s2, BigInt::from(self.denominator.clone())) - &m * &m
+        self.moments().1.clone()
+    }
+
+    /// The mean and the variance, computed once: with `D` the denominator,
+    /// `S1 = Σ v·w` and `S2 = Σ v²·w`, the mean is `S1/D` and the variance
+    /// `(S2·D − S1²)/D²`, each put in lowest terms by one gcd.
+    fn moments(&self) -> &(BigRational, BigRational) {
+        self.moments.get_or_init(|| {
+            let (mut s1, mut s2) = (BigInt::zero(), BigInt::zero());
+            for (v, w) in &self.outcomes {
+                let vw = BigInt::from(w.clone()) * *v;
+                s2 += &vw * *v;
+                s1 += vw;
+            }
+            let d = BigInt::from(self.denominator.clone());
+            let variance = BigRational::new(&s2 * &d - &s1 * &s1, &d * &d);
+            (BigRational::new(s1, d), variance)
+        })
     }
 
     /// The standard deviation, as a float.

@@ -46,6 +46,64 @@ impl Prime {
         if u >= self.p { u - self.p } else { u }
     }
 
+    /// Reduces a lazily accumulated sum of Montgomery products: `t = Σ a_i·b_i`
+    /// over at most [`LAZY_TERMS`] products of residues, possibly on top of a
+    /// [`Prime::fold`]ed sum, to the residue of `Σ a_i·b_i / R` (what adding
+    /// the [`Prime::mul`] of each pair gives), with one reduction for the whole
+    /// sum instead of one per product.
+    #[inline(always)]
+    pub fn reduce_wide(&self, t: u128) -> u64 {
+        let folded = self.fold(t);
+        let hi = (folded >> 64) as u64;
+        let lo = folded as u64;
+        // REDC of hi·2^64 + lo < p·R.
+        let m = lo.wrapping_mul(self.neg_inv);
+        let mp = u128::from(m) * u128::from(self.p);
+        let (sum, carry) = u128::from(lo).overflowing_add(mp);
+        debug_assert!(!carry);
+        let u = (sum >> 64) as u64 + hi;
+        if u >= self.p { u - self.p } else { u }
+    }
+
+    /// [`Prime::reduce_wide`] for a sum whose high word is below `2p`: one
+    /// residue `x < p` entered as `x·R` plus at most [`SHORT_TERMS`] products
+    /// (`(p − 1)·2^64 + 4p² < (2p − 1)·2^64`, as `4p < 2^64`).
+    #[inline(always)]
+    pub fn reduce_short(&self, t: u128) -> u64 {
+        let mut hi = (t >> 64) as u64;
+        debug_assert!(hi < 2 * self.p);
+        if hi >= self.p {
+            hi -= self.p;
+        }
+        let lo = t as u64;
+        let m = lo.wrapping_mul(self.neg_inv);
+        let mp = u128::from(m) * u128::from(self.p);
+        let u = ((u128::from(lo) + mp) >> 64) as u64 + hi;
+        if u >= self.p { u - self.p } else { u }
+    }
+
+    /// A lazily accumulated sum (as for [`Prime::reduce_wide`]) brought back
+    /// to a high word below `p`, the same residue: [`LAZY_TERMS`] more
+    /// products may then be added to it.
+    #[inline(always)]
+    pub fn fold(&self, t: u128) -> u128 {
+        let mut hi = (t >> 64) as u64;
+        debug_assert!(hi < 4 * self.p);
+        if hi >= 2 * self.p {
+            hi -= 2 * self.p;
+        }
+        if hi >= self.p {
+            hi -= self.p;
+        }
+        (u128::from(hi) << 64) | (t & u128::from(u64::MAX))
+    }
+
+    /// `a·b` as a wide product, for lazy sums ([`Prime::reduce_wide`]).
+    #[inline(always)]
+    pub fn wide(a: u64, b: u64) -> u128 {
+        u128::from(a) * u128::from(b)
+    }
+
     #[inline(always)]
     pub fn add(&self, a: u64, b: u64) -> u64 {
         let s = a + b;
@@ -106,6 +164,51 @@ impl Prime {
     }
 }
 
+/// How many products of residues may be added, unreduced, to a `u128` that
+/// is 0 or [`Prime::fold`]ed before [`Prime::reduce_wide`] or
+/// [`Prime::fold`]: each product of two residues below `p < 2^62` is below
+/// `p·2^62`, so its high word is below `p/4`, and eleven of them on a high
+/// word below `p` stay below `4p`, which two subtractions bring under `p`.
+pub(crate) const LAZY_TERMS: usize = 11;
+
+/// `Σ u_j·q_{n−j} − n·Σ v_j·q_{n−j}` over `j = 1..=min(n, d)` (with `d + 1`
+/// the length of `u` and `v`, and `neg_n` = −n): the second sum reduced once
+/// (to multiply it by −n), the first kept unreduced and reduced with that
+/// product.
+#[inline(always)]
+pub(crate) fn split_sum(f: &Prime, u: &[u64], v: &[u64], q: &[u64], n: usize, neg_n: u64) -> u64 {
+    let m = n.min(u.len() - 1);
+    let (mut a, mut b) = (0u128, 0u128);
+    if m < LAZY_TERMS {
+        // Short (the dice of most games): no folding.
+        let (u, v, q) = (&u[1..=m], &v[1..=m], &q[n - m..n]);
+        for j in 0..m {
+            let qv = q[m - 1 - j];
+            a += Prime::wide(u[j], qv);
+            b += Prime::wide(v[j], qv);
+        }
+    } else {
+        let mut terms = 0;
+        for j in 1..=m {
+            if terms == LAZY_TERMS - 1 {
+                a = f.fold(a);
+                b = f.fold(b);
+                terms = 0;
+            }
+            let qv = q[n - j];
+            a += Prime::wide(u[j], qv);
+            b += Prime::wide(v[j], qv);
+            terms += 1;
+        }
+        a = f.fold(a);
+    }
+    let b = f.reduce_wide(b);
+    f.reduce_wide(a + Prime::wide(b, neg_n))
+}
+
+/// How many products [`Prime::reduce_short`] takes on top of one residue.
+pub(crate) const SHORT_TERMS: usize = 4;
+
 /// Deterministic Miller-Rabin for 64-bit integers.
 fn is_prime(n: u64) -> bool {
     if n < 2 {
@@ -156,15 +259,98 @@ static PRIMES: Mutex<Vec<u64>> = Mutex::new(Vec::new());
 /// Bits of capacity each prime adds (each is above 2^61.9).
 pub(crate) const BITS_PER_PRIME: u64 = 61;
 
+/// The 64 largest primes below 2^62, largest first (enough for 3,900-bit
+/// denominators): found by the search below once and written down, so that a
+/// process does not spend its start searching (a test checks them against
+/// the search).
+const KNOWN_PRIMES: [u64; 64] = [
+    0x3fffffffffffffc7,
+    0x3fffffffffffffa9,
+    0x3fffffffffffff8b,
+    0x3fffffffffffff71,
+    0x3fffffffffffff67,
+    0x3fffffffffffff59,
+    0x3fffffffffffff55,
+    0x3fffffffffffff3d,
+    0x3fffffffffffff35,
+    0x3ffffffffffffeef,
+    0x3ffffffffffffee1,
+    0x3ffffffffffffec3,
+    0x3ffffffffffffe45,
+    0x3ffffffffffffe1d,
+    0x3ffffffffffffe11,
+    0x3ffffffffffffdc1,
+    0x3ffffffffffffdbb,
+    0x3ffffffffffffda5,
+    0x3ffffffffffffd87,
+    0x3ffffffffffffd69,
+    0x3ffffffffffffd03,
+    0x3ffffffffffffcfb,
+    0x3ffffffffffffcf7,
+    0x3ffffffffffffce9,
+    0x3ffffffffffffcd3,
+    0x3ffffffffffffcc1,
+    0x3ffffffffffffc65,
+    0x3ffffffffffffc2b,
+    0x3ffffffffffffc1f,
+    0x3ffffffffffffc17,
+    0x3ffffffffffffc11,
+    0x3ffffffffffffc07,
+    0x3ffffffffffffb53,
+    0x3ffffffffffffb27,
+    0x3ffffffffffffaf3,
+    0x3ffffffffffffab7,
+    0x3ffffffffffffa67,
+    0x3ffffffffffffa15,
+    0x3ffffffffffff9ef,
+    0x3ffffffffffff9d9,
+    0x3ffffffffffff9d3,
+    0x3ffffffffffff9c5,
+    0x3ffffffffffff9af,
+    0x3ffffffffffff977,
+    0x3ffffffffffff95f,
+    0x3ffffffffffff95b,
+    0x3ffffffffffff959,
+    0x3ffffffffffff8e1,
+    0x3ffffffffffff8a7,
+    0x3ffffffffffff889,
+    0x3ffffffffffff87d,
+    0x3ffffffffffff805,
+    0x3ffffffffffff7e7,
+    0x3ffffffffffff7c9,
+    0x3ffffffffffff7a3,
+    0x3ffffffffffff775,
+    0x3ffffffffffff757,
+    0x3ffffffffffff739,
+    0x3ffffffffffff713,
+    0x3ffffffffffff6d1,
+    0x3ffffffffffff6c1,
+    0x3ffffffffffff6b9,
+    0x3ffffffffffff6a3,
+    0x3ffffffffffff68b,
+];
+
+/// The next `count` primes below `start` (odd), largest first.
+fn search_primes(mut candidate: u64, count: usize, into: &mut Vec<u64>) {
+    let target = into.len() + count;
+    while into.len() < target {
+        if is_prime(candidate) {
+            into.push(candidate);
+        }
+        candidate -= 2;
+    }
+}
+
 /// The first `k` primes below 2^62.
 pub(crate) fn primes(k: usize) -> Vec<Prime> {
     let mut found = PRIMES.lock().unwrap_or_else(|e| e.into_inner());
-    let mut candidate = found.last().map_or((1u64 << 62) - 1, |&p| p - 2);
-    while found.len() < k {
-        if is_prime(candidate) {
-            found.push(candidate);
-        }
-        candidate -= 2;
+    if found.is_empty() {
+        found.extend_from_slice(&KNOWN_PRIMES);
+    }
+    if found.len() < k {
+        let next = found.last().map_or((1u64 << 62) - 1, |&p| p - 2);
+        let more = k - found.len();
+        search_primes(next, more, &mut found);
     }
     found[..k].iter().map(|&p| Prime::new(p)).collect()
 }
@@ -209,7 +395,17 @@ impl Crt {
     pub fn rebuild(&self, residues: &[u64]) -> BigUint {
         let k = self.lanes.len();
         // Mixed-radix digits v: x = v0 + v1 p0 + v2 p0 p1 + ...
-        let mut v = vec![0u64; k];
+        // Small numbers (up to 32 lanes, about 1,950 bits) need no allocation
+        // but the result's.
+        let (mut v_stack, mut digits_stack) = ([0u64; 32], [0u64; 32]);
+        let (mut v_heap, mut digits_heap) = (Vec::new(), Vec::new());
+        let (v, digits): (&mut [u64], &mut [u64]) = if k <= 32 {
+            (&mut v_stack[..k], &mut digits_stack[..k])
+        } else {
+            v_heap.resize(k, 0);
+            digits_heap.resize(k, 0);
+            (&mut v_heap[..], &mut digits_heap[..])
+        };
         for i in 0..k {
             let f = &self.lanes[i];
             // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i by Horner, in
@@ -223,18 +419,47 @@ impl Crt {
             let d = f.sub(f.leave(residues[i]), t);
             v[i] = f.mul(d, self.inv_prefix[i]);
         }
-        let mut x = BigUint::from(0u32);
+        // x = (...(v_{k-1} p_{k-2} + v_{k-2}) p_{k-3} + ...) p_0 + v_0, in
+        // 64-bit digits in place (no big-integer temporaries).
+        let mut len = 0;
         for i in (0..k).rev() {
-            x *= self.lanes[i].p;
-            x += v[i];
+            let p = u128::from(self.lanes[i].p);
+            let mut carry = u128::from(v[i]);
+            if i + 1 < k {
+                for d in digits[..len].iter_mut() {
+                    let t = u128::from(*d) * p + carry;
+                    *d = t as u64;
+                    carry = t >> 64;
+                }
+            }
+            if carry != 0 {
+                digits[len] = carry as u64;
+                len += 1;
+            }
         }
-        x
+        let mut halves = Vec::with_capacity(2 * len);
+        for &d in &digits[..len] {
+            halves.push(d as u32);
+            halves.push((d >> 32) as u32);
+        }
+        BigUint::new(halves)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_written_primes_are_the_search_s() {
+        let mut searched = Vec::new();
+        search_primes((1u64 << 62) - 1, KNOWN_PRIMES.len(), &mut searched);
+        assert_eq!(searched, KNOWN_PRIMES);
+        // And the search goes on past them.
+        let more = primes(KNOWN_PRIMES.len() + 3);
+        assert!(more.windows(2).all(|w| w[0].p > w[1].p));
+        assert!(more[KNOWN_PRIMES.len()..].iter().all(|p| is_prime(p.p)));
+    }
 
     #[test]
     fn primes_are_prime_and_large() {
@@ -264,6 +489,52 @@ mod tests {
         }
         let x = f.enter(12345);
         assert_eq!(f.leave(f.mul(x, f.inv(x))), 1);
+    }
+
+    #[test]
+    fn lazy_sums_of_products_agree_with_reducing_each_product() {
+        for f in primes(3) {
+            let big = [
+                f.p - 1,
+                f.p - 2,
+                f.p / 2 + 7,
+                1,
+                0,
+                0x3fff_ffff_ffff_fff0 % f.p,
+            ];
+            // Sums of up to LAZY_TERMS products of the largest residues, then
+            // folded and continued: against products reduced one by one.
+            let mut lazy = 0u128;
+            let mut exact = 0u64;
+            for round in 0..5 {
+                for i in 0..LAZY_TERMS {
+                    let a = big[(i + round) % big.len()];
+                    let b = big[(i * 7 + round * 3) % big.len()];
+                    let (a, b) = if round == 0 {
+                        (f.p - 1, f.p - 1)
+                    } else {
+                        (a, b)
+                    };
+                    lazy += Prime::wide(a, b);
+                    exact = f.add(exact, f.mul(a, b));
+                }
+                assert_eq!(f.reduce_wide(lazy), exact, "round {round}");
+                lazy = f.fold(lazy);
+                assert_eq!(f.reduce_wide(lazy), exact);
+            }
+            // One residue as x·R plus SHORT_TERMS products, the largest there are.
+            let top = f.p - 1;
+            let mut short = u128::from(top) << 64;
+            let mut expected = top;
+            for _ in 0..SHORT_TERMS {
+                short += Prime::wide(top, top);
+                expected = f.add(expected, f.mul(top, top));
+            }
+            assert_eq!(f.reduce_short(short), expected);
+            assert_eq!(f.reduce_wide(short), expected);
+            assert_eq!(f.reduce_wide(0), 0);
+            assert_eq!(f.reduce_wide(Prime::wide(f.one(), f.enter(5))), f.enter(5));
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! exponential.
 
 use super::dist::Dist;
+use super::field::{LAZY_TERMS, Prime, SHORT_TERMS};
 use super::{Ctx, ExactError};
 use num_bigint::BigUint;
 
@@ -69,6 +70,14 @@ impl Ctx<'_> {
 
     /// [`Ctx::keep_highest`] by the outcome DP (the module doc), for `2 <=
     /// keep <= total`.
+    ///
+    /// It runs lane by lane (one prime at a time, the whole DP in each), each
+    /// state's weights a contiguous row over the kept sums with the range it
+    /// occupies, in buffers reused from step to step. A step *gathers*: each
+    /// new state's row is a short sum over the states it can come from, of
+    /// products accumulated unreduced in `u128` and reduced once per sum
+    /// ([`Prime::reduce_wide`]), and no row is ever cleared, since only the
+    /// occupied range is read and every place of it is written.
     pub(crate) fn keep_highest_dp(
         &mut self,
         pool: &[PoolType],
@@ -77,7 +86,6 @@ impl Ctx<'_> {
         denom: BigUint,
     ) -> Result<Dist, ExactError> {
         let k = self.k;
-        let total: u64 = pool.iter().map(|t| t.count).sum();
         // Contributions of each outcome, and the range of kept sums.
         let mut outcomes: Vec<i64> = pool
             .iter()
@@ -96,151 +104,173 @@ impl Ctx<'_> {
         let s_hi = (keep_i.checked_mul(g_max).ok_or(self.overflow())?).max(0);
         let width = (s_hi - s_lo + 1) as usize;
         let mut result = self.zeros(s_lo, s_hi, denom)?;
+        let states = States::new(pool);
+        let steps = states.work_per_step(pool, outcomes.len(), keep, width as u64);
+        self.reserve(steps.iter().fold(0u64, |a, &b| a.saturating_add(b)))?;
 
-        // States: the unassigned counts of each type, as a mixed-radix index.
-        let types = pool.len();
-        let mut stride = vec![1usize; types];
-        for t in 1..types {
-            stride[t] = stride[t - 1] * (pool[t - 1].count as usize + 1);
-        }
-        let states = stride[types - 1] * (pool[types - 1].count as usize + 1);
-        let unassigned = |idx: usize, t: usize| (idx / stride[t]) % (pool[t].count as usize + 1);
-        let assigned = |idx: usize| -> u64 {
-            total - (0..types).map(|t| unassigned(idx, t) as u64).sum::<u64>()
-        };
-
-        // Binomial coefficients modulo each prime.
+        let keep_us = keep as usize;
         let n_max = pool.iter().map(|t| t.count).max().unwrap_or(0) as usize;
-        let mut fact = vec![vec![0u64; n_max + 1]; k];
-        let mut inv_fact = vec![vec![0u64; n_max + 1]; k];
-        for (l, f) in self.lanes.iter().enumerate() {
-            fact[l][0] = f.one();
-            for i in 1..=n_max {
-                fact[l][i] = f.mul(fact[l][i - 1], f.enter(i as u64));
-            }
-            inv_fact[l][n_max] = f.inv(fact[l][n_max]);
-            for i in (0..n_max).rev() {
-                inv_fact[l][i] = f.mul(inv_fact[l][i + 1], f.enter(i as u64 + 1));
-            }
-        }
+        let mut rows: Vec<Row> = (0..states.len).map(|_| Row::default()).collect();
+        let mut kept = vec![0u128; width];
+        let mut scratch = vec![0u128; width];
+        let mut sources: Vec<(usize, u64, isize)> = Vec::with_capacity(keep_us + 1);
         let lanes = self.lanes.clone();
-        let binom = |l: usize, r: usize, c: usize| {
-            lanes[l].mul(fact[l][r], lanes[l].mul(inv_fact[l][c], inv_fact[l][r - c]))
-        };
-
-        // The starting state: nothing assigned, kept sum 0.
-        let mut layer: Vec<Vec<u64>> = vec![Vec::new(); states];
-        let start = states - 1;
-        layer[start] = vec![0u64; width * k];
-        for (l, f) in self.lanes.iter().enumerate() {
-            layer[start][(0 - s_lo) as usize * k + l] = f.one();
-        }
-
-        // Per-type weight at an outcome and mass below / at-or-below it.
-        let mass_below = |t: usize, o: i64, l: usize| -> u64 {
-            let d = &pool[t].dist;
-            let f = &lanes[l];
-            let end = ((o - d.min).clamp(0, d.len as i64)) as usize;
-            (0..end).fold(0, |acc, i| f.add(acc, d.w[i * k + l]))
-        };
-        let weight_at = |t: usize, o: i64, l: usize| -> u64 {
-            let d = &pool[t].dist;
-            if o < d.min || o > d.max() {
-                0
-            } else {
-                d.w[(o - d.min) as usize * k + l]
-            }
-        };
-
-        for &o in &outcomes {
-            let go = g(o);
-            // Powers for this outcome: w^c, below^e and at-or-below^e per type and lane.
-            let mut pw = Vec::with_capacity(types);
-            let mut below_pow = Vec::with_capacity(types);
-            let mut le_pow = Vec::with_capacity(types);
-            for t in 0..types {
-                let n = pool[t].count as usize;
-                let mut w_t = vec![vec![0u64; n + 1]; k];
-                let mut b_t = vec![vec![0u64; n + 1]; k];
-                let mut le_t = vec![vec![0u64; n + 1]; k];
-                for (l, f) in self.lanes.iter().enumerate() {
-                    let w = weight_at(t, o, l);
-                    let b = mass_below(t, o, l);
-                    let le = f.add(b, w);
-                    let (mut x, mut y, mut z) = (f.one(), f.one(), f.one());
-                    for e in 0..=n {
-                        w_t[l][e] = x;
-                        b_t[l][e] = y;
-                        le_t[l][e] = z;
-                        x = f.mul(x, w);
-                        y = f.mul(y, b);
-                        z = f.mul(z, le);
+        for (l, f) in lanes.iter().enumerate() {
+            let binom = Binomials::new(f, n_max);
+            // Per type: cumulative weight below each of its values.
+            let below_of: Vec<Vec<u64>> = pool
+                .iter()
+                .map(|t| {
+                    let mut c = Vec::with_capacity(t.dist.len + 1);
+                    let mut run = 0u64;
+                    c.push(0);
+                    for i in 0..t.dist.len {
+                        run = f.add(run, t.dist.w[i * k + l]);
+                        c.push(run);
                     }
-                }
-                pw.push(w_t);
-                below_pow.push(b_t);
-                le_pow.push(le_t);
+                    c
+                })
+                .collect();
+            let mut w_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
+            let mut b_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
+            let mut le_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
+            for row in rows.iter_mut() {
+                row.clear();
             }
-            for t in 0..types {
-                let mut next: Vec<Vec<u64>> = vec![Vec::new(); states];
-                let active: Vec<usize> = (0..states).filter(|&i| !layer[i].is_empty()).collect();
-                let mut work = 0u64;
-                for &idx in &active {
-                    let r = unassigned(idx, t);
-                    let need = (keep - assigned(idx)) as usize;
-                    work += (width as u64) * (need.min(r) as u64 + 2);
-                }
-                self.charge(work)?;
-                for idx in active {
-                    let sums = std::mem::take(&mut layer[idx]);
-                    let Some((lo, hi)) = occupied(&sums, k) else {
-                        continue;
+            rows[states.len - 1].set_one(f.one(), (0 - s_lo) as usize, width);
+            kept.fill(0);
+            let mut kept_terms = 0;
+            let (mut kept_lo, mut kept_end) = (usize::MAX, 0usize);
+            let mut step = 0;
+            for &o in &outcomes {
+                let go = g(o) as isize;
+                for (t, ty) in pool.iter().enumerate() {
+                    let d = &ty.dist;
+                    let idx = (o - d.min).clamp(0, d.len as i64) as usize;
+                    let w = if o < d.min || o > d.max() {
+                        0
+                    } else {
+                        d.w[idx * k + l]
                     };
-                    let r = unassigned(idx, t);
-                    let need = (keep - assigned(idx)) as usize;
-                    // Stay below `keep`: c < need.
-                    for c in 0..=r.min(need - 1) {
-                        let target = idx - c * stride[t];
-                        if next[target].is_empty() {
-                            next[target] = vec![0u64; width * k];
-                        }
-                        let coefs: Vec<u64> = (0..k)
-                            .map(|l| self.lanes[l].mul(binom(l, r, c), pw[t][l][c]))
-                            .collect();
-                        let shift = (c as i64 * go) as isize;
-                        axpy_shifted(&self.lanes, &mut next[target], &sums, lo, hi, shift, &coefs);
+                    let b = below_of[t][idx];
+                    powers(f, w, ty.count as usize, &mut w_pow[t]);
+                    powers(f, b, ty.count as usize, &mut b_pow[t]);
+                    powers(f, f.add(b, w), ty.count as usize, &mut le_pow[t]);
+                }
+                for t in 0..pool.len() {
+                    self.charge_lane(steps[step])?;
+                    step += 1;
+                    if pool[t].count == 0 || w_pow[t][1] == 0 {
+                        // No die of this type shows `o` (in this lane): every
+                        // state stays as it is.
+                        continue;
                     }
-                    // Reach `keep`: c >= need; every die left must show less.
-                    if r >= need {
-                        let shift = (need as i64 * go) as isize;
-                        let mut coefs = vec![0u64; k];
-                        for (l, f) in self.lanes.iter().enumerate() {
-                            let mut finish = 0u64;
-                            for c in need..=r {
-                                let term = f.mul(
-                                    binom(l, r, c),
-                                    f.mul(pw[t][l][c], below_pow[t][l][r - c]),
-                                );
-                                finish = f.add(finish, term);
-                            }
-                            for (t2, _) in pool.iter().enumerate() {
-                                if t2 == t {
-                                    continue;
-                                }
-                                let r2 = unassigned(idx, t2);
-                                let factor = if t2 < t {
-                                    below_pow[t2][l][r2]
-                                } else {
-                                    le_pow[t2][l][r2]
-                                };
-                                finish = f.mul(finish, factor);
-                            }
-                            coefs[l] = finish;
+                    let count_t = pool[t].count as usize;
+                    let stride = states.stride[t];
+                    // First, the states that reach `keep` here are finished:
+                    // every die left shows less than `o` (or, of the types
+                    // not yet visited at `o`, at most `o`).
+                    for (src, row) in rows.iter().enumerate() {
+                        if row.is_empty() {
+                            continue;
                         }
-                        axpy_shifted(&self.lanes, &mut result.w, &sums, lo, hi, shift, &coefs);
+                        let a = states.assigned[src] as usize;
+                        let need = keep_us - a;
+                        let r = states.unassigned(t, src);
+                        if r < need {
+                            continue;
+                        }
+                        // Σ_{c>=need} C(r,c) w^c b^(r-c), or (w+b)^r minus the
+                        // terms below `need`, whichever is shorter.
+                        let complement = need < r + 1 - need;
+                        let cs = if complement { 0..need } else { need..r + 1 };
+                        let mut sum = 0u128;
+                        for (terms, c) in cs.enumerate() {
+                            if terms > 0 && terms % LAZY_TERMS == 0 {
+                                sum = f.fold(sum);
+                            }
+                            let ways = f.mul(binom.choose(f, r, c), w_pow[t][c]);
+                            sum += Prime::wide(ways, b_pow[t][r - c]);
+                        }
+                        let sum = f.reduce_wide(sum);
+                        let mut fin = if complement {
+                            f.sub(le_pow[t][r], sum)
+                        } else {
+                            sum
+                        };
+                        for t2 in (0..pool.len()).filter(|&t2| t2 != t) {
+                            let r2 = states.unassigned(t2, src);
+                            let factor = if t2 < t {
+                                b_pow[t2][r2]
+                            } else {
+                                le_pow[t2][r2]
+                            };
+                            fin = f.mul(fin, factor);
+                        }
+                        if fin == 0 {
+                            continue;
+                        }
+                        let shift = (need as i64 * go as i64) as isize;
+                        let to = (row.lo as isize + shift) as usize;
+                        let len = row.end - row.lo;
+                        if kept_terms == LAZY_TERMS {
+                            for x in kept[kept_lo..kept_end].iter_mut() {
+                                *x = f.fold(*x);
+                            }
+                            kept_terms = 0;
+                            (kept_lo, kept_end) = (usize::MAX, 0);
+                        }
+                        kept_terms += 1;
+                        kept_lo = kept_lo.min(to);
+                        kept_end = kept_end.max(to + len);
+                        for (d, &x) in kept[to..to + len].iter_mut().zip(row.values()) {
+                            *d += Prime::wide(x, fin);
+                        }
+                    }
+                    // Then the states that stay below `keep`, in place: a
+                    // state's new weights are its own (no die of this type at
+                    // `o`) plus those of states with more dice unassigned,
+                    // which have higher indices and are updated later.
+                    for tgt in 0..states.len {
+                        let a = states.assigned[tgt] as usize;
+                        if a >= keep_us {
+                            continue;
+                        }
+                        let u = states.unassigned(t, tgt);
+                        let c_max = (count_t - u).min(a);
+                        sources.clear();
+                        let (mut lo, mut end) = (usize::MAX, 0usize);
+                        for c in 1..=c_max {
+                            let src = tgt + c * stride;
+                            let row = &rows[src];
+                            if row.is_empty() {
+                                continue;
+                            }
+                            let shift = c as isize * go;
+                            lo = lo.min((row.lo as isize + shift) as usize);
+                            end = end.max((row.end as isize + shift) as usize);
+                            let coef = f.mul(binom.choose(f, u + c, c), w_pow[t][c]);
+                            sources.push((src, coef, shift));
+                        }
+                        if sources.is_empty() {
+                            continue;
+                        }
+                        let (before, after) = rows.split_at_mut(tgt + 1);
+                        before[tgt].add_sources(
+                            f,
+                            after,
+                            tgt + 1,
+                            &sources,
+                            lo,
+                            end,
+                            width,
+                            &mut scratch,
+                        );
                     }
                 }
-                layer = next;
+            }
+            for (s, &x) in kept.iter().enumerate() {
+                result.w[s * k + l] = f.reduce_wide(x);
             }
         }
         Ok(result)
@@ -343,36 +373,279 @@ impl Ctx<'_> {
     }
 }
 
-/// The first and last sums with a non-zero weight in a state's row.
-fn occupied(row: &[u64], k: usize) -> Option<(usize, usize)> {
-    let width = row.len() / k;
-    let nonzero = |s: &usize| row[s * k..(s + 1) * k].iter().any(|&x| x != 0);
-    let lo = (0..width).find(nonzero)?;
-    let hi = (0..width).rev().find(nonzero)?;
-    Some((lo, hi))
+/// The DP's states: how many dice of each type are still unassigned, as a
+/// mixed-radix index (the last index: every die unassigned).
+struct States {
+    len: usize,
+    stride: Vec<usize>,
+    /// `radix[t]`: the dice of type `t`, plus one.
+    radix: Vec<usize>,
+    /// Dice assigned in each state.
+    assigned: Vec<u32>,
 }
 
-/// `dst[s + shift] += src[s] * coefs` for every sum `s` in `lo..=hi`, lane by lane.
-fn axpy_shifted(
-    lanes: &[super::field::Prime],
-    dst: &mut [u64],
-    src: &[u64],
-    lo: usize,
-    hi: usize,
-    shift: isize,
-    coefs: &[u64],
-) {
-    let k = lanes.len();
-    if coefs.iter().all(|&c| c == 0) {
-        return;
+impl States {
+    fn new(pool: &[PoolType]) -> States {
+        let radix: Vec<usize> = pool.iter().map(|t| t.count as usize + 1).collect();
+        let mut stride = vec![1usize; pool.len()];
+        for t in 1..pool.len() {
+            stride[t] = stride[t - 1] * radix[t - 1];
+        }
+        let len = stride[pool.len() - 1] * radix[pool.len() - 1];
+        let total: usize = radix.iter().map(|r| r - 1).sum();
+        let assigned = (0..len)
+            .map(|idx| {
+                let left: usize = (0..pool.len()).map(|t| (idx / stride[t]) % radix[t]).sum();
+                (total - left) as u32
+            })
+            .collect();
+        States {
+            len,
+            stride,
+            radix,
+            assigned,
+        }
     }
-    for s in lo..=hi {
-        let from = &src[s * k..(s + 1) * k];
-        let to_index = (s as isize + shift) as usize * k;
-        let to = &mut dst[to_index..to_index + k];
-        for l in 0..k {
-            let f = &lanes[l];
-            to[l] = f.add(to[l], f.mul(from[l], coefs[l]));
+
+    /// Dice of type `t` still unassigned in state `idx`.
+    #[inline]
+    fn unassigned(&self, t: usize, idx: usize) -> usize {
+        (idx / self.stride[t]) % self.radix[t]
+    }
+
+    /// The steps charged for each (outcome, type) step, in the order the DP
+    /// takes them: each state reached so far costs its row's width times the
+    /// ways it can go on. Counted over the states reachable by then, before
+    /// any lane runs, so that a refusal comes before the work.
+    fn work_per_step(&self, pool: &[PoolType], outcomes: usize, keep: u64, width: u64) -> Vec<u64> {
+        let mut active = vec![false; self.len];
+        active[self.len - 1] = true;
+        let mut next = vec![false; self.len];
+        let mut steps = Vec::with_capacity(outcomes * pool.len());
+        for _ in 0..outcomes {
+            for t in 0..pool.len() {
+                let mut work = 0u64;
+                next.fill(false);
+                for idx in (0..self.len).filter(|&i| active[i]) {
+                    let r = self.unassigned(t, idx);
+                    let need = (keep - u64::from(self.assigned[idx])) as usize;
+                    work = work.saturating_add(width.saturating_mul(need.min(r) as u64 + 2));
+                    for c in 0..=r.min(need - 1) {
+                        next[idx - c * self.stride[t]] = true;
+                    }
+                }
+                steps.push(work);
+                std::mem::swap(&mut active, &mut next);
+            }
+        }
+        steps
+    }
+}
+
+/// One state's weights over the kept sums, residues of one lane: `data[s]`
+/// for sum index `s`, zero outside `lo..end`.
+#[derive(Default)]
+struct Row {
+    lo: usize,
+    end: usize,
+    data: Vec<u64>,
+}
+
+impl Row {
+    fn is_empty(&self) -> bool {
+        self.lo >= self.end
+    }
+
+    fn values(&self) -> &[u64] {
+        &self.data[self.lo..self.end]
+    }
+
+    /// Empty (zero everywhere).
+    fn clear(&mut self) {
+        if self.lo < self.end {
+            self.data[self.lo..self.end].fill(0);
+        }
+        self.lo = 0;
+        self.end = 0;
+    }
+
+    fn set_one(&mut self, one: u64, at: usize, width: usize) {
+        self.clear();
+        self.data.resize(width, 0);
+        self.data[at] = one;
+        self.lo = at;
+        self.end = at + 1;
+    }
+
+    /// Adds `Σ coefficient · source row shifted` over `sources` (`(state,
+    /// coefficient, shift)`, the states counted from `first`), which cover
+    /// `lo..end`: each place one sum of products accumulated unreduced on
+    /// top of the row's own weight, and reduced once.
+    #[allow(clippy::too_many_arguments)]
+    fn add_sources(
+        &mut self,
+        f: &Prime,
+        rows: &[Row],
+        first: usize,
+        sources: &[(usize, u64, isize)],
+        lo: usize,
+        end: usize,
+        width: usize,
+        scratch: &mut [u128],
+    ) {
+        if self.data.len() < width {
+            self.data.resize(width, 0);
+        }
+        let source = |i: usize| {
+            let (src, coef, shift) = sources[i];
+            let row = &rows[src - first];
+            ((row.lo as isize + shift) as usize, row.values(), coef)
+        };
+        if let [_] = sources {
+            // One source: no sums to keep.
+            let (to, from, coef) = source(0);
+            for (d, &x) in self.data[to..to + from.len()].iter_mut().zip(from) {
+                *d = f.reduce_short((u128::from(*d) << 64) + Prime::wide(x, coef));
+            }
+        } else if sources.len() <= SHORT_TERMS {
+            for (d, &x) in scratch[lo..end].iter_mut().zip(&self.data[lo..end]) {
+                *d = u128::from(x) << 64;
+            }
+            for i in 0..sources.len() {
+                let (to, from, coef) = source(i);
+                for (d, &x) in scratch[to..to + from.len()].iter_mut().zip(from) {
+                    *d += Prime::wide(x, coef);
+                }
+            }
+            for (o, &x) in self.data[lo..end].iter_mut().zip(&scratch[lo..end]) {
+                *o = f.reduce_short(x);
+            }
+        } else {
+            // The row's own weight x enters as x·R (a high word x < p: as good
+            // as a folded sum), then LAZY_TERMS products at a time.
+            for (d, &x) in scratch[lo..end].iter_mut().zip(&self.data[lo..end]) {
+                *d = u128::from(x) << 64;
+            }
+            for i in 0..sources.len() {
+                if i > 0 && i % LAZY_TERMS == 0 {
+                    for d in scratch[lo..end].iter_mut() {
+                        *d = f.fold(*d);
+                    }
+                }
+                let (to, from, coef) = source(i);
+                for (d, &x) in scratch[to..to + from.len()].iter_mut().zip(from) {
+                    *d += Prime::wide(x, coef);
+                }
+            }
+            for (o, &x) in self.data[lo..end].iter_mut().zip(&scratch[lo..end]) {
+                *o = f.reduce_wide(x);
+            }
+        }
+        if self.is_empty() {
+            (self.lo, self.end) = (lo, end);
+        } else {
+            self.lo = self.lo.min(lo);
+            self.end = self.end.max(end);
+        }
+    }
+}
+
+/// `out[e] = x^e` for `e = 0..=n` (Montgomery form).
+fn powers(f: &Prime, x: u64, n: usize, out: &mut Vec<u64>) {
+    out.clear();
+    let mut p = f.one();
+    for _ in 0..=n {
+        out.push(p);
+        p = f.mul(p, x);
+    }
+}
+
+/// Binomial coefficients modulo one prime, from factorials.
+struct Binomials {
+    fact: Vec<u64>,
+    inv_fact: Vec<u64>,
+}
+
+impl Binomials {
+    fn new(f: &Prime, n_max: usize) -> Binomials {
+        let mut fact = vec![f.one(); n_max + 1];
+        for i in 1..=n_max {
+            fact[i] = f.mul(fact[i - 1], f.enter(i as u64));
+        }
+        let mut inv_fact = vec![f.one(); n_max + 1];
+        inv_fact[n_max] = f.inv(fact[n_max]);
+        for i in (0..n_max).rev() {
+            inv_fact[i] = f.mul(inv_fact[i + 1], f.enter(i as u64 + 1));
+        }
+        Binomials { fact, inv_fact }
+    }
+
+    #[inline]
+    fn choose(&self, f: &Prime, n: usize, c: usize) -> u64 {
+        f.mul(self.fact[n], f.mul(self.inv_fact[c], self.inv_fact[n - c]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Limits;
+
+    /// Keeps of more than `LAZY_TERMS` dice (a state gathers from more
+    /// sources than one unreduced sum holds, and finishes more states than
+    /// that at one outcome): the DP against the threshold decomposition (an
+    /// independent method), and against itself with the dice split into two
+    /// types of the same die (mixed-radix states, several types per outcome).
+    #[test]
+    fn large_keeps_agree_with_the_threshold_method_and_with_split_types() {
+        let limits = Limits {
+            max_work: u64::MAX,
+            ..Limits::default()
+        };
+        let dice: [(Vec<(i64, u64)>, u64); 2] = [
+            ((1..=6).map(|v| (v, 1)).collect(), 6),
+            // Gaps, weights and a tail.
+            (vec![(1, 5), (2, 3), (4, 2), (9, 1), (10, 1)], 13),
+        ];
+        for (die, denom) in &dice {
+            for (n, keep) in [(30u64, 20u64), (26, 13), (14, 12)] {
+                let total = BigUint::from(*denom).pow(n as u32);
+                let mut ctx = Ctx::new(8, &limits, 0);
+                let d = ctx.counts_dist(die, BigUint::from(*denom)).unwrap();
+                let by_threshold = ctx
+                    .keep_highest_by_threshold(&d, n, keep, &|v| v, total.clone())
+                    .unwrap()
+                    .expect("applies")
+                    .trim(8);
+                let one_type = [PoolType {
+                    dist: d.clone(),
+                    count: n,
+                }];
+                let by_dp = ctx
+                    .keep_highest_dp(&one_type, keep, &|v| v, total.clone())
+                    .unwrap()
+                    .trim(8);
+                assert_eq!((by_dp.min, &by_dp.w), (by_threshold.min, &by_threshold.w));
+                let two_types = [
+                    PoolType {
+                        dist: d.clone(),
+                        count: n / 2,
+                    },
+                    PoolType {
+                        dist: d.clone(),
+                        count: n - n / 2,
+                    },
+                ];
+                let split = ctx
+                    .keep_highest_dp(&two_types, keep, &|v| v, total)
+                    .unwrap()
+                    .trim(8);
+                assert_eq!(
+                    (split.min, &split.w),
+                    (by_dp.min, &by_dp.w),
+                    "n={n} keep={keep}"
+                );
+            }
         }
     }
 }

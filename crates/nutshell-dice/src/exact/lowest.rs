@@ -87,19 +87,50 @@ impl Denominator {
         }
     }
 
-    /// `n / D` in lowest terms.
+    /// `n / D` in lowest terms. Both are worked on as 64-bit digits in
+    /// place: for each prime `p` of `D`, one word remainder by the largest
+    /// power of `p` in a word tells how many times `p` divides `n` (below
+    /// that power, as many times as it divides the remainder), then one pass
+    /// divides `n` and `D` by that power.
     pub(crate) fn reduce(&self, n: &BigUint) -> (BigUint, BigUint) {
         if n.is_zero() {
             return (BigUint::zero(), BigUint::one());
         }
-        let mut num = n.clone();
-        let mut den = self.whole.clone();
+        let mut num = n.to_u64_digits();
+        let mut den = self.whole.to_u64_digits();
         for &(p, e, chunk, c) in &self.factors {
-            let v = take_factor(&mut num, p, chunk, c, e);
-            if v > 0 {
-                den /= BigUint::from(p).pow(v as u32);
+            let mut v = 0;
+            if p == 2 {
+                v = trailing_zeros(&num).min(e);
+                shift_right(&mut num, v);
+                shift_right(&mut den, v);
+                continue;
+            }
+            while v < e {
+                let r = rem_word(&num, chunk);
+                // How many more times p divides n: c if the chunk does, else
+                // as many times as it divides the remainder.
+                let (mut w, mut pw) = (0, 1u64);
+                let mut rest = r;
+                while w < c && w < e - v && (r == 0 || rest.is_multiple_of(p)) {
+                    w += 1;
+                    pw *= p;
+                    if r != 0 {
+                        rest /= p;
+                    }
+                }
+                if w == 0 {
+                    break;
+                }
+                div_word(&mut num, pw);
+                div_word(&mut den, pw);
+                v += w;
+                if w < c {
+                    break;
+                }
             }
         }
+        let (mut num, mut den) = (from_digits(&num), from_digits(&den));
         if !self.rest.is_one() {
             let g = num.gcd(&self.rest);
             if !g.is_one() {
@@ -109,6 +140,71 @@ impl Denominator {
         }
         (num, den)
     }
+}
+
+/// Trailing zero bits of a non-zero number in little-endian 64-bit digits.
+fn trailing_zeros(digits: &[u64]) -> u64 {
+    let mut bits = 0;
+    for &d in digits {
+        if d != 0 {
+            return bits + u64::from(d.trailing_zeros());
+        }
+        bits += 64;
+    }
+    bits
+}
+
+/// `digits >>= bits`, in place.
+fn shift_right(digits: &mut Vec<u64>, bits: u64) {
+    let words = (bits / 64) as usize;
+    let bits = (bits % 64) as u32;
+    digits.drain(..words.min(digits.len()));
+    if bits > 0 {
+        let len = digits.len();
+        for i in 0..len {
+            let high = if i + 1 < len {
+                digits[i + 1] << (64 - bits)
+            } else {
+                0
+            };
+            digits[i] = (digits[i] >> bits) | high;
+        }
+    }
+    while digits.last() == Some(&0) {
+        digits.pop();
+    }
+}
+
+/// `digits mod d`.
+fn rem_word(digits: &[u64], d: u64) -> u64 {
+    let mut r = 0u64;
+    for &x in digits.iter().rev() {
+        r = (((u128::from(r) << 64) | u128::from(x)) % u128::from(d)) as u64;
+    }
+    r
+}
+
+/// `digits /= d` (the quotient), in place.
+fn div_word(digits: &mut Vec<u64>, d: u64) {
+    let mut r = 0u64;
+    for x in digits.iter_mut().rev() {
+        let cur = (u128::from(r) << 64) | u128::from(*x);
+        let q = cur / u128::from(d);
+        *x = q as u64;
+        r = (cur - q * u128::from(d)) as u64;
+    }
+    while digits.last() == Some(&0) {
+        digits.pop();
+    }
+}
+
+fn from_digits(digits: &[u64]) -> BigUint {
+    let mut halves = Vec::with_capacity(2 * digits.len());
+    for &d in digits {
+        halves.push(d as u32);
+        halves.push((d >> 32) as u32);
+    }
+    BigUint::new(halves)
 }
 
 /// `n / d` as the nearest float (0 for underflow), without building a rational.
@@ -151,6 +247,18 @@ mod tests {
             assert_eq!(den.reduce(&n), (&n / &g, &d / &g), "{n}");
         }
         assert_eq!(den.reduce(&d), (BigUint::one(), BigUint::one()));
+        // Valuations around and past a word's power of the prime (5^27 is
+        // the largest below 2^62), and up to the whole exponent.
+        let d = BigUint::from(10u32).pow(100);
+        let den = Denominator::new(&d);
+        let five = BigUint::from(5u32);
+        for k in [0u32, 1, 25, 26, 27, 28, 53, 54, 55, 99, 100] {
+            for m in [1u32, 3, 7, 2u32.pow(20) * 3] {
+                let n = five.pow(k) * BigUint::from(m);
+                let g = n.gcd(&d);
+                assert_eq!(den.reduce(&n), (&n / &g, &d / &g), "5^{k}·{m}");
+            }
+        }
     }
 
     #[test]

@@ -193,6 +193,37 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Refuses at once, charging nothing, if `units` more steps over every
+    /// lane would pass the limit: for a computation that then runs lane by
+    /// lane and charges as it goes ([`Ctx::charge_lane`]).
+    pub fn reserve(&self, units: u64) -> Result<(), ExactError> {
+        let total = self
+            .work
+            .saturating_add(units.saturating_mul(self.k as u64));
+        if total > self.limits.max_work {
+            return Err(ExactError::TooMuchWork {
+                limit: self.limits.max_work,
+                span: self.span,
+            });
+        }
+        Ok(())
+    }
+
+    /// Counts `units` elementary steps done in one lane (a computation that
+    /// runs lane by lane charges each lane's steps as it takes them).
+    pub fn charge_lane(&mut self, units: u64) -> Result<(), ExactError> {
+        self.work = self.work.saturating_add(units);
+        PROGRESS.store(self.work, std::sync::atomic::Ordering::Relaxed);
+        WORK_DONE.with(|w| w.set(self.work));
+        if self.work > self.limits.max_work {
+            return Err(ExactError::TooMuchWork {
+                limit: self.limits.max_work,
+                span: self.span,
+            });
+        }
+        Ok(())
+    }
+
     /// Refuses (so the computation restarts with more lanes) if the lanes cannot
     /// hold every weight below `denom`.
     pub fn check_denominator(&self, denom: &BigUint) -> Result<(), ExactError> {

@@ -29,7 +29,7 @@
 //! project (threshold decomposition, A. J. Liu's icepool paper for the DP).
 
 use super::dist::Dist;
-use super::field::Prime;
+use super::field::{Prime, split_sum};
 use super::{Ctx, ExactError};
 use num_bigint::BigUint;
 
@@ -84,21 +84,26 @@ pub(crate) fn dp_cost(scores: &[i64], count: u64, keep: u64) -> u64 {
     ops
 }
 
-/// Inverses of `1..=n` modulo `f.p`, in Montgomery form (index 0 unused).
+/// Inverses of `1..=n` modulo `f.p`, in Montgomery form (index 0 unused):
+/// one inversion of `n!` and three products each, `1/i = (i−1)!·(1/i!)`.
 fn inverses(f: &Prime, n: usize) -> Vec<u64> {
-    let p = u128::from(f.p);
-    let mut plain = vec![0u64; n + 1];
-    if n >= 1 {
-        plain[1] = 1;
+    let mut fact = Vec::with_capacity(n + 1);
+    let (mut acc, mut i_m) = (f.one(), 0u64);
+    fact.push(acc);
+    for _ in 1..=n {
+        i_m = f.add(i_m, f.one());
+        acc = f.mul(acc, i_m);
+        fact.push(acc);
     }
-    for i in 2..=n {
-        // inv(i) = -(p / i) * inv(p mod i)
-        let q = (p / i as u128) as u64;
-        let r = (p % i as u128) as usize;
-        let v = (u128::from(f.p - q) * u128::from(plain[r])) % p;
-        plain[i] = v as u64;
+    let mut inv = vec![0u64; n + 1];
+    let mut inv_fact = f.inv(fact[n]); // 1/i! for i = n, going down
+    let mut i_m = f.enter(n as u64);
+    for i in (1..=n).rev() {
+        inv[i] = f.mul(inv_fact, fact[i - 1]);
+        inv_fact = f.mul(inv_fact, i_m);
+        i_m = f.sub(i_m, f.one());
     }
-    plain.into_iter().map(|v| f.enter(v)).collect()
+    inv
 }
 
 /// One lane's shared tables.
@@ -108,6 +113,10 @@ struct Lane<'a> {
     keep: u64,
     /// Inverses of 1..=max(L, K).
     inv: Vec<u64>,
+    /// The integers 0..=max(L, K), in Montgomery form.
+    ints: Vec<u64>,
+    /// Their negatives.
+    neg_ints: Vec<u64>,
     /// `C(N, a)` for `a = 0..=K`.
     binom: Vec<u64>,
 }
@@ -119,35 +128,37 @@ impl Lane<'_> {
         self.f.enter(v.rem_euclid(p) as u64)
     }
 
-    /// Coefficients `0..len` of `x^K` (Miller's recurrence on `x = z^s·x̂`).
-    fn power_keep(&self, x: &[u64], len: usize) -> Vec<u64> {
+    /// Coefficients `0..len` of `x^K` (Miller's recurrence on `x = z^s·x̂`),
+    /// as `(c, λ)` with `x^K = λ·c`: the scale `x̂_0^K` is left to the caller,
+    /// which multiplies the whole power by a constant anyway.
+    fn power_keep(&self, x: &[u64], len: usize) -> (Vec<u64>, u64) {
         let f = self.f;
         let mut e = vec![0u64; len];
         let Some(s) = x.iter().position(|&c| c != 0) else {
-            return e;
+            return (e, 0);
         };
         let xh = &x[s..];
         let d = xh.len() - 1;
         let offset = (self.keep as usize).saturating_mul(s);
         if offset >= len {
-            return e;
+            return (e, 0);
         }
         let eh = &mut e[offset..];
-        eh[0] = f.pow(xh[0], self.keep);
+        // x̂ = x̂_0·ξ with ξ_0 = 1: ξ^K by the recurrence (no division by
+        // x̂_0 at each step), then scaled by x̂_0^K.
         let inv0 = f.inv(xh[0]);
+        let xi: Vec<u64> = xh.iter().map(|&c| f.mul(c, inv0)).collect();
+        // (K+1)·j·ξ_j and ξ_j, for the split sum Σ ((K+1)·j − n)·ξ_j·e_{n−j}.
         let k1 = self.int(i128::from(self.keep) + 1);
-        // jx[j] = j·x̂_j, for the split dot product ((K+1)·j − n)·x̂_j.
-        let jx: Vec<u64> = (0..=d).map(|j| f.mul(self.int(j as i128), xh[j])).collect();
+        let jx: Vec<u64> = (0..=d)
+            .map(|j| f.mul(k1, f.mul(self.ints[j], xi[j])))
+            .collect();
+        eh[0] = f.one();
         for n in 1..eh.len() {
-            let (mut a, mut b) = (0u64, 0u64);
-            for j in 1..=n.min(d) {
-                a = f.add(a, f.mul(jx[j], eh[n - j]));
-                b = f.add(b, f.mul(xh[j], eh[n - j]));
-            }
-            let acc = f.sub(f.mul(k1, a), f.mul(self.int(n as i128), b));
-            eh[n] = f.mul(f.mul(acc, self.inv[n]), inv0);
+            let acc = split_sum(f, &jx, &xi, eh, n, self.neg_ints[n]);
+            eh[n] = f.mul(acc, self.inv[n]);
         }
-        e
+        (e, f.pow(xh[0], self.keep))
     }
 
     /// Coefficients of `S(x(z); B)`, added with `sign` into `out[base..]`.
@@ -175,23 +186,21 @@ impl Lane<'_> {
             q0 = f.add(q0, f.mul(self.binom[a], f.mul(xpows[a], bpow)));
             bpow = f.mul(bpow, b);
         }
-        let e = self.power_keep(x, len);
-        let corr = f.mul(f.mul(self.binom[k], b_low), lead_inv);
+        let (e, e_scale) = self.power_keep(x, len);
+        // (N+1)·j·x_j and x_j, for the split sum Σ ((N+1)·j − n)·x_j·q_{n−j}.
         let n1 = self.int(i128::from(self.n) + 1);
-        let jx: Vec<u64> = (0..=d).map(|j| f.mul(self.int(j as i128), x[j])).collect();
+        let jx: Vec<u64> = (0..=d)
+            .map(|j| f.mul(n1, f.mul(self.ints[j], x[j])))
+            .collect();
+        // q_n = (acc_n / n − C(N, K)·B^(N−K+1)·e_n) / lead, the first product
+        // and the second summed before one reduction.
+        let neg_ce = f.sub(0, f.mul(f.mul(self.binom[k], b_low), e_scale));
         let mut q = vec![0u64; len];
         q[0] = q0;
         for n in 1..len {
-            let (mut a, mut bs) = (0u64, 0u64);
-            for j in 1..=n.min(d) {
-                if x[j] == 0 {
-                    continue;
-                }
-                a = f.add(a, f.mul(jx[j], q[n - j]));
-                bs = f.add(bs, f.mul(x[j], q[n - j]));
-            }
-            let acc = f.sub(f.mul(n1, a), f.mul(self.int(n as i128), bs));
-            q[n] = f.sub(f.mul(f.mul(acc, self.inv[n]), lead_inv), f.mul(corr, e[n]));
+            let acc = split_sum(f, &jx, x, &q, n, self.neg_ints[n]);
+            let inner = f.reduce_wide(Prime::wide(acc, self.inv[n]) + Prime::wide(neg_ce, e[n]));
+            q[n] = f.mul(inner, lead_inv);
         }
         for (n, &c) in q.iter().enumerate() {
             let slot = &mut out[base + n];
@@ -249,11 +258,20 @@ impl Ctx<'_> {
                 let factor = f.mul(f.enter((count - a as u64 + 1) % f.p), inv[a]);
                 binom[a] = f.mul(binom[a - 1], factor);
             }
+            let mut ints = Vec::with_capacity(inv.len());
+            let mut i = 0u64;
+            for _ in 0..inv.len() {
+                ints.push(i);
+                i = f.add(i, f.one());
+            }
+            let neg_ints = ints.iter().map(|&i| f.sub(0, i)).collect();
             let lane = Lane {
                 f,
                 n: count,
                 keep,
                 inv,
+                ints,
+                neg_ints,
                 binom,
             };
             let mut acc = vec![0u64; out.len];
