@@ -40,6 +40,7 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(crate::web::index))
         .route("/web/app.js", get(crate::web::script))
         .route("/web/style.css", get(crate::web::style))
+        .route("/web/scenarios.json", get(crate::web::scenarios))
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/health", get(api::health))
         .route("/health", get(api::health))

@@ -114,7 +114,8 @@ function rollBody(body) {
 function fightState(state) {
   const part = el("ul", "fighters");
   for (const c of state?.combatants ?? []) {
-    part.append(el("li", null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, square ${c.position}${c.action ? `, ${c.action}` : ""}`));
+    const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
+    part.append(el("li", null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`));
   }
   return part;
 }
@@ -191,6 +192,11 @@ function addEvent(event) {
     $("feed").prepend(item);
   }
   seen.set(event.seq, item);
+  // A fight's events once each (a secret one when it is shown).
+  if (!event.hidden && (!old || old.querySelector(".secret"))) {
+    if (event.kind === "fight") fightStarted(event);
+    if (event.kind === "fight-step") fightStepped(event);
+  }
 }
 
 // ---------------------------------------------------------------- the room
@@ -581,6 +587,219 @@ async function makeSheet(e) {
   error.hidden = true;
   showSheets();
 }
+
+// ---------------------------------------------------------------- fights on a map
+
+// Every fight this page has seen, by id: its sides, the map as it is now
+// (the rows as the fight began, doors opened and closed by the log's
+// lines), the state after the latest step and that step's lines. The view
+// shows the latest fight; every member's page follows it as the steps are
+// announced.
+const fights = new Map();
+let shownFight = null;
+
+function squareXY(name) {
+  const m = /^([A-Z]+)(\d+)$/.exec(name ?? "");
+  if (!m) return null;
+  let x = 0;
+  for (const c of m[1]) x = x * 26 + (c.charCodeAt(0) - 64);
+  return { x: x - 1, y: Number(m[2]) - 1 };
+}
+
+function columnName(x) {
+  let name = "";
+  for (let n = x + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+function setSquare(rows, square, ch) {
+  const at = squareXY(square);
+  if (!at || !rows[at.y]) return;
+  const row = [...rows[at.y]];
+  row[at.x] = ch;
+  rows[at.y] = row.join("");
+}
+
+function fightStarted(event) {
+  const body = event.body;
+  if (!body?.fight) return;
+  fights.set(event.seq, {
+    id: event.seq,
+    starter: body.roller,
+    sides: body.fight.sides ?? [],
+    map: body.fight.map ? { name: body.fight.map.name, rows: [...body.fight.map.rows] } : null,
+    state: body.fight.state,
+    lines: [], // every line so far, each with the step that logged it
+    step: 0,
+    over: false,
+    ending: null,
+  });
+  shownFight = event.seq;
+  // Everyone at the table sees the fight as it starts.
+  $("fights").open = true;
+  drawFight();
+}
+
+function fightStepped(event) {
+  const body = event.body;
+  const fight = fights.get(body?.fight);
+  if (!fight || body.step <= fight.step) return;
+  const result = body.result ?? {};
+  for (const line of result.lines ?? []) {
+    for (const square of line.opened ?? []) if (fight.map) setSquare(fight.map.rows, square, "/");
+    for (const square of line.closed ?? []) if (fight.map) setSquare(fight.map.rows, square, "+");
+  }
+  fight.state = result.state;
+  const lines = (result.lines ?? []).map((line) => ({ step: body.step, text: line.text }));
+  if (!lines.length) lines.push({ step: body.step, text: `Turn ${result.state?.turn}, round ${result.state?.round}: nothing to log.` });
+  fight.lines.push(...lines);
+  fight.step = body.step;
+  fight.over = Boolean(result.over);
+  fight.ending = result.ending ?? null;
+  if (shownFight === fight.id) drawFight();
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const CELL = { "#": "wall", ".": "floor", "+": "door", "/": "open-door", H: "ladder" };
+const TURN = { north: 0, east: 90, south: 180, west: 270 };
+
+// The map as an SVG: a square a unit, column letters and row numbers
+// around it, every combatant a token (its side's colour and initial, a
+// yellow arrow to the side it faces, a health bar; the fallen grey and
+// crossed out).
+function mapPicture(fight) {
+  const rows = fight.map.rows;
+  const width = rows[0]?.length ?? 0;
+  const height = rows.length;
+  const svg = svgEl("svg", { viewBox: `-0.8 -0.8 ${width + 0.8} ${height + 0.8}`, role: "img", id: "fight-svg" });
+  svg.append(svgEl("title", {}, `${fight.map.name}: ${width} columns by ${height} rows`));
+  for (let x = 0; x < width; x++) svg.append(svgEl("text", { x: x + 0.5, y: -0.25, "text-anchor": "middle", class: "grid-label" }, columnName(x)));
+  rows.forEach((row, y) => {
+    svg.append(svgEl("text", { x: -0.4, y: y + 0.65, "text-anchor": "middle", class: "grid-label" }, String(y + 1)));
+    [...row].forEach((ch, x) => {
+      svg.append(svgEl("rect", { x, y, width: 1, height: 1, class: `cell ${CELL[ch] ?? "floor"}`, "data-square": `${columnName(x)}${y + 1}` }));
+    });
+  });
+  for (const c of fight.state?.combatants ?? []) {
+    const at = squareXY(c.square);
+    if (!at) continue;
+    const fallen = c.state !== "standing";
+    const side = fight.sides.indexOf(c.side);
+    const token = svgEl("g", {
+      class: `token side-${side < 0 ? 0 : side}${fallen ? " fallen" : ""}`,
+      transform: `translate(${at.x + 0.5} ${at.y + 0.5})`,
+      "data-name": c.name, "data-square": c.square, "data-facing": c.facing, "data-state": c.state,
+    });
+    token.append(svgEl("title", {}, `${c.name} (${c.side}): ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}`));
+    const arrow = svgEl("polygon", { class: "arrow", points: "0,-0.5 0.2,-0.22 -0.2,-0.22", transform: `rotate(${TURN[c.facing] ?? 0})` });
+    token.append(svgEl("circle", { r: 0.34 }), arrow, svgEl("text", { y: 0 }, (c.name ?? "?").slice(0, 1)));
+    const share = Math.max(0, Math.min(1, c.thp > 0 ? c.chp / c.thp : 0));
+    token.append(svgEl("rect", { class: "hp-back", x: -0.4, y: 0.36, width: 0.8, height: 0.1 }), svgEl("rect", { class: "hp", x: -0.4, y: 0.36, width: 0.8 * share, height: 0.1 }));
+    if (fallen) token.append(svgEl("path", { class: "cross", d: "M-0.3,-0.3 L0.3,0.3 M0.3,-0.3 L-0.3,0.3" }));
+    svg.append(token);
+  }
+  return svg;
+}
+
+function drawFight() {
+  const fight = fights.get(shownFight);
+  $("fight-view").hidden = !fight;
+  if (!fight) return;
+  $("fight-title").textContent = `Fight #${fight.id}: ${fight.sides.join(" against ")}${fight.map ? ` on ${fight.map.name}` : " (on a line)"}`;
+  const mayStep = current && (current.seat.role === "gm" || me?.id === fight.starter);
+  document.querySelector(".fight-controls").hidden = !mayStep || fight.over;
+  $("fight-map-view").replaceChildren(fight.map ? mapPicture(fight) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+  const state = fight.state ?? {};
+  const clock = fight.step === 0 ? "Before the first round" : `Step ${fight.step}: turn ${state.turn}, round ${state.round}${state.acting ? ` (${state.acting} acting)` : ""}`;
+  $("fight-clock").textContent = fight.over ? `${clock}. Over: ${fight.ending?.winner ? `${fight.ending.winner} wins` : "a draw"} (${fight.ending?.reason ?? ""})` : clock;
+  // The whole log so far, the latest step's lines marked and in view.
+  const log = $("fight-log");
+  log.replaceChildren(...fight.lines.map((line) => el("li", line.step === fight.step ? "latest" : null, line.text)));
+  log.scrollTop = log.scrollHeight;
+  $("fight-roster").replaceChildren(...(state.combatants ?? []).map((c) => {
+    const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
+    const item = el("li", c.state !== "standing" ? "fallen" : null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`);
+    item.dataset.name = c.name;
+    return item;
+  }));
+}
+
+async function stepFight(rounds) {
+  if (!current || shownFight === null) return;
+  const body = { client_seed: clientSeed() };
+  if (rounds) body.rounds = rounds;
+  for (const id of ["fight-step", "fight-end"]) $(id).disabled = true;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/fights/${shownFight}/step`, current.seat.key, body);
+  for (const id of ["fight-step", "fight-end"]) $(id).disabled = false;
+  const error = $("fight-error");
+  error.hidden = answer.ok;
+  if (!answer.ok) error.textContent = errorText(answer);
+}
+
+async function startFight(e) {
+  e.preventDefault();
+  if (!current) return;
+  const body = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
+  if ($("fight-map").value.trim() !== "") body.map = $("fight-map").value;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/fights`, current.seat.key, body);
+  const error = $("fight-error");
+  error.hidden = answer.ok;
+  if (!answer.ok) { error.textContent = errorText(answer); return; }
+  $("fight-step").focus();
+}
+
+let scenarios = [];
+function useScenario() {
+  const chosen = scenarios[Number($("fight-example").value)];
+  if (!chosen) return;
+  $("fight-a").value = chosen.a;
+  $("fight-b").value = chosen.b;
+  $("fight-map").value = chosen.map ?? "";
+  $("fight-distance").value = chosen.distance ?? 1;
+}
+
+async function loadScenarios() {
+  const response = await fetch("/web/scenarios.json");
+  if (!response.ok) return;
+  scenarios = await response.json();
+  $("fight-example").replaceChildren(...scenarios.map((s, i) => { const o = el("option", null, s.name); o.value = String(i); return o; }));
+  useScenario();
+}
+
+// The room's sheets as choices for either side (a sheet is a combatant).
+let fightSheets = [];
+async function loadFightSheets() {
+  if (!current) return;
+  const answer = await api("GET", `/api/rooms/${encodeURIComponent(current.room)}/sheets`, current.seat.key);
+  if (!answer.ok) return;
+  fightSheets = answer.data.sheets ?? [];
+  for (const id of ["fight-sheet-a", "fight-sheet-b"]) {
+    const options = [el("option", null, "or a sheet of this table…")];
+    options[0].value = "";
+    fightSheets.forEach((sheet, i) => { const o = el("option", null, `${sheet.name} (by ${sheet.owner})`); o.value = String(i); options.push(o); });
+    $(id).replaceChildren(...options);
+  }
+}
+
+for (const [select, area] of [["fight-sheet-a", "fight-a"], ["fight-sheet-b", "fight-b"]]) {
+  $(select).addEventListener("change", () => {
+    const sheet = fightSheets[Number($(select).value)];
+    if ($(select).value !== "" && sheet) $(area).value = sheet.sheet;
+  });
+}
+$("fight-example").addEventListener("change", useScenario);
+$("fight-form").addEventListener("submit", startFight);
+$("fight-step").addEventListener("click", () => stepFight(null));
+$("fight-end").addEventListener("click", () => stepFight("end"));
+$("fights").addEventListener("toggle", () => { if ($("fights").open) loadFightSheets(); });
+loadScenarios();
 
 // ---------------------------------------------------------------- forms
 
