@@ -56,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{room}/checks", post(api::checks::check))
         .route("/api/rooms/{room}/contests", post(api::checks::contest))
         .route("/api/rooms/{room}/fights", post(api::fights::create))
+        .route("/api/rooms/{room}/simulate", post(api::simulate::simulate))
         .route(
             "/api/rooms/{room}/fights/{fight}/step",
             post(api::fights::step_route),

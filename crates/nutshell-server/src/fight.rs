@@ -89,6 +89,14 @@ impl FightRequest {
     /// The fight this request describes, ready to run; the error names the
     /// side or option that is wrong (a side's TOML error gives its line).
     pub fn build(&self) -> Result<Fight, String> {
+        let (sides, options) = self.setting()?;
+        let on_map = options.map.is_some();
+        Fight::new(sides, options).map_err(|e| map_error(on_map, e))
+    }
+
+    /// The sides and options of [`FightRequest::build`], checked, for many
+    /// fights of the same setting (`nutshell_mls::simulate`).
+    pub fn setting(&self) -> Result<([Side; 2], FightOptions), String> {
         for (name, text) in [("a", &self.a), ("b", &self.b)] {
             if text.len() > MAX_SIDE_BYTES {
                 return Err(format!(
@@ -126,7 +134,6 @@ impl FightRequest {
                 BattleMap::parse("map", text).map_err(|e| format!("`map`: {e}"))?,
             )),
         };
-        let on_map = map.is_some();
         let options = FightOptions {
             max_turns: self.max_turns,
             log: true,
@@ -134,21 +141,23 @@ impl FightRequest {
             surprised,
             map,
         };
-        Fight::new([a, b], options).map_err(|e| {
-            // A start naming no one, or a square taken twice, is the map's
-            // (`map NAME: why`).
-            if on_map && e.to_string().starts_with("map ") {
-                format!("`map`: {e}")
-            } else {
-                e.to_string()
-            }
-        })
+        Ok(([a, b], options))
     }
 
     /// The record text of a fight of an earlier server (one roll event).
     pub fn text(&self) -> String {
         let value = serde_json::to_value(self).expect("a fight request is plain data");
         format!("{FIGHT_PREFIX}{}", fair::canonical(&value))
+    }
+}
+
+/// A fight that cannot be set up, in words: a start naming no one, or a
+/// square taken twice, is the map's (`map NAME: why`).
+pub fn map_error(on_map: bool, e: nutshell_mls::FightError) -> String {
+    if on_map && e.to_string().starts_with("map ") {
+        format!("`map`: {e}")
+    } else {
+        e.to_string()
     }
 }
 

@@ -239,6 +239,7 @@ on_both_databases!(
     concurrent_rolls_in_several_rooms_with_refusals_stay_gapless,
     an_mls_fight_is_stepped_round_by_round_announced_and_replayed,
     a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed,
+    many_fights_are_simulated_in_batches_that_add_up,
     a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed,
     character_sheets_are_made_kept_per_player_checked_and_verified,
 );
@@ -838,6 +839,79 @@ async fn a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed(backe
         body["fight"]["map"]["rows"][3] = json!("#...../......#");
     });
     assert_eq!(verify(&forged).unwrap_err().line, id as usize);
+}
+
+/// docs/server.md, simulating a fight: win rates with intervals and their
+/// counts, reproducible by seed, batches that add up to one run, bad
+/// requests refused, nothing written to the room.
+async fn many_fights_are_simulated_in_batches_that_add_up(backend: Backend) {
+    let Some(app) = spawn_app(backend, "many_fights_are_simulated_in_batches_that_add_up").await
+    else {
+        return;
+    };
+    let knight = include_str!("../../../examples/mls/duel/knight.toml");
+    let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
+    let corridor = include_str!("../../../examples/mls/maps/corridor.toml");
+    let (room, gm, player) = app.room_with_player().await;
+    let path = format!("/api/rooms/{room}/simulate");
+    let before = lines(&app.log(&room, &gm).await).len();
+    let run = |first: u64, trials: u64| json!({"a": knight, "b": brigand, "map": corridor, "seed": 7, "first": first, "trials": trials});
+    let (status, whole) = app.post(&path, Some(&player), run(0, 200)).await;
+    assert_eq!(status, 200, "{whole}");
+    assert_eq!(whole["trials"], 200);
+    assert_eq!(whole["complete"], true);
+    assert_eq!(whole["sides"], json!(["Sir Aldric", "Black Wat"]));
+    let count = |answer: &Value, k: usize| answer["wins"][k]["count"].as_u64().unwrap();
+    assert_eq!(
+        count(&whole, 0) + count(&whole, 1) + whole["draw"]["count"].as_u64().unwrap(),
+        200
+    );
+    for k in 0..2 {
+        let w = &whole["wins"][k];
+        let p = w["probability"].as_f64().unwrap();
+        assert!((p - count(&whole, k) as f64 / 200.0).abs() < 1e-12);
+        assert!(w["low"].as_f64().unwrap() <= p && p <= w["high"].as_f64().unwrap());
+    }
+    // The same seed gives the same fights; two batches are the one run.
+    let (_, again) = app.post(&path, Some(&gm), run(0, 200)).await;
+    assert_eq!(again["wins"], whole["wins"]);
+    let (_, half) = app.post(&path, Some(&gm), run(0, 100)).await;
+    let (_, rest) = app.post(&path, Some(&gm), run(100, 100)).await;
+    for k in 0..2 {
+        assert_eq!(count(&half, k) + count(&rest, k), count(&whole, k));
+    }
+    // Without a seed one is drawn and answered.
+    let (status, drawn) = app
+        .post(
+            &path,
+            Some(&gm),
+            json!({"a": knight, "b": brigand, "trials": 10}),
+        )
+        .await;
+    assert_eq!(status, 200, "{drawn}");
+    assert!(drawn["seed"].is_u64());
+    for (body, needle) in [
+        (json!({"a": knight, "b": brigand, "trials": 0}), "`trials`"),
+        (
+            json!({"a": knight, "b": brigand, "trials": 10_001}),
+            "`trials`",
+        ),
+        (json!({"a": knight, "b": brigand, "seed": -1}), "`seed`"),
+        (json!({"a": knight, "b": brigand, "bogus": 1}), "bogus"),
+        (
+            json!({"a": knight, "b": brigand, "map": "rows = 3"}),
+            "`map`",
+        ),
+        (json!({"a": knight, "b": "name = "}), "side b"),
+    ] {
+        let (status, error) = app.post(&path, Some(&gm), body.clone()).await;
+        assert_eq!(status, 400, "{body} -> {error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    let (status, _) = app.post(&path, None, run(0, 10)).await;
+    assert_eq!(status, 401);
+    assert_eq!(lines(&app.log(&room, &gm).await).len(), before);
 }
 
 async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend: Backend) {
