@@ -782,6 +782,58 @@ async fn a_fight_on_a_map_is_started_and_stepped_from_the_page() {
             .await,
         true
     );
+    // "Simulate 10,000": ten batches shown as they come, then the rates;
+    // the counts are the API's for the same seed in one request.
+    gm.js("document.getElementById('simulate').click();").await;
+    gm.until(
+        "return document.getElementById('simulation').dataset.trials === '10000' && document.querySelectorAll('#simulation-chart .bar').length === 3",
+        Duration::from_secs(120),
+        "10,000 simulated fights",
+    )
+    .await;
+    let shown = gm
+        .js("const d = document.getElementById('simulation').dataset; return [Number(d.seed), JSON.parse(d.wins), Number(d.draws), document.getElementById('simulation-progress').value]")
+        .await;
+    let room_now = gm
+        .js("return new URLSearchParams(location.hash.slice(1)).get('room')")
+        .await;
+    let gm_key = gm
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('nutshell:{}')).key",
+            room_now.as_str().unwrap()
+        ))
+        .await;
+    let whole: Value = reqwest::Client::new()
+        .post(format!(
+            "{base}/api/rooms/{}/simulate",
+            room_now.as_str().unwrap()
+        ))
+        .bearer_auth(gm_key.as_str().unwrap())
+        .json(&json!({
+            "a": include_str!("../../../examples/mls/duel/knight.toml"),
+            "b": include_str!("../../../examples/mls/duel/brigand.toml"),
+            "map": include_str!("../../../examples/mls/maps/corridor.toml"),
+            "seed": shown[0], "trials": 10_000,
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        shown,
+        json!([
+            shown[0],
+            [whole["wins"][0]["count"], whole["wins"][1]["count"]],
+            whole["draw"]["count"],
+            10_000
+        ]),
+        "{whole}"
+    );
+    gm.js("document.getElementById('simulation').scrollIntoView();")
+        .await;
+    gm.screenshot("fight-simulate").await;
     gm.js("document.querySelector('#fight-form button[type=submit]').click();")
         .await;
     for page in [&gm, &player] {

@@ -755,6 +755,77 @@ async function startFight(e) {
   $("fight-step").focus();
 }
 
+// "Simulate 10,000": ten batches of 1,000 fights of the form's setting
+// with one seed (so they add up to one run, the command line's with that
+// --seed), the progress shown between them, then each outcome's rate with
+// its 95% interval (Wilson's, as the server and the command line give).
+const SIM_TRIALS = 10000;
+const SIM_BATCH = 1000;
+const Z95 = 1.959963984540054;
+
+function wilson(count, trials) {
+  const n = Math.max(trials, 1);
+  const p = count / n;
+  const z2 = Z95 * Z95;
+  const center = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { p, low: Math.min(Math.max(center - half, 0), p), high: Math.max(Math.min(center + half, 1), p) };
+}
+
+function rateChart(rows) {
+  // One bar a row, a whisker for its interval, the words beside.
+  const height = rows.length * 8 + 1;
+  const svg = svgEl("svg", { viewBox: `0 0 100 ${height}`, role: "img", "aria-label": "win rates with 95% intervals" });
+  rows.forEach((row, i) => {
+    const y = i * 8 + 0.5;
+    const rate = wilson(row.count, row.trials);
+    svg.append(svgEl("rect", { class: "bar", x: 0, y: y + 3.2, width: 100 * rate.p, height: 3 }));
+    svg.append(svgEl("line", { class: "whisker", x1: 100 * rate.low, x2: 100 * rate.high, y1: y + 4.7, y2: y + 4.7 }));
+    svg.append(svgEl("text", { x: 0, y: y + 2.4 }, `${row.label}: ${(rate.p * 100).toFixed(1)}% (95%: ${(rate.low * 100).toFixed(1)}–${(rate.high * 100).toFixed(1)}%)`));
+  });
+  return svg;
+}
+
+async function simulateFights() {
+  if (!current) return;
+  const setting = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
+  if ($("fight-map").value.trim() !== "") setting.map = $("fight-map").value;
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  const seed = (words[0] % 2 ** 21) * 2 ** 32 + words[1]; // a safe integer
+  const box = $("simulation");
+  box.hidden = false;
+  box.dataset.seed = String(seed);
+  $("simulation-chart").replaceChildren();
+  $("simulate").disabled = true;
+  const counts = { wins: [0, 0], draw: 0, trials: 0, sides: [] };
+  const error = $("fight-error");
+  error.hidden = true;
+  for (let first = 0; first < SIM_TRIALS; first += SIM_BATCH) {
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/simulate`, current.seat.key, { ...setting, seed, first, trials: SIM_BATCH });
+    if (!answer.ok) { error.textContent = errorText(answer); error.hidden = false; break; }
+    const data = answer.data;
+    counts.sides = data.sides;
+    counts.wins[0] += data.wins[0].count;
+    counts.wins[1] += data.wins[1].count;
+    counts.draw += data.draw.count;
+    counts.trials += data.trials;
+    $("simulation-progress").value = counts.trials;
+    $("simulation-count").textContent = `${counts.trials.toLocaleString()} of ${SIM_TRIALS.toLocaleString()} fights (seed ${seed})`;
+    if (!data.complete) break;
+  }
+  $("simulate").disabled = false;
+  box.dataset.wins = JSON.stringify(counts.wins);
+  box.dataset.draws = String(counts.draw);
+  box.dataset.trials = String(counts.trials);
+  if (!counts.trials) return;
+  $("simulation-chart").replaceChildren(rateChart([
+    { label: `${counts.sides[0]} wins`, count: counts.wins[0], trials: counts.trials },
+    { label: `${counts.sides[1]} wins`, count: counts.wins[1], trials: counts.trials },
+    { label: "a draw", count: counts.draw, trials: counts.trials },
+  ]));
+}
+
 let scenarios = [];
 function useScenario() {
   const chosen = scenarios[Number($("fight-example").value)];
@@ -795,6 +866,7 @@ for (const [select, area] of [["fight-sheet-a", "fight-a"], ["fight-sheet-b", "f
   });
 }
 $("fight-example").addEventListener("change", useScenario);
+$("simulate").addEventListener("click", simulateFights);
 $("fight-form").addEventListener("submit", startFight);
 $("fight-step").addEventListener("click", () => stepFight(null));
 $("fight-end").addEventListener("click", () => stepFight("end"));
