@@ -650,6 +650,65 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     )
     .await;
 
+    // The player advances the character from its form: a major adventure
+    // in a major role and a year passed; the ledger's new entries on the
+    // page are the advance the log holds.
+    player
+        .js("document.querySelector('#sheets details').open = true;
+             const form = document.querySelector('#sheets .advance-form');
+             form.querySelector('[id$=-adventure]').value = 'major';
+             form.querySelector('[id$=-role]').value = 'major';
+             form.querySelector('[id$=-years]').value = '1';
+             form.querySelector('button[type=submit]').click();")
+        .await;
+    let entries = player
+        .until(
+            "const items = [...document.querySelectorAll('#sheets .advance-result li')]; return items.length && items.map(li => li.textContent)",
+            wait,
+            "the advance's ledger entries",
+        )
+        .await;
+    let log = reqwest::Client::new()
+        .get(format!("{base}/api/rooms/{room}/log"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let advance = log
+        .lines()
+        .rev()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| {
+            e["body"]["expression"]
+                .as_str()
+                .is_some_and(|x| x.starts_with("advance "))
+        })
+        .expect("the advance is in the log");
+    let logged: Vec<String> = advance["body"]["result"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            let roll = entry["roll"]
+                .as_str()
+                .map(|r| format!(" [{r}]"))
+                .unwrap_or_default();
+            format!("{}{roll}", entry["change"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(entries, json!(logged));
+    assert!(
+        logged.iter().any(|e| e.contains("major adventure")),
+        "{logged:?}"
+    );
+    player
+        .js("document.querySelector('#sheets .advance-form').scrollIntoView();")
+        .await;
+    player.screenshot("player-advance").await;
+
     // The GM shows one secret roll to everyone from the feed.
     roll(&gm, "5d4 + 55", true).await;
     player

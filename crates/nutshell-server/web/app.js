@@ -561,13 +561,82 @@ async function showSheets() {
   const items = answer.data.sheets.map((sheet) => {
     const item = el("li");
     const details = el("details");
-    details.append(el("summary", null, `${sheet.name} (made by ${sheet.owner}, roll #${sheet.seq})`));
+    details.append(el("summary", null, `${sheet.name} (made by ${sheet.owner}, roll #${sheet.seq}${sheet.advances ? `, advanced ${sheet.advances} time(s)` : ""})`));
     for (const line of sheet.rolled ?? []) details.append(el("div", "meta", line));
     details.append(el("pre", null, sheet.sheet));
+    if (current.seat.role === "gm" || sheet.roller === me?.id) details.append(advanceForm(sheet));
     item.append(details);
     return item;
   });
   $("sheets").replaceChildren(...items);
+}
+
+// Advancing a sheet (POST .../sheets/{sheet}/advance, `nutshell mls
+// advance`'s options by name): an adventure and the role played, traits
+// checked, years passed, CPs to spend; the ledger's new entries shown.
+function advanceForm(sheet) {
+  const form = el("form", "advance-form");
+  form.autocomplete = "off";
+  const id = (name) => `advance-${sheet.seq}-${name}`;
+  const field = (name, label, input) => {
+    input.id = id(name);
+    const wrap = el("label", null, label);
+    wrap.htmlFor = input.id;
+    wrap.append(input);
+    return wrap;
+  };
+  const select = (options) => {
+    const node = el("select");
+    for (const [value, text] of options) { const o = el("option", null, text); o.value = value; node.append(o); }
+    return node;
+  };
+  const text = (placeholder) => { const input = el("input"); input.placeholder = placeholder; return input; };
+  const years = el("input");
+  years.type = "number";
+  years.min = "0";
+  years.placeholder = "0";
+  const fields = el("div", "fields");
+  fields.append(
+    field("adventure", "adventure", select([["", "none"], ["minor", "minor"], ["average", "average"], ["major", "major"]])),
+    field("role", "role in it", select([["minor", "minor"], ["major", "major"]])),
+    field("check", "traits checked (commas)", text("strength, mind")),
+    field("years", "years passed", years),
+    field("spend", "spend CPs on (commas)", text("secondary:sword, money:1")),
+  );
+  const button = el("button", null, "Advance (the dice are rolled for the table)");
+  button.type = "submit";
+  const error = el("pre", "error");
+  error.hidden = true;
+  error.setAttribute("role", "alert");
+  const result = el("div", "advance-result");
+  result.setAttribute("aria-live", "polite");
+  form.append(el("h3", null, `Advance ${sheet.name}`), fields, button, error, result);
+  const list = (value) => value.split(",").map((v) => v.trim()).filter(Boolean);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { client_seed: clientSeed() };
+    const adventure = form.querySelector(`#${id("adventure")}`).value;
+    if (adventure) { body.adventure = adventure; body.role = form.querySelector(`#${id("role")}`).value; }
+    const checks = list(form.querySelector(`#${id("check")}`).value);
+    if (checks.length) body.check = checks;
+    const passed = form.querySelector(`#${id("years")}`).value;
+    if (passed !== "" && Number(passed) > 0) body.years = Number(passed);
+    const spend = list(form.querySelector(`#${id("spend")}`).value);
+    if (spend.length) body.spend = spend;
+    button.disabled = true;
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/sheets/${sheet.seq}/advance`, current.seat.key, body);
+    button.disabled = false;
+    error.hidden = answer.ok;
+    if (!answer.ok) { error.textContent = errorText(answer).replace(/; /g, "\n"); return; }
+    const entries = (answer.data.entries ?? []).map((entry) => el("li", null, `${entry.change}${entry.roll ? ` [${entry.roll}]` : ""}`));
+    const ledger = el("ul", "ledger");
+    ledger.append(...entries);
+    result.replaceChildren(ledger, el("div", "meta", `${answer.data.cps ?? 0} CP(s) unspent at age ${answer.data.age ?? ""}`));
+    // The sheet's new version (the list keeps this item's result in view).
+    const pre = form.parentElement.querySelector("pre");
+    if (pre && answer.data.sheet) pre.textContent = answer.data.sheet;
+  });
+  return form;
 }
 
 async function makeSheet(e) {
