@@ -40,6 +40,7 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(crate::web::index))
         .route("/web/app.js", get(crate::web::script))
         .route("/web/style.css", get(crate::web::style))
+        .route("/web/scenarios.json", get(crate::web::scenarios))
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/health", get(api::health))
         .route("/health", get(api::health))
@@ -55,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{room}/checks", post(api::checks::check))
         .route("/api/rooms/{room}/contests", post(api::checks::contest))
         .route("/api/rooms/{room}/fights", post(api::fights::create))
+        .route("/api/rooms/{room}/simulate", post(api::simulate::simulate))
         .route(
             "/api/rooms/{room}/fights/{fight}/step",
             post(api::fights::step_route),

@@ -12,16 +12,19 @@
 //! the request and replays every step whose seed is revealed, in order.
 //!
 //! The fight's setting lives in one place, [`FightRequest::build`]: a new
-//! option (a battle map, say) is a new field of the request, defaulted and
-//! left out of the record when unused (so earlier records keep their text),
-//! passed on to `FightOptions` there; [`state`] is the one place that says
-//! where a combatant stands.
+//! option (the battle `map`, for one) is a new field of the request,
+//! defaulted and left out of the record when unused (so earlier records keep
+//! their text), passed on to `FightOptions` there; [`state`] is the one place
+//! that says where a combatant stands (on a map, its square and facing).
 //!
 //! Rooms of earlier servers hold fights fought to the end in one roll event
 //! whose record text is [`FIGHT_PREFIX`] and the request; [`perform`] still
 //! replays them.
 
+use std::sync::Arc;
+
 use nutshell_dice::Seeded;
+use nutshell_mls::map::BattleMap;
 use nutshell_mls::sheet::Side;
 use nutshell_mls::{Fight, FightOptions, Progress};
 use serde::{Deserialize, Serialize};
@@ -45,6 +48,10 @@ pub const MAX_ROUNDS: u32 = MAX_TURNS * 5;
 /// The longest side description accepted, in bytes.
 pub const MAX_SIDE_BYTES: usize = 16 * 1024;
 
+/// The longest battle map accepted, in bytes (a request's body is at most
+/// 64 KiB in all, with the sides).
+pub const MAX_MAP_BYTES: usize = 32 * 1024;
+
 /// A fight's sides and options: `POST /api/rooms/{room}/fights` without the
 /// request's own fields (`client_seed`, `secret`, `run`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,6 +70,11 @@ pub struct FightRequest {
     /// A fight undecided after this many turns is a draw.
     #[serde(default = "hundred")]
     pub max_turns: u32,
+    /// The battle map, as the TOML of `nutshell mls fight --map`: the fight
+    /// is played on it (and `distance` is not used). Left out of the record
+    /// when absent, so fights on the line keep their record text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<String>,
 }
 
 fn one() -> i64 {
@@ -77,6 +89,14 @@ impl FightRequest {
     /// The fight this request describes, ready to run; the error names the
     /// side or option that is wrong (a side's TOML error gives its line).
     pub fn build(&self) -> Result<Fight, String> {
+        let (sides, options) = self.setting()?;
+        let on_map = options.map.is_some();
+        Fight::new(sides, options).map_err(|e| map_error(on_map, e))
+    }
+
+    /// The sides and options of [`FightRequest::build`], checked, for many
+    /// fights of the same setting (`nutshell_mls::simulate`).
+    pub fn setting(&self) -> Result<([Side; 2], FightOptions), String> {
         for (name, text) in [("a", &self.a), ("b", &self.b)] {
             if text.len() > MAX_SIDE_BYTES {
                 return Err(format!(
@@ -101,20 +121,43 @@ impl FightRequest {
         };
         let a = Side::parse("side a", &self.a).map_err(|e| e.to_string())?;
         let b = Side::parse("side b", &self.b).map_err(|e| e.to_string())?;
+        let map = match &self.map {
+            None => None,
+            Some(text) if text.len() > MAX_MAP_BYTES => {
+                return Err(format!(
+                    "`map` is {} bytes; the most is {MAX_MAP_BYTES}",
+                    text.len()
+                ));
+            }
+            // The error reads `map:LINE:COLUMN: what`.
+            Some(text) => Some(Arc::new(
+                BattleMap::parse("map", text).map_err(|e| format!("`map`: {e}"))?,
+            )),
+        };
         let options = FightOptions {
             max_turns: self.max_turns,
             log: true,
             distance: self.distance,
             surprised,
-            map: None,
+            map,
         };
-        Fight::new([a, b], options).map_err(|e| e.to_string())
+        Ok(([a, b], options))
     }
 
     /// The record text of a fight of an earlier server (one roll event).
     pub fn text(&self) -> String {
         let value = serde_json::to_value(self).expect("a fight request is plain data");
         format!("{FIGHT_PREFIX}{}", fair::canonical(&value))
+    }
+}
+
+/// A fight that cannot be set up, in words: a start naming no one, or a
+/// square taken twice, is the map's (`map NAME: why`).
+pub fn map_error(on_map: bool, e: nutshell_mls::FightError) -> String {
+    if on_map && e.to_string().starts_with("map ") {
+        format!("`map`: {e}")
+    } else {
+        e.to_string()
     }
 }
 
@@ -157,9 +200,10 @@ pub fn step_text(fight: i64, step: i64, rounds: Rounds) -> String {
 }
 
 /// What a viewer needs of a fight between steps: the clock (the turn, the
-/// last round resolved in it, the side acting; none before the first turn) and every combatant's health
-/// and position (on the line between the sides, in squares), its set action
-/// and what it has left.
+/// last round resolved in it, the side acting; none before the first turn)
+/// and every combatant's health and position (on the line between the
+/// sides, in squares; on a battle map also its `square` and `facing`), its
+/// set action and what it has left.
 pub fn state(fight: &Fight) -> Value {
     let names = fight.side_names();
     let (turn, round) = fight.clock();
@@ -167,7 +211,7 @@ pub fn state(fight: &Fight) -> Value {
         .fighters()
         .iter()
         .map(|f| {
-            json!({
+            let mut combatant = json!({
                 "name": f.sheet.name,
                 "side": names[f.side],
                 "chp": f.chp,
@@ -177,7 +221,13 @@ pub fn state(fight: &Fight) -> Value {
                 "action": f.action.map(|a| a.name()),
                 "fate_points": f.fate_points,
                 "mp": f.mp,
-            })
+            });
+            // Only on a map, so that fights on the line keep their records.
+            if let Some(pose) = f.pose {
+                combatant["square"] = json!(pose.square.to_string());
+                combatant["facing"] = json!(pose.facing.name());
+            }
+            combatant
         })
         .collect();
     json!({
@@ -190,14 +240,19 @@ pub fn state(fight: &Fight) -> Value {
 }
 
 /// The body of a fight's first event's `fight` field: the sides, who acts
-/// first and the state before the first round.
+/// first, the state before the first round and, on a battle map, the `map`
+/// as the fight begins (its `name` and `rows`, as `FightReport::map`).
 pub fn start(fight: &Fight) -> Value {
     let names = fight.side_names();
-    json!({
+    let mut start = json!({
         "sides": names,
         "first": names[fight.first_side()],
         "state": state(fight),
-    })
+    });
+    if let Some(map) = fight.map_at_start() {
+        start["map"] = json!({"name": map.name, "rows": map.rows()});
+    }
+    start
 }
 
 /// Resolves up to `rounds` rounds of `fight` with the dice of `seed` and
@@ -274,6 +329,7 @@ mod tests {
             distance: 3,
             surprised: None,
             max_turns: 100,
+            map: None,
         }
     }
 
@@ -328,6 +384,90 @@ mod tests {
         // A finished fight takes no more steps.
         let text = step_text(1, 999, Rounds::Count(1));
         assert!(step(&mut fight, &seed, &record(999, &text), Rounds::Count(1)).is_err());
+    }
+
+    /// docs/mls/map.md, Fights on the map: a fight on a map starts with the
+    /// map's rows and every combatant's square and facing, and each step's
+    /// state gives the squares the log's `positions` last put them on.
+    #[test]
+    fn a_fight_on_a_map_gives_the_map_and_every_square_and_facing() {
+        let seed = [5u8; 32];
+        let mut request = request();
+        request.map = Some(include_str!("../../../examples/mls/maps/corridor.toml").to_string());
+        let mut fight = request.build().unwrap();
+        let start = start(&fight);
+        let map = fight.map_at_start().unwrap();
+        assert_eq!(start["map"]["rows"], json!(map.rows()));
+        assert_eq!(start["map"]["name"], json!(map.name));
+        let first = &start["state"]["combatants"];
+        assert_eq!(first[0]["square"], "C4");
+        assert_eq!(first[0]["facing"], "east");
+        assert_eq!(first[1]["square"], "M4");
+        assert_eq!(first[1]["facing"], "west");
+        let mut squares: std::collections::HashMap<String, String> =
+            std::collections::HashMap::new();
+        for n in 1..=500 {
+            let text = step_text(1, n, Rounds::Count(1));
+            let result = step(&mut fight, &seed, &record(n + 1, &text), Rounds::Count(1)).unwrap();
+            for line in result["lines"].as_array().unwrap() {
+                for p in line["positions"].as_array().into_iter().flatten() {
+                    squares.insert(
+                        p["name"].as_str().unwrap().to_string(),
+                        p["square"].as_str().unwrap().to_string(),
+                    );
+                }
+            }
+            for c in result["state"]["combatants"].as_array().unwrap() {
+                let name = c["name"].as_str().unwrap();
+                if let Some(logged) = squares.get(name) {
+                    assert_eq!(
+                        c["square"].as_str(),
+                        Some(logged.as_str()),
+                        "step {n}: {name}"
+                    );
+                }
+            }
+            if result["over"] == true {
+                break;
+            }
+        }
+        assert!(fight.ending().is_some(), "the duel ends within 500 rounds");
+        assert!(!squares.is_empty(), "somebody moved");
+    }
+
+    /// A fight on the line keeps the record text it had before maps: no
+    /// `map` in its request, no `square` in its state.
+    #[test]
+    fn a_fight_without_a_map_records_no_map() {
+        let request = request();
+        assert!(!request.text().contains("map"), "{}", request.text());
+        let start = start(&request.build().unwrap());
+        assert!(start.get("map").is_none());
+        assert!(start["state"]["combatants"][0].get("square").is_none());
+    }
+
+    #[test]
+    fn a_bad_map_is_refused_with_its_line_and_column() {
+        let mut request = request();
+        request.map = Some("name = \"x\"\nrows = '''\n###\n#x#\n###\n'''\n".to_string());
+        let error = request.build().unwrap_err();
+        assert!(
+            error.starts_with("`map`: map:4:2: unknown square `x`"),
+            "{error}"
+        );
+        // A start that names no one in the fight.
+
+        request.map = Some(
+            "name = \"x\"\nrows = '''\n....\n'''\n[[start]]\nwho = \"Nobody\"\nat = \"A1\"\nfacing = \"east\"\n"
+                .to_string(),
+        );
+        let error = request.build().unwrap_err();
+        assert_eq!(
+            error,
+            "`map`: map x: a start names Nobody, who is in neither side"
+        );
+        request.map = Some("x".repeat(MAX_MAP_BYTES + 1));
+        assert!(request.build().unwrap_err().contains("bytes"));
     }
 
     #[test]

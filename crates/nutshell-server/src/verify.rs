@@ -482,6 +482,7 @@ mod tests {
             distance: 1,
             surprised: None,
             max_turns: 100,
+            map: None,
         };
         let text = request.text();
         let record = RollRecord {

@@ -650,6 +650,65 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     )
     .await;
 
+    // The player advances the character from its form: a major adventure
+    // in a major role and a year passed; the ledger's new entries on the
+    // page are the advance the log holds.
+    player
+        .js("document.querySelector('#sheets details').open = true;
+             const form = document.querySelector('#sheets .advance-form');
+             form.querySelector('[id$=-adventure]').value = 'major';
+             form.querySelector('[id$=-role]').value = 'major';
+             form.querySelector('[id$=-years]').value = '1';
+             form.querySelector('button[type=submit]').click();")
+        .await;
+    let entries = player
+        .until(
+            "const items = [...document.querySelectorAll('#sheets .advance-result li')]; return items.length && items.map(li => li.textContent)",
+            wait,
+            "the advance's ledger entries",
+        )
+        .await;
+    let log = reqwest::Client::new()
+        .get(format!("{base}/api/rooms/{room}/log"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let advance = log
+        .lines()
+        .rev()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| {
+            e["body"]["expression"]
+                .as_str()
+                .is_some_and(|x| x.starts_with("advance "))
+        })
+        .expect("the advance is in the log");
+    let logged: Vec<String> = advance["body"]["result"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            let roll = entry["roll"]
+                .as_str()
+                .map(|r| format!(" [{r}]"))
+                .unwrap_or_default();
+            format!("{}{roll}", entry["change"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(entries, json!(logged));
+    assert!(
+        logged.iter().any(|e| e.contains("major adventure")),
+        "{logged:?}"
+    );
+    player
+        .js("document.querySelector('#sheets .advance-form').scrollIntoView();")
+        .await;
+    player.screenshot("player-advance").await;
+
     // The GM shows one secret roll to everyone from the feed.
     roll(&gm, "5d4 + 55", true).await;
     player
@@ -715,6 +774,289 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         assert!(shown.contains("Turn 1: Sir Aldric"), "{shown}");
     }
 
+    player.close().await;
+    gm.close().await;
+}
+
+/// The fight view's tokens as the page draws them: name, square, facing,
+/// state.
+const TOKENS: &str = "return [...document.querySelectorAll('#fight-svg .token')].map(t => [t.dataset.name, t.dataset.square, t.dataset.facing, t.dataset.state])";
+
+/// The map as the page draws it, one legend character a square.
+const CELLS: &str = "const rows = []; for (const r of document.querySelectorAll('#fight-svg rect.cell')) { const c = {floor: '.', wall: '#', door: '+', 'open-door': '/', ladder: 'H'}[r.classList[1]]; const y = Number(r.getAttribute('y')); rows[y] = (rows[y] ?? '') + c; } return rows";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fight_on_a_map_is_started_and_stepped_from_the_page() {
+    let Some(driver) = driver("a_fight_on_a_map_is_started_and_stepped_from_the_page").await else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let wait = Duration::from_secs(10);
+
+    // A GM and a player at a phone's width.
+    let gm = driver.browser(1000, 1000).await;
+    gm.go(&format!("{base}/")).await;
+    gm.until(
+        "return !document.getElementById('start').hidden",
+        wait,
+        "the start form",
+    )
+    .await;
+    gm.js("document.getElementById('create-name').value = 'Guardroom';
+         document.querySelector('#create-form button').click();")
+        .await;
+    let invite = gm
+        .until("return document.getElementById('invite-link').href.includes('invite=') && document.getElementById('invite-link').href", wait, "the invite link")
+        .await;
+    let player = driver.browser(390, 844).await;
+    player.go(invite.as_str().unwrap()).await;
+    player
+        .until(
+            "return !document.getElementById('join').hidden",
+            wait,
+            "the join form",
+        )
+        .await;
+    player
+        .js("document.getElementById('join-name').value = 'Ada';
+             document.querySelector('#join-form button').click();")
+        .await;
+    player
+        .until("return !document.getElementById('table').hidden && document.getElementById('status').textContent.includes('live')", wait, "the player's table")
+        .await;
+
+    // The GM picks the corridor example (sides and map filled in) and
+    // starts the fight; the player has no form.
+    gm.js("document.getElementById('fights').open = true;")
+        .await;
+    gm.until(
+        "return document.getElementById('fight-map').value.includes('The guardroom door') && document.getElementById('fight-example').options.length >= 3",
+        wait,
+        "the example fights",
+    )
+    .await;
+    assert_eq!(
+        player
+            .js("return document.getElementById('fight-form').hidden")
+            .await,
+        true
+    );
+    // "Simulate 10,000": ten batches shown as they come, then the rates;
+    // the counts are the API's for the same seed in one request.
+    gm.js("document.getElementById('simulate').click();").await;
+    gm.until(
+        "return document.getElementById('simulation').dataset.trials === '10000' && document.querySelectorAll('#simulation-chart .bar').length === 3",
+        Duration::from_secs(120),
+        "10,000 simulated fights",
+    )
+    .await;
+    let shown = gm
+        .js("const d = document.getElementById('simulation').dataset; return [Number(d.seed), JSON.parse(d.wins), Number(d.draws), document.getElementById('simulation-progress').value]")
+        .await;
+    let room_now = gm
+        .js("return new URLSearchParams(location.hash.slice(1)).get('room')")
+        .await;
+    let gm_key = gm
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('nutshell:{}')).key",
+            room_now.as_str().unwrap()
+        ))
+        .await;
+    let whole: Value = reqwest::Client::new()
+        .post(format!(
+            "{base}/api/rooms/{}/simulate",
+            room_now.as_str().unwrap()
+        ))
+        .bearer_auth(gm_key.as_str().unwrap())
+        .json(&json!({
+            "a": include_str!("../../../examples/mls/duel/knight.toml"),
+            "b": include_str!("../../../examples/mls/duel/brigand.toml"),
+            "map": include_str!("../../../examples/mls/maps/corridor.toml"),
+            "seed": shown[0], "trials": 10_000,
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        shown,
+        json!([
+            shown[0],
+            [whole["wins"][0]["count"], whole["wins"][1]["count"]],
+            whole["draw"]["count"],
+            10_000
+        ]),
+        "{whole}"
+    );
+    gm.js("document.getElementById('simulation').scrollIntoView();")
+        .await;
+    gm.screenshot("fight-simulate").await;
+    gm.js("document.querySelector('#fight-form button[type=submit]').click();")
+        .await;
+    for page in [&gm, &player] {
+        page.until(
+            "return document.querySelectorAll('#fight-svg .token').length === 2",
+            wait,
+            "the tokens on the map",
+        )
+        .await;
+        assert_eq!(
+            page.js(TOKENS).await,
+            json!([
+                ["Sir Aldric", "C4", "east", "standing"],
+                ["Black Wat", "M4", "west", "standing"]
+            ])
+        );
+    }
+    // Stepped round by round with the button, then to the end; the player's
+    // page follows every step.
+    for n in 1..=3 {
+        gm.js("document.getElementById('fight-step').click();")
+            .await;
+        let clock = format!("Step {n}:");
+        for page in [&gm, &player] {
+            page.until(
+                &format!(
+                    "return document.getElementById('fight-clock').textContent.includes({clock:?})"
+                ),
+                wait,
+                "the step on the page",
+            )
+            .await;
+        }
+    }
+    // The log beside the map: every line so far, the latest step's marked.
+    assert!(
+        gm.js("return document.querySelectorAll('#fight-log li.latest').length")
+            .await
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    gm.js("document.getElementById('fight-end').click();").await;
+    for page in [&gm, &player] {
+        page.until(
+            "return document.getElementById('fight-clock').textContent.includes('Over:')",
+            wait,
+            "the fight's end on the page",
+        )
+        .await;
+    }
+    // The fight's events from the API: every token where the log's
+    // `positions` last put it, the doors as the log's lines left them.
+    let room = gm
+        .js("return new URLSearchParams(location.hash.slice(1)).get('room')")
+        .await;
+    let room = room.as_str().unwrap();
+    let key = gm
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('nutshell:{room}')).key"
+        ))
+        .await;
+    let log = reqwest::Client::new()
+        .get(format!(
+            "{base}/api/rooms/{room}/log?key={}",
+            key.as_str().unwrap()
+        ))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let events: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let start = events.iter().find(|e| e["kind"] == "fight").unwrap();
+    let mut rows: Vec<Vec<char>> = start["body"]["fight"]["map"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().chars().collect())
+        .collect();
+    let mut at: std::collections::BTreeMap<String, (String, String, String)> = Default::default();
+    for c in start["body"]["fight"]["state"]["combatants"]
+        .as_array()
+        .unwrap()
+    {
+        let field = |k: &str| c[k].as_str().unwrap().to_string();
+        at.insert(
+            field("name"),
+            (field("square"), field("facing"), field("state")),
+        );
+    }
+    let steps: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["kind"] == "fight-step")
+        .collect();
+    assert!(steps.len() >= 4, "three steps and one to the end");
+    for step in &steps {
+        for line in step["body"]["result"]["lines"].as_array().unwrap() {
+            for p in line["positions"].as_array().into_iter().flatten() {
+                let field = |k: &str| p[k].as_str().unwrap().to_string();
+                at.insert(
+                    field("name"),
+                    (field("square"), field("facing"), field("state")),
+                );
+            }
+            for (key, mark) in [("opened", '/'), ("closed", '+')] {
+                for square in line[key].as_array().into_iter().flatten() {
+                    let square =
+                        nutshell_mls::map::Square::parse(square.as_str().unwrap()).unwrap();
+                    rows[square.y as usize][square.x as usize] = mark;
+                }
+            }
+        }
+    }
+    let last = &steps.last().unwrap()["body"]["result"];
+    assert_eq!(last["over"], true);
+    // The state a line left may be older than the end's (a fall with no
+    // move): the state of the last step names everyone's state.
+    for c in last["state"]["combatants"].as_array().unwrap() {
+        let entry = at.get_mut(c["name"].as_str().unwrap()).unwrap();
+        assert_eq!(entry.0, c["square"].as_str().unwrap(), "{c}");
+        entry.2 = c["state"].as_str().unwrap().to_string();
+    }
+    let logged: Vec<Value> = at
+        .iter()
+        .map(|(name, (square, facing, state))| json!([name, square, facing, state]))
+        .collect();
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    for page in [&gm, &player] {
+        let mut shown = page.js(TOKENS).await.as_array().unwrap().clone();
+        shown.sort_by_key(|t| t[0].as_str().unwrap().to_string());
+        assert_eq!(shown, logged);
+        assert_eq!(page.js(CELLS).await, json!(rows));
+        // The fallen are crossed out: told apart by more than colour.
+        let down = logged.iter().filter(|t| t[3] != "standing").count();
+        assert!(down >= 1, "the fight ended with someone down: {logged:?}");
+        assert_eq!(
+            page.js("return document.querySelectorAll('#fight-svg .token.fallen .cross').length")
+                .await,
+            json!(down)
+        );
+    }
+    // Nothing overflows the phone's width, and no request left the origin.
+    assert_eq!(
+        player
+            .js("return document.documentElement.scrollWidth <= 390")
+            .await,
+        true
+    );
+    let foreign = player
+        .js(&format!(
+            "return performance.getEntriesByType('resource').map(r => r.name).filter(n => !n.startsWith({base:?}))"
+        ))
+        .await;
+    assert_eq!(foreign, json!([]));
+    for (page, name) in [(&gm, "fight-desktop"), (&player, "fight-phone")] {
+        page.js("document.getElementById('fight-view').scrollIntoView();")
+            .await;
+        page.screenshot(name).await;
+    }
     player.close().await;
     gm.close().await;
 }

@@ -238,6 +238,8 @@ on_both_databases!(
     concurrent_joins_get_distinct_members_and_sequence_numbers,
     concurrent_rolls_in_several_rooms_with_refusals_stay_gapless,
     an_mls_fight_is_stepped_round_by_round_announced_and_replayed,
+    a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed,
+    many_fights_are_simulated_in_batches_that_add_up,
     a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed,
     character_sheets_are_made_kept_per_player_checked_and_verified,
 );
@@ -698,6 +700,218 @@ async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(backend: 
     // The player's view verifies too: the secret fight is only hidden.
     let seen = verify(&app.log(&room, &player).await).unwrap();
     assert_eq!(seen.rolls_hidden, 0, "revealed with its epoch");
+}
+
+/// docs/server.md, fights on a battle map: the fight event carries the map
+/// as it began and every combatant's square and facing; each step's state
+/// puts everyone where the log's `positions` last put them; a bad map is
+/// refused naming the field and its line and column; verify replays it.
+async fn a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed(backend: Backend) {
+    let Some(app) = spawn_app(
+        backend,
+        "a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed",
+    )
+    .await
+    else {
+        return;
+    };
+    let knight = include_str!("../../../examples/mls/duel/knight.toml");
+    let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
+    let corridor = include_str!("../../../examples/mls/maps/corridor.toml");
+    let (room, gm, player) = app.room_with_player().await;
+    let fights = format!("/api/rooms/{room}/fights");
+    let mut stream = app
+        .client
+        .get(format!("{}/api/rooms/{room}/events?after=2", app.base))
+        .bearer_auth(&player)
+        .send()
+        .await
+        .unwrap();
+    // A bad map is refused with the field, line and column; nothing written.
+    let before = lines(&app.log(&room, &gm).await).len();
+    for (map, needle) in [
+        (
+            "name = \"x\"\nrows = '''\n###\n#x#\n###\n'''\n".to_string(),
+            "`map`: map:4:2: unknown square `x`",
+        ),
+        ("rows = 3".to_string(), "`map`: map:1:"),
+        (
+            corridor.replace("Black Wat", "Nobody"),
+            "`map`: map The guardroom door: a start names Nobody",
+        ),
+    ] {
+        let body = json!({"a": knight, "b": brigand, "map": map});
+        let (status, error) = app.post(&fights, Some(&gm), body).await;
+        assert_eq!(status, 400, "{error}");
+        assert_eq!(error["error"]["code"], "bad_fight", "{error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(needle), "{needle}: {message}");
+    }
+    assert_eq!(lines(&app.log(&room, &gm).await).len(), before);
+    // The fight starts where the map places everyone, the map with it.
+    let (status, started) = app
+        .post(
+            &fights,
+            Some(&gm),
+            json!({"a": knight, "b": brigand, "map": corridor}),
+        )
+        .await;
+    assert_eq!(status, 201, "{started}");
+    let id = started["fight"].as_i64().unwrap();
+    assert_eq!(started["request"]["map"], corridor);
+    assert_eq!(started["map"]["name"], "The guardroom door");
+    assert_eq!(started["map"]["rows"][3], "#.....+......#");
+    let pose = |state: &Value| -> Vec<(String, String, String)> {
+        state["combatants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap().to_string(),
+                    c["square"].as_str().unwrap().to_string(),
+                    c["facing"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let mut now: std::collections::HashMap<String, (String, String)> = pose(&started["state"])
+        .into_iter()
+        .map(|(name, square, facing)| (name, (square, facing)))
+        .collect();
+    assert_eq!(now["Sir Aldric"], ("C4".to_string(), "east".to_string()));
+    assert_eq!(now["Black Wat"], ("M4".to_string(), "west".to_string()));
+    // Stepped a round at a time, then to the end: every state's squares
+    // are those of the log's positions so far.
+    let step = format!("{fights}/{id}/step");
+    let mut answers = Vec::new();
+    for n in 1..=40 {
+        let body = if n < 6 {
+            json!({})
+        } else {
+            json!({"rounds": "end", "client_seed": "to the end"})
+        };
+        let (status, answer) = app.post(&step, Some(&gm), body).await;
+        assert_eq!(status, 201, "{answer}");
+        for line in answer["lines"].as_array().unwrap() {
+            for p in line["positions"].as_array().into_iter().flatten() {
+                now.insert(
+                    p["name"].as_str().unwrap().to_string(),
+                    (
+                        p["square"].as_str().unwrap().to_string(),
+                        p["facing"].as_str().unwrap().to_string(),
+                    ),
+                );
+            }
+        }
+        for (name, square, facing) in pose(&answer["state"]) {
+            assert_eq!(now[&name], (square, facing), "step {n}: {name}");
+        }
+        let over = answer["over"] == true;
+        answers.push(answer);
+        if over {
+            break;
+        }
+    }
+    let last = answers.last().unwrap();
+    assert_eq!(last["over"], true, "{last}");
+    assert_eq!(last["report"]["map"], started["map"]);
+    assert_ne!(now["Sir Aldric"].0, "C4", "the knight moved");
+    // The room saw the fight with its map and every step.
+    let seen = read_events(&mut stream, 1 + answers.len()).await;
+    assert_eq!(seen[0].1["body"]["fight"]["map"], started["map"]);
+    for (answer, (_, event)) in answers.iter().zip(&seen[1..]) {
+        assert_eq!(event["body"]["result"]["state"], answer["state"]);
+    }
+    // Verify replays every step after the reveal; a moved token is caught,
+    // and so is a map redrawn in the fight's start.
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let log = app.log(&room, &gm).await;
+    let report = verify(&log).unwrap();
+    assert_eq!(report.rolls_verified, answers.len());
+    let first_step = answers[0]["seq"].as_i64().unwrap();
+    let forged = reseal(&log, first_step, |body| {
+        body["result"]["state"]["combatants"][0]["square"] = json!("B4");
+    });
+    assert_eq!(verify(&forged).unwrap_err().line, first_step as usize);
+    let forged = reseal(&log, id, |body| {
+        body["fight"]["map"]["rows"][3] = json!("#...../......#");
+    });
+    assert_eq!(verify(&forged).unwrap_err().line, id as usize);
+}
+
+/// docs/server.md, simulating a fight: win rates with intervals and their
+/// counts, reproducible by seed, batches that add up to one run, bad
+/// requests refused, nothing written to the room.
+async fn many_fights_are_simulated_in_batches_that_add_up(backend: Backend) {
+    let Some(app) = spawn_app(backend, "many_fights_are_simulated_in_batches_that_add_up").await
+    else {
+        return;
+    };
+    let knight = include_str!("../../../examples/mls/duel/knight.toml");
+    let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
+    let corridor = include_str!("../../../examples/mls/maps/corridor.toml");
+    let (room, gm, player) = app.room_with_player().await;
+    let path = format!("/api/rooms/{room}/simulate");
+    let before = lines(&app.log(&room, &gm).await).len();
+    let run = |first: u64, trials: u64| json!({"a": knight, "b": brigand, "map": corridor, "seed": 7, "first": first, "trials": trials});
+    let (status, whole) = app.post(&path, Some(&player), run(0, 200)).await;
+    assert_eq!(status, 200, "{whole}");
+    assert_eq!(whole["trials"], 200);
+    assert_eq!(whole["complete"], true);
+    assert_eq!(whole["sides"], json!(["Sir Aldric", "Black Wat"]));
+    let count = |answer: &Value, k: usize| answer["wins"][k]["count"].as_u64().unwrap();
+    assert_eq!(
+        count(&whole, 0) + count(&whole, 1) + whole["draw"]["count"].as_u64().unwrap(),
+        200
+    );
+    for k in 0..2 {
+        let w = &whole["wins"][k];
+        let p = w["probability"].as_f64().unwrap();
+        assert!((p - count(&whole, k) as f64 / 200.0).abs() < 1e-12);
+        assert!(w["low"].as_f64().unwrap() <= p && p <= w["high"].as_f64().unwrap());
+    }
+    // The same seed gives the same fights; two batches are the one run.
+    let (_, again) = app.post(&path, Some(&gm), run(0, 200)).await;
+    assert_eq!(again["wins"], whole["wins"]);
+    let (_, half) = app.post(&path, Some(&gm), run(0, 100)).await;
+    let (_, rest) = app.post(&path, Some(&gm), run(100, 100)).await;
+    for k in 0..2 {
+        assert_eq!(count(&half, k) + count(&rest, k), count(&whole, k));
+    }
+    // Without a seed one is drawn and answered.
+    let (status, drawn) = app
+        .post(
+            &path,
+            Some(&gm),
+            json!({"a": knight, "b": brigand, "trials": 10}),
+        )
+        .await;
+    assert_eq!(status, 200, "{drawn}");
+    assert!(drawn["seed"].is_u64());
+    for (body, needle) in [
+        (json!({"a": knight, "b": brigand, "trials": 0}), "`trials`"),
+        (
+            json!({"a": knight, "b": brigand, "trials": 10_001}),
+            "`trials`",
+        ),
+        (json!({"a": knight, "b": brigand, "seed": -1}), "`seed`"),
+        (json!({"a": knight, "b": brigand, "bogus": 1}), "bogus"),
+        (
+            json!({"a": knight, "b": brigand, "map": "rows = 3"}),
+            "`map`",
+        ),
+        (json!({"a": knight, "b": "name = "}), "side b"),
+    ] {
+        let (status, error) = app.post(&path, Some(&gm), body.clone()).await;
+        assert_eq!(status, 400, "{body} -> {error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    let (status, _) = app.post(&path, None, run(0, 10)).await;
+    assert_eq!(status, 401);
+    assert_eq!(lines(&app.log(&room, &gm).await).len(), before);
 }
 
 async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend: Backend) {

@@ -114,7 +114,8 @@ function rollBody(body) {
 function fightState(state) {
   const part = el("ul", "fighters");
   for (const c of state?.combatants ?? []) {
-    part.append(el("li", null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, square ${c.position}${c.action ? `, ${c.action}` : ""}`));
+    const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
+    part.append(el("li", null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`));
   }
   return part;
 }
@@ -191,6 +192,11 @@ function addEvent(event) {
     $("feed").prepend(item);
   }
   seen.set(event.seq, item);
+  // A fight's events once each (a secret one when it is shown).
+  if (!event.hidden && (!old || old.querySelector(".secret"))) {
+    if (event.kind === "fight") fightStarted(event);
+    if (event.kind === "fight-step") fightStepped(event);
+  }
 }
 
 // ---------------------------------------------------------------- the room
@@ -555,13 +561,82 @@ async function showSheets() {
   const items = answer.data.sheets.map((sheet) => {
     const item = el("li");
     const details = el("details");
-    details.append(el("summary", null, `${sheet.name} (made by ${sheet.owner}, roll #${sheet.seq})`));
+    details.append(el("summary", null, `${sheet.name} (made by ${sheet.owner}, roll #${sheet.seq}${sheet.advances ? `, advanced ${sheet.advances} time(s)` : ""})`));
     for (const line of sheet.rolled ?? []) details.append(el("div", "meta", line));
     details.append(el("pre", null, sheet.sheet));
+    if (current.seat.role === "gm" || sheet.roller === me?.id) details.append(advanceForm(sheet));
     item.append(details);
     return item;
   });
   $("sheets").replaceChildren(...items);
+}
+
+// Advancing a sheet (POST .../sheets/{sheet}/advance, `nutshell mls
+// advance`'s options by name): an adventure and the role played, traits
+// checked, years passed, CPs to spend; the ledger's new entries shown.
+function advanceForm(sheet) {
+  const form = el("form", "advance-form");
+  form.autocomplete = "off";
+  const id = (name) => `advance-${sheet.seq}-${name}`;
+  const field = (name, label, input) => {
+    input.id = id(name);
+    const wrap = el("label", null, label);
+    wrap.htmlFor = input.id;
+    wrap.append(input);
+    return wrap;
+  };
+  const select = (options) => {
+    const node = el("select");
+    for (const [value, text] of options) { const o = el("option", null, text); o.value = value; node.append(o); }
+    return node;
+  };
+  const text = (placeholder) => { const input = el("input"); input.placeholder = placeholder; return input; };
+  const years = el("input");
+  years.type = "number";
+  years.min = "0";
+  years.placeholder = "0";
+  const fields = el("div", "fields");
+  fields.append(
+    field("adventure", "adventure", select([["", "none"], ["minor", "minor"], ["average", "average"], ["major", "major"]])),
+    field("role", "role in it", select([["minor", "minor"], ["major", "major"]])),
+    field("check", "traits checked (commas)", text("strength, mind")),
+    field("years", "years passed", years),
+    field("spend", "spend CPs on (commas)", text("secondary:sword, money:1")),
+  );
+  const button = el("button", null, "Advance (the dice are rolled for the table)");
+  button.type = "submit";
+  const error = el("pre", "error");
+  error.hidden = true;
+  error.setAttribute("role", "alert");
+  const result = el("div", "advance-result");
+  result.setAttribute("aria-live", "polite");
+  form.append(el("h3", null, `Advance ${sheet.name}`), fields, button, error, result);
+  const list = (value) => value.split(",").map((v) => v.trim()).filter(Boolean);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { client_seed: clientSeed() };
+    const adventure = form.querySelector(`#${id("adventure")}`).value;
+    if (adventure) { body.adventure = adventure; body.role = form.querySelector(`#${id("role")}`).value; }
+    const checks = list(form.querySelector(`#${id("check")}`).value);
+    if (checks.length) body.check = checks;
+    const passed = form.querySelector(`#${id("years")}`).value;
+    if (passed !== "" && Number(passed) > 0) body.years = Number(passed);
+    const spend = list(form.querySelector(`#${id("spend")}`).value);
+    if (spend.length) body.spend = spend;
+    button.disabled = true;
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/sheets/${sheet.seq}/advance`, current.seat.key, body);
+    button.disabled = false;
+    error.hidden = answer.ok;
+    if (!answer.ok) { error.textContent = errorText(answer).replace(/; /g, "\n"); return; }
+    const entries = (answer.data.entries ?? []).map((entry) => el("li", null, `${entry.change}${entry.roll ? ` [${entry.roll}]` : ""}`));
+    const ledger = el("ul", "ledger");
+    ledger.append(...entries);
+    result.replaceChildren(ledger, el("div", "meta", `${answer.data.cps ?? 0} CP(s) unspent at age ${answer.data.age ?? ""}`));
+    // The sheet's new version (the list keeps this item's result in view).
+    const pre = form.parentElement.querySelector("pre");
+    if (pre && answer.data.sheet) pre.textContent = answer.data.sheet;
+  });
+  return form;
 }
 
 async function makeSheet(e) {
@@ -581,6 +656,291 @@ async function makeSheet(e) {
   error.hidden = true;
   showSheets();
 }
+
+// ---------------------------------------------------------------- fights on a map
+
+// Every fight this page has seen, by id: its sides, the map as it is now
+// (the rows as the fight began, doors opened and closed by the log's
+// lines), the state after the latest step and that step's lines. The view
+// shows the latest fight; every member's page follows it as the steps are
+// announced.
+const fights = new Map();
+let shownFight = null;
+
+function squareXY(name) {
+  const m = /^([A-Z]+)(\d+)$/.exec(name ?? "");
+  if (!m) return null;
+  let x = 0;
+  for (const c of m[1]) x = x * 26 + (c.charCodeAt(0) - 64);
+  return { x: x - 1, y: Number(m[2]) - 1 };
+}
+
+function columnName(x) {
+  let name = "";
+  for (let n = x + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+function setSquare(rows, square, ch) {
+  const at = squareXY(square);
+  if (!at || !rows[at.y]) return;
+  const row = [...rows[at.y]];
+  row[at.x] = ch;
+  rows[at.y] = row.join("");
+}
+
+function fightStarted(event) {
+  const body = event.body;
+  if (!body?.fight) return;
+  fights.set(event.seq, {
+    id: event.seq,
+    starter: body.roller,
+    sides: body.fight.sides ?? [],
+    map: body.fight.map ? { name: body.fight.map.name, rows: [...body.fight.map.rows] } : null,
+    state: body.fight.state,
+    lines: [], // every line so far, each with the step that logged it
+    step: 0,
+    over: false,
+    ending: null,
+  });
+  shownFight = event.seq;
+  // Everyone at the table sees the fight as it starts.
+  $("fights").open = true;
+  drawFight();
+}
+
+function fightStepped(event) {
+  const body = event.body;
+  const fight = fights.get(body?.fight);
+  if (!fight || body.step <= fight.step) return;
+  const result = body.result ?? {};
+  for (const line of result.lines ?? []) {
+    for (const square of line.opened ?? []) if (fight.map) setSquare(fight.map.rows, square, "/");
+    for (const square of line.closed ?? []) if (fight.map) setSquare(fight.map.rows, square, "+");
+  }
+  fight.state = result.state;
+  const lines = (result.lines ?? []).map((line) => ({ step: body.step, text: line.text }));
+  if (!lines.length) lines.push({ step: body.step, text: `Turn ${result.state?.turn}, round ${result.state?.round}: nothing to log.` });
+  fight.lines.push(...lines);
+  fight.step = body.step;
+  fight.over = Boolean(result.over);
+  fight.ending = result.ending ?? null;
+  if (shownFight === fight.id) drawFight();
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const CELL = { "#": "wall", ".": "floor", "+": "door", "/": "open-door", H: "ladder" };
+const TURN = { north: 0, east: 90, south: 180, west: 270 };
+
+// The map as an SVG: a square a unit, column letters and row numbers
+// around it, every combatant a token (its side's colour and initial, a
+// yellow arrow to the side it faces, a health bar; the fallen grey and
+// crossed out).
+function mapPicture(fight) {
+  const rows = fight.map.rows;
+  const width = rows[0]?.length ?? 0;
+  const height = rows.length;
+  const svg = svgEl("svg", { viewBox: `-0.8 -0.8 ${width + 0.8} ${height + 0.8}`, role: "img", id: "fight-svg" });
+  svg.append(svgEl("title", {}, `${fight.map.name}: ${width} columns by ${height} rows`));
+  for (let x = 0; x < width; x++) svg.append(svgEl("text", { x: x + 0.5, y: -0.25, "text-anchor": "middle", class: "grid-label" }, columnName(x)));
+  rows.forEach((row, y) => {
+    svg.append(svgEl("text", { x: -0.4, y: y + 0.65, "text-anchor": "middle", class: "grid-label" }, String(y + 1)));
+    [...row].forEach((ch, x) => {
+      svg.append(svgEl("rect", { x, y, width: 1, height: 1, class: `cell ${CELL[ch] ?? "floor"}`, "data-square": `${columnName(x)}${y + 1}` }));
+    });
+  });
+  for (const c of fight.state?.combatants ?? []) {
+    const at = squareXY(c.square);
+    if (!at) continue;
+    const fallen = c.state !== "standing";
+    const side = fight.sides.indexOf(c.side);
+    const token = svgEl("g", {
+      class: `token side-${side < 0 ? 0 : side}${fallen ? " fallen" : ""}`,
+      transform: `translate(${at.x + 0.5} ${at.y + 0.5})`,
+      "data-name": c.name, "data-square": c.square, "data-facing": c.facing, "data-state": c.state,
+    });
+    token.append(svgEl("title", {}, `${c.name} (${c.side}): ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}`));
+    const arrow = svgEl("polygon", { class: "arrow", points: "0,-0.5 0.2,-0.22 -0.2,-0.22", transform: `rotate(${TURN[c.facing] ?? 0})` });
+    token.append(svgEl("circle", { r: 0.34 }), arrow, svgEl("text", { y: 0 }, (c.name ?? "?").slice(0, 1)));
+    const share = Math.max(0, Math.min(1, c.thp > 0 ? c.chp / c.thp : 0));
+    token.append(svgEl("rect", { class: "hp-back", x: -0.4, y: 0.36, width: 0.8, height: 0.1 }), svgEl("rect", { class: "hp", x: -0.4, y: 0.36, width: 0.8 * share, height: 0.1 }));
+    if (fallen) token.append(svgEl("path", { class: "cross", d: "M-0.3,-0.3 L0.3,0.3 M0.3,-0.3 L-0.3,0.3" }));
+    svg.append(token);
+  }
+  return svg;
+}
+
+function drawFight() {
+  const fight = fights.get(shownFight);
+  $("fight-view").hidden = !fight;
+  if (!fight) return;
+  $("fight-title").textContent = `Fight #${fight.id}: ${fight.sides.join(" against ")}${fight.map ? ` on ${fight.map.name}` : " (on a line)"}`;
+  const mayStep = current && (current.seat.role === "gm" || me?.id === fight.starter);
+  document.querySelector(".fight-controls").hidden = !mayStep || fight.over;
+  $("fight-map-view").replaceChildren(fight.map ? mapPicture(fight) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+  const state = fight.state ?? {};
+  const clock = fight.step === 0 ? "Before the first round" : `Step ${fight.step}: turn ${state.turn}, round ${state.round}${state.acting ? ` (${state.acting} acting)` : ""}`;
+  $("fight-clock").textContent = fight.over ? `${clock}. Over: ${fight.ending?.winner ? `${fight.ending.winner} wins` : "a draw"} (${fight.ending?.reason ?? ""})` : clock;
+  // The whole log so far, the latest step's lines marked and in view.
+  const log = $("fight-log");
+  log.replaceChildren(...fight.lines.map((line) => el("li", line.step === fight.step ? "latest" : null, line.text)));
+  log.scrollTop = log.scrollHeight;
+  $("fight-roster").replaceChildren(...(state.combatants ?? []).map((c) => {
+    const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
+    const item = el("li", c.state !== "standing" ? "fallen" : null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`);
+    item.dataset.name = c.name;
+    return item;
+  }));
+}
+
+async function stepFight(rounds) {
+  if (!current || shownFight === null) return;
+  const body = { client_seed: clientSeed() };
+  if (rounds) body.rounds = rounds;
+  for (const id of ["fight-step", "fight-end"]) $(id).disabled = true;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/fights/${shownFight}/step`, current.seat.key, body);
+  for (const id of ["fight-step", "fight-end"]) $(id).disabled = false;
+  const error = $("fight-error");
+  error.hidden = answer.ok;
+  if (!answer.ok) error.textContent = errorText(answer);
+}
+
+async function startFight(e) {
+  e.preventDefault();
+  if (!current) return;
+  const body = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
+  if ($("fight-map").value.trim() !== "") body.map = $("fight-map").value;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/fights`, current.seat.key, body);
+  const error = $("fight-error");
+  error.hidden = answer.ok;
+  if (!answer.ok) { error.textContent = errorText(answer); return; }
+  $("fight-step").focus();
+}
+
+// "Simulate 10,000": ten batches of 1,000 fights of the form's setting
+// with one seed (so they add up to one run, the command line's with that
+// --seed), the progress shown between them, then each outcome's rate with
+// its 95% interval (Wilson's, as the server and the command line give).
+const SIM_TRIALS = 10000;
+const SIM_BATCH = 1000;
+const Z95 = 1.959963984540054;
+
+function wilson(count, trials) {
+  const n = Math.max(trials, 1);
+  const p = count / n;
+  const z2 = Z95 * Z95;
+  const center = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { p, low: Math.min(Math.max(center - half, 0), p), high: Math.max(Math.min(center + half, 1), p) };
+}
+
+function rateChart(rows) {
+  // One bar a row, a whisker for its interval, the words beside.
+  const height = rows.length * 8 + 1;
+  const svg = svgEl("svg", { viewBox: `0 0 100 ${height}`, role: "img", "aria-label": "win rates with 95% intervals" });
+  rows.forEach((row, i) => {
+    const y = i * 8 + 0.5;
+    const rate = wilson(row.count, row.trials);
+    svg.append(svgEl("rect", { class: "bar", x: 0, y: y + 3.2, width: 100 * rate.p, height: 3 }));
+    svg.append(svgEl("line", { class: "whisker", x1: 100 * rate.low, x2: 100 * rate.high, y1: y + 4.7, y2: y + 4.7 }));
+    svg.append(svgEl("text", { x: 0, y: y + 2.4 }, `${row.label}: ${(rate.p * 100).toFixed(1)}% (95%: ${(rate.low * 100).toFixed(1)}–${(rate.high * 100).toFixed(1)}%)`));
+  });
+  return svg;
+}
+
+async function simulateFights() {
+  if (!current) return;
+  const setting = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
+  if ($("fight-map").value.trim() !== "") setting.map = $("fight-map").value;
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  const seed = (words[0] % 2 ** 21) * 2 ** 32 + words[1]; // a safe integer
+  const box = $("simulation");
+  box.hidden = false;
+  box.dataset.seed = String(seed);
+  $("simulation-chart").replaceChildren();
+  $("simulate").disabled = true;
+  const counts = { wins: [0, 0], draw: 0, trials: 0, sides: [] };
+  const error = $("fight-error");
+  error.hidden = true;
+  for (let first = 0; first < SIM_TRIALS; first += SIM_BATCH) {
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/simulate`, current.seat.key, { ...setting, seed, first, trials: SIM_BATCH });
+    if (!answer.ok) { error.textContent = errorText(answer); error.hidden = false; break; }
+    const data = answer.data;
+    counts.sides = data.sides;
+    counts.wins[0] += data.wins[0].count;
+    counts.wins[1] += data.wins[1].count;
+    counts.draw += data.draw.count;
+    counts.trials += data.trials;
+    $("simulation-progress").value = counts.trials;
+    $("simulation-count").textContent = `${counts.trials.toLocaleString()} of ${SIM_TRIALS.toLocaleString()} fights (seed ${seed})`;
+    if (!data.complete) break;
+  }
+  $("simulate").disabled = false;
+  box.dataset.wins = JSON.stringify(counts.wins);
+  box.dataset.draws = String(counts.draw);
+  box.dataset.trials = String(counts.trials);
+  if (!counts.trials) return;
+  $("simulation-chart").replaceChildren(rateChart([
+    { label: `${counts.sides[0]} wins`, count: counts.wins[0], trials: counts.trials },
+    { label: `${counts.sides[1]} wins`, count: counts.wins[1], trials: counts.trials },
+    { label: "a draw", count: counts.draw, trials: counts.trials },
+  ]));
+}
+
+let scenarios = [];
+function useScenario() {
+  const chosen = scenarios[Number($("fight-example").value)];
+  if (!chosen) return;
+  $("fight-a").value = chosen.a;
+  $("fight-b").value = chosen.b;
+  $("fight-map").value = chosen.map ?? "";
+  $("fight-distance").value = chosen.distance ?? 1;
+}
+
+async function loadScenarios() {
+  const response = await fetch("/web/scenarios.json");
+  if (!response.ok) return;
+  scenarios = await response.json();
+  $("fight-example").replaceChildren(...scenarios.map((s, i) => { const o = el("option", null, s.name); o.value = String(i); return o; }));
+  useScenario();
+}
+
+// The room's sheets as choices for either side (a sheet is a combatant).
+let fightSheets = [];
+async function loadFightSheets() {
+  if (!current) return;
+  const answer = await api("GET", `/api/rooms/${encodeURIComponent(current.room)}/sheets`, current.seat.key);
+  if (!answer.ok) return;
+  fightSheets = answer.data.sheets ?? [];
+  for (const id of ["fight-sheet-a", "fight-sheet-b"]) {
+    const options = [el("option", null, "or a sheet of this table…")];
+    options[0].value = "";
+    fightSheets.forEach((sheet, i) => { const o = el("option", null, `${sheet.name} (by ${sheet.owner})`); o.value = String(i); options.push(o); });
+    $(id).replaceChildren(...options);
+  }
+}
+
+for (const [select, area] of [["fight-sheet-a", "fight-a"], ["fight-sheet-b", "fight-b"]]) {
+  $(select).addEventListener("change", () => {
+    const sheet = fightSheets[Number($(select).value)];
+    if ($(select).value !== "" && sheet) $(area).value = sheet.sheet;
+  });
+}
+$("fight-example").addEventListener("change", useScenario);
+$("simulate").addEventListener("click", simulateFights);
+$("fight-form").addEventListener("submit", startFight);
+$("fight-step").addEventListener("click", () => stepFight(null));
+$("fight-end").addEventListener("click", () => stepFight("end"));
+$("fights").addEventListener("toggle", () => { if ($("fights").open) loadFightSheets(); });
+loadScenarios();
 
 // ---------------------------------------------------------------- forms
 

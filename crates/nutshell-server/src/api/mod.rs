@@ -7,6 +7,7 @@ pub mod odds;
 pub mod rolls;
 pub mod rooms;
 pub mod sheets;
+pub mod simulate;
 
 use axum::http::header;
 use axum::response::IntoResponse;
