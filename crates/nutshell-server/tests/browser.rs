@@ -622,11 +622,80 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         "{panel}"
     );
 
-    // A character made from the form: the sheet shown is one the rules
-    // accept (checked with the library `nutshell mls character check` uses).
+    // A character built with the guided form: the table prices the choices
+    // as they change (POST .../sheets/check), names each rule broken next
+    // to its field, and the sheet made is one the rules accept (checked
+    // with the library `nutshell mls character check` uses).
     player
-        .js("document.getElementById('characters').open = true;
-             document.querySelector('#sheet-form button[type=submit]').click();")
+        .js("document.getElementById('characters').open = true;")
+        .await;
+    let start = player
+        .until(
+            "const t = document.getElementById('char-cps').textContent; return t.includes('spent') && t",
+            wait,
+            "the CPs of the form's choices",
+        )
+        .await;
+    let start = start.as_str().unwrap().to_string();
+    assert!(start.contains("the rules accept"), "{start}");
+    // A third primary trait at RAv+2 (dexterity is at +2 already): the
+    // count changes and the limit is named next to a trait.
+    player
+        .js("for (const t of ['strength', 'body']) {
+               const s = document.getElementById('cf-trait-' + t);
+               s.value = '4'; s.dispatchEvent(new Event('change', {bubbles: true}));
+             }")
+        .await;
+    let plus_two = player
+        .until(
+            &format!(
+                "const t = document.getElementById('char-cps').textContent;
+                 const p = [...document.querySelectorAll('.traits .problem')].map(n => n.textContent).join(' ');
+                 return t !== {} && p && [t, p]",
+                json!(start)
+            ),
+            wait,
+            "the +2 limit named at the traits",
+        )
+        .await;
+    assert_ne!(plus_two[0], json!(start), "{plus_two}");
+    // Over budget: twenty Fate Points bought (100 CPs).
+    player
+        .js("for (const t of ['strength', 'body']) {
+               const s = document.getElementById('cf-trait-' + t);
+               s.value = '3'; s.dispatchEvent(new Event('change', {bubbles: true}));
+             }
+             const f = document.getElementById('cf-fate');
+             f.value = '20'; f.dispatchEvent(new Event('input', {bubbles: true}));")
+        .await;
+    let over = player
+        .until(
+            "const t = document.getElementById('char-cps');
+             const v = [...document.querySelectorAll('#char-violations li')].map(n => n.textContent);
+             return t.classList.contains('over') && v.some(x => x.startsWith('character.cps')) && [t.textContent, v.join(' | ')]",
+            wait,
+            "the over-budget choice named",
+        )
+        .await;
+    assert!(over[0].as_str().unwrap().contains("-"), "{over}");
+    player
+        .js("document.getElementById('char-guided').scrollIntoView();")
+        .await;
+    player.screenshot("player-character-form").await;
+    player
+        .js("const f = document.getElementById('cf-fate');
+             f.value = '0'; f.dispatchEvent(new Event('input', {bubbles: true}));")
+        .await;
+    player
+        .until(
+            "const t = document.getElementById('char-cps').textContent;
+             return t.includes('the rules accept') && !document.querySelector('#char-violations li')",
+            wait,
+            "the valid choices again",
+        )
+        .await;
+    player
+        .js("document.querySelector('#sheet-form button[type=submit]').click();")
         .await;
     let sheet = player
         .until(

@@ -990,6 +990,44 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
         "{broken}"
     );
     assert!(!broken["violations"].as_array().unwrap().is_empty());
+    // Choices are priced and checked the same way, and nothing is written:
+    // Brana spends 13 of her 66 CPs (docs/mls/characters.md, "What things
+    // cost"); twenty Fate Points more (5 CPs each, mls, Character
+    // Generation, Fate Points) overspend by 47, and the CPs are named as
+    // broken.
+    let (status, priced) = app
+        .post(&check, Some(&player), json!({"choices": brana}))
+        .await;
+    assert_eq!(status, 200, "{priced}");
+    assert_eq!(priced["ok"], true, "{priced}");
+    assert_eq!(
+        priced["cps"],
+        json!({"budget": 66, "spent": 13, "left": 53}),
+        "{priced}"
+    );
+    let over = brana.replace("age = 21", "fate_points_bought = 20\nage = 21");
+    let (status, over) = app
+        .post(&check, Some(&player), json!({"choices": over}))
+        .await;
+    assert_eq!(status, 200, "{over}");
+    assert_eq!(over["ok"], false, "{over}");
+    assert_eq!(over["cps"]["left"], -47, "{over}");
+    assert!(
+        over["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["field"] == "character.cps"),
+        "{over}"
+    );
+    let (status, both) = app
+        .post(
+            &check,
+            Some(&player),
+            json!({"choices": brana, "sheet": sheet}),
+        )
+        .await;
+    assert_eq!(status, 400, "{both}");
     // Bad choices are refused with where; nothing is written.
     for (body, needle) in [
         (json!({"choices": "name = \"X\"\nage = [\n"}), "choices"),

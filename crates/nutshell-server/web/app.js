@@ -639,6 +639,113 @@ function advanceForm(sheet) {
   return form;
 }
 
+// ---------------------------------------------------------------- the guided character form
+
+// The form writes the choices file (the text box under "advanced" holds
+// it) and asks the table to check it (POST .../sheets/check with
+// `choices`): the CPs spent and left and every rule broken come from the
+// server, which prices everything; nothing here knows a rule.
+const tomlString = (text) => JSON.stringify(text);
+
+function choicesFromForm() {
+  const lines = [`name = ${tomlString($("cf-name").value)}`, `race = ${tomlString($("cf-race").value)}`];
+  const age = $("cf-age").value.trim();
+  lines.push(`age = ${/^\d+(\.\d+)?$/.test(age) ? age : tomlString(age)}`);
+  const traits = [...document.querySelectorAll("#char-guided [data-trait]")]
+    .map((select) => `${select.dataset.trait} = ${Number(select.value)}`);
+  lines.push(`traits = { ${traits.join(", ")} }`);
+  lines.push(`occupation = { name = ${tomlString($("cf-occ-name").value.trim())}, base = ${tomlString($("cf-occ-base").value.trim())}, level = ${Number($("cf-occ-level").value)} }`);
+  const fate = Number($("cf-fate").value);
+  lines.push(`fate_points_bought = ${Number.isInteger(fate) ? fate : 0}`);
+  if ($("cf-magic").checked) lines.push("magic = true");
+  lines.push("", "[secondary]");
+  for (const row of document.querySelectorAll("#char-guided .secondary")) {
+    const name = row.querySelector(".s-name").value.trim();
+    if (!name) continue;
+    const level = row.querySelector(".s-level").value;
+    lines.push(`${tomlString(name)} = { kind = ${tomlString(row.querySelector(".s-kind").value)}, base = ${tomlString(row.querySelector(".s-base").value.trim())}${level === "" ? "" : `, level = ${Number(level)}`} }`);
+  }
+  lines.push("", "[negative]");
+  for (const row of document.querySelectorAll("#char-guided .negative")) {
+    const name = row.querySelector(".n-name").value.trim();
+    if (name) lines.push(`${tomlString(name)} = { level = ${Number(row.querySelector(".n-level").value)} }`);
+  }
+  lines.push("", "[personality]");
+  for (const row of document.querySelectorAll("#char-guided .personality")) {
+    const name = row.querySelector(".p-name").value.trim();
+    const value = row.querySelector(".p-value").value.trim();
+    if (!name || !value) continue;
+    lines.push(`${tomlString(name)} = ${/^\d+$/.test(value) ? value : tomlString(value)}`);
+  }
+  const extra = $("cf-extra").value.trim();
+  if (extra) lines.push("", extra);
+  return lines.join("\n") + "\n";
+}
+
+// Where on the form a violation belongs: the field whose `data-field` (or
+// row name) starts the violation's field.
+function fieldFor(field) {
+  const named = [...document.querySelectorAll("#char-guided [data-field]")]
+    .find((node) => field === node.dataset.field || field.startsWith(`${node.dataset.field}.`));
+  if (named) return named;
+  for (const [kind, input] of [["secondary", ".s-name"], ["negative", ".n-name"], ["personality", ".p-name"]]) {
+    for (const row of document.querySelectorAll(`#char-guided .${kind}`)) {
+      const name = row.querySelector(input).value.trim();
+      if (name && (field === `character.${kind}.${name}` || field.startsWith(`character.${kind}.${name}.`))) return row;
+    }
+  }
+  return null;
+}
+
+let checkTimer = null;
+let checkSerial = 0;
+function scheduleCheck() {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(checkChoices, 250);
+}
+
+async function checkChoices() {
+  if (!current) return;
+  const serial = ++checkSerial;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/sheets/check`, current.seat.key, {
+    choices: $("choices").value,
+  });
+  if (serial !== checkSerial) return; // a later check is under way
+  for (const node of document.querySelectorAll("#char-guided .problem")) node.textContent = "";
+  for (const node of document.querySelectorAll("#char-guided [aria-invalid]")) node.removeAttribute("aria-invalid");
+  const list = $("char-violations");
+  const status = $("char-cps");
+  if (!answer.ok) {
+    status.textContent = "CPs: the choices cannot be read";
+    list.replaceChildren(el("li", null, errorText(answer)));
+    return;
+  }
+  const { cps, violations, ok } = answer.data;
+  status.textContent = cps
+    ? `CPs: ${cps.spent} spent of ${cps.budget}, ${cps.left} left${ok ? " ✓ the rules accept this character" : ""}`
+    : "CPs: none (see below)";
+  status.classList.toggle("over", Boolean(cps && cps.left < 0));
+  list.replaceChildren(...violations.map((v) => {
+    const text = `${v.field}: ${v.problem}${v.rule ? ` (${v.rule})` : ""}`;
+    const field = fieldFor(v.field);
+    if (field) {
+      const problem = field.querySelector(".problem");
+      if (problem) problem.textContent = `${problem.textContent ? `${problem.textContent}; ` : ""}${v.problem}`;
+      for (const input of field.querySelectorAll("input, select")) input.setAttribute("aria-invalid", "true");
+    }
+    return el("li", "violation", text);
+  }));
+}
+
+function formChanged() {
+  $("choices").value = choicesFromForm();
+  scheduleCheck();
+}
+$("char-guided").addEventListener("input", formChanged);
+$("char-guided").addEventListener("change", formChanged);
+$("choices").addEventListener("input", scheduleCheck);
+$("characters").addEventListener("toggle", () => { if ($("characters").open) formChanged(); });
+
 async function makeSheet(e) {
   e.preventDefault();
   if (!current) return;

@@ -8,7 +8,10 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use nutshell_dice::Seeded;
+use nutshell_mls::character::generation;
 use nutshell_mls::character::validate::{parse_sheet, validate};
+use nutshell_mls::dice::Dice;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -172,38 +175,103 @@ pub async fn advance(
     Ok((StatusCode::CREATED, Json(answer)))
 }
 
-/// `POST /sheets/check`: `{"sheet": TOML}`.
+/// `POST /sheets/check`: `{"sheet": TOML}` or `{"choices": TOML}`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckSheet {
-    pub sheet: String,
+    #[serde(default)]
+    pub sheet: Option<String>,
+    #[serde(default)]
+    pub choices: Option<String>,
 }
 
 /// Checks a sheet against every cost and limit (`nutshell mls character
 /// check --json`): `{"ok", "violations": [{field, line, problem, rule}]}`.
-/// Nothing is written.
+/// With `choices` instead (the file of `nutshell mls character new
+/// --from`), the character they make is checked the same way and the
+/// answer adds its CPs (`cps`: `budget`, `spent`, `left`) and what each
+/// choice cost (`costs`: `[{field, what, cps}]`), so a form can show them as
+/// they are spent. Nothing is written or rolled for the table.
 pub async fn check(
     InRoom(_me): InRoom,
     body: Result<Json<CheckSheet>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(request) = body?;
-    if request.sheet.len() > MAX_CHOICES_BYTES * 4 {
+    match (request.sheet, request.choices) {
+        (Some(sheet), None) => check_sheet(&sheet),
+        (None, Some(choices)) => check_choices(choices),
+        _ => Err(ApiError::bad_request(
+            "bad_sheet",
+            "give one of `sheet` (a sheet's TOML) or `choices` (a choices file's TOML)",
+        )),
+    }
+}
+
+fn check_sheet(text: &str) -> Result<Json<Value>, ApiError> {
+    if text.len() > MAX_CHOICES_BYTES * 4 {
         return Err(ApiError::bad_request(
             "bad_sheet",
             format!(
                 "the sheet is {} bytes; the most is {}",
-                request.sheet.len(),
+                text.len(),
                 MAX_CHOICES_BYTES * 4
             ),
         ));
     }
-    let sheet = parse_sheet("sheet", &request.sheet)
+    let sheet = parse_sheet("sheet", text)
         .map_err(|e| ApiError::bad_request("bad_sheet", e.to_string()))?;
-    let violations: Vec<Value> = validate(&sheet, Some(&request.sheet))
+    let violations: Vec<Value> = validate(&sheet, Some(text))
         .into_iter()
         .map(|v| json!({"field": v.field, "line": v.line, "problem": v.problem, "rule": v.rule}))
         .collect();
     Ok(Json(
         json!({"ok": violations.is_empty(), "name": sheet.name, "violations": violations}),
     ))
+}
+
+/// The character the choices make, with fixed dice (only the rolled
+/// personality traits, THP and TMP depend on them, never a cost), checked.
+fn check_choices(choices: String) -> Result<Json<Value>, ApiError> {
+    let request = SheetRequest { choices };
+    let choices = request
+        .parse()
+        .map_err(|e| ApiError::bad_request("bad_sheet", e))?;
+    let budget = generation::budget(choices.race, choices.age);
+    let mut source = Seeded::new(0);
+    let mut dice = Dice::new(&mut source);
+    let sheet = match generation::generate(&choices, &mut dice) {
+        Ok(sheet) => sheet,
+        Err(e) => {
+            let field = if budget.is_err() { "age" } else { "choices" };
+            return Ok(Json(json!({
+                "ok": false,
+                "name": choices.name,
+                "cps": null,
+                "costs": [],
+                "violations": [{"field": field, "line": null, "problem": e.to_string(), "rule": null}],
+            })));
+        }
+    };
+    let violations: Vec<Value> = validate(&sheet, None)
+        .into_iter()
+        .map(|v| json!({"field": v.field, "line": v.line, "problem": v.problem, "rule": v.rule}))
+        .collect();
+    let character = sheet.character.as_ref();
+    let costs: Vec<Value> = character
+        .and_then(|c| generation::cost(c, &sheet.traits).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| json!({"field": c.field, "what": c.what, "cps": c.cps}))
+        .collect();
+    let cps = match (budget, character) {
+        (Ok(budget), Some(c)) => json!({"budget": budget, "spent": budget - c.cps, "left": c.cps}),
+        _ => Value::Null,
+    };
+    Ok(Json(json!({
+        "ok": violations.is_empty(),
+        "name": sheet.name,
+        "cps": cps,
+        "costs": costs,
+        "violations": violations,
+    })))
 }
