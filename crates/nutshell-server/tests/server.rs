@@ -1020,6 +1020,28 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
             .any(|v| v["field"] == "character.cps"),
         "{over}"
     );
+    // Too young to start (RULING P-42): named at the age, with no CPs.
+    let young = brana.replace("age = 21", "age = 17");
+    let (status, young) = app
+        .post(&check, Some(&player), json!({"choices": young}))
+        .await;
+    assert_eq!(status, 200, "{young}");
+    assert_eq!(
+        (
+            &young["ok"],
+            &young["cps"],
+            &young["violations"][0]["field"]
+        ),
+        (&json!(false), &Value::Null, &json!("character.age")),
+        "{young}"
+    );
+    assert!(
+        young["violations"][0]["problem"]
+            .as_str()
+            .unwrap()
+            .contains("P-42"),
+        "{young}"
+    );
     let (status, both) = app
         .post(
             &check,

@@ -242,7 +242,11 @@ fn check_choices(choices: String) -> Result<Json<Value>, ApiError> {
     let sheet = match generation::generate(&choices, &mut dice) {
         Ok(sheet) => sheet,
         Err(e) => {
-            let field = if budget.is_err() { "age" } else { "choices" };
+            let field = if budget.is_err() {
+                "character.age"
+            } else {
+                "choices"
+            };
             return Ok(Json(json!({
                 "ok": false,
                 "name": choices.name,
