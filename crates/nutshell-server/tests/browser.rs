@@ -206,6 +206,43 @@ impl Browser<'_> {
         std::fs::write(dir.join(format!("{name}.png")), bytes).unwrap();
     }
 
+    /// Presses keys as a person would, one after another (WebDriver key
+    /// actions: real key events, `\u{E004}` Tab, `\u{E007}` Enter).
+    async fn keys(&self, text: &str) {
+        let actions: Vec<Value> = text
+            .chars()
+            .flat_map(|c| {
+                let c = c.to_string();
+                [
+                    json!({"type": "keyDown", "value": c}),
+                    json!({"type": "keyUp", "value": c}),
+                ]
+            })
+            .collect();
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/actions", self.session),
+                Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
+            )
+            .await;
+    }
+
+    /// Presses Tab until the element `id` has the focus (at most `most`
+    /// times); panics if it never does.
+    async fn tab_to(&self, id: &str, most: usize) {
+        for _ in 0..most {
+            let here = self
+                .js("return document.activeElement && document.activeElement.id")
+                .await;
+            if here == json!(id) {
+                return;
+            }
+            self.keys("\u{E004}").await;
+        }
+        panic!("Tab never reached #{id}");
+    }
+
     async fn close(self) {
         self.driver
             .call(
@@ -1128,4 +1165,43 @@ async fn a_fight_on_a_map_is_started_and_stepped_from_the_page() {
     }
     player.close().await;
     gm.close().await;
+}
+
+/// issue 12: "Works ... with the keyboard alone": a room made and a roll
+/// rolled with Tab, letters and Enter only (real key events, no script
+/// touching the page).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_is_made_and_a_roll_rolled_with_the_keyboard_alone() {
+    let Some(driver) = driver("a_room_is_made_and_a_roll_rolled_with_the_keyboard_alone").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let wait = Duration::from_secs(10);
+    let page = driver.browser(1000, 900).await;
+    page.go(&format!("{base}/")).await;
+    page.until(
+        "return !document.getElementById('start').hidden",
+        wait,
+        "the start form",
+    )
+    .await;
+    page.tab_to("create-name", 30).await;
+    // Type after the name the field offers, press Enter.
+    page.keys(" Keyboard night\u{E007}").await;
+    page.until(
+        "return !document.getElementById('table').hidden && document.getElementById('room-name') && document.body.innerText.includes('Keyboard night')",
+        wait,
+        "the room, made with the keyboard",
+    )
+    .await;
+    page.tab_to("expression", 80).await;
+    page.keys("2d6+1\u{E007}").await;
+    page.until(
+        &count("2d6 + 1"),
+        wait,
+        "the roll, rolled with the keyboard",
+    )
+    .await;
+    page.close().await;
 }
