@@ -1203,5 +1203,31 @@ async fn a_room_is_made_and_a_roll_rolled_with_the_keyboard_alone() {
         "the roll, rolled with the keyboard",
     )
     .await;
+    // issue 12: "Replayed history (after a reload or reconnect) is shown
+    // without re-announcing": the new roll is announced; after a reload
+    // the same roll is in the feed again but nothing is announced.
+    page.until(
+        "return document.getElementById('announce').textContent.includes('2d6 + 1')",
+        wait,
+        "the roll announced",
+    )
+    .await;
+    page.js("window.beforeReload = true; location.reload();")
+        .await;
+    page.until(
+        "return window.beforeReload === undefined && !document.getElementById('table').hidden",
+        wait,
+        "the reloaded page",
+    )
+    .await;
+    page.until(&count("2d6 + 1"), wait, "the history after a reload")
+        .await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        page.js("return document.getElementById('announce').textContent")
+            .await,
+        json!(""),
+        "old rolls are not announced again"
+    );
     page.close().await;
 }

@@ -192,6 +192,11 @@ function addEvent(event) {
     $("feed").prepend(item);
   }
   seen.set(event.seq, item);
+  // Screen readers hear what happens now, not the history a reload or a
+  // reconnect replays (the feed itself is not a live region).
+  if (!old && event.seq > historyUpTo) {
+    $("announce").textContent = item.textContent.slice(0, 300);
+  }
   // A fight's events once each (a secret one when it is shown).
   if (!event.hidden && (!old || old.querySelector(".secret"))) {
     if (event.kind === "fight") fightStarted(event);
@@ -202,6 +207,9 @@ function addEvent(event) {
 // ---------------------------------------------------------------- the room
 
 let current = null; // { room, seat }
+// The room's last event when this page entered it: what the stream then
+// replays up to it is history, shown but not announced.
+let historyUpTo = Infinity;
 let members = []; // names, in the order they joined
 let me = null; // { name, role }
 
@@ -219,6 +227,7 @@ async function enterRoom(room, seat) {
     return;
   }
   const info = answer.data;
+  historyUpTo = info.last_seq ?? -1;
   // A seat taken from a link (#room=...&key=...) learns its role here.
   seat.role = info.you.role;
   seats.set(room, seat);
