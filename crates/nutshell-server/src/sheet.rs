@@ -294,7 +294,6 @@ pub fn advance(was: &str, options: &AdvanceOptions, dice: &mut Dice) -> Result<V
                 Part::Adventure => "`adventure`".to_string(),
                 Part::Check => "`check`".to_string(),
                 Part::Increments => "`increments`".to_string(),
-                Part::Reduce => "`reduce`".to_string(),
                 Part::Spend(k) => match options.spend.get(*k) {
                     Some(text) => format!("`spend` {text:?}"),
                     None => "`spend`".to_string(),

@@ -53,10 +53,8 @@ pub enum Part {
     Adventure,
     /// The checks.
     Check,
-    /// Time passing.
+    /// Time passing (with the primary traits lowered for age).
     Increments,
-    /// Primary traits lowered for age.
-    Reduce,
     /// The spend at this index of the plan's.
     Spend(usize),
 }
