@@ -215,25 +215,15 @@ async fn step(
     client_seed: String,
 ) -> Result<Value, ApiError> {
     let no_fight = || ApiError::not_found(format!("no fight {id} in this room"));
-    let first = state
-        .store
-        .event(&me.room, id)
-        .await?
-        .ok_or_else(no_fight)?;
-    if first.kind != "fight" {
-        return Err(no_fight());
-    }
-    let starter = first.body["roller"].as_i64().unwrap_or(-1);
-    if me.id != starter && me.role != Role::Gm {
-        return Err(ApiError::forbidden(format!(
-            "only the member who started fight {id} or the GM may step it"
-        )));
-    }
-    let head = state
-        .store
-        .thread_head(&me.room, id)
-        .await?
-        .ok_or_else(no_fight)?;
+    let (first, head) = super::own_thread(
+        state,
+        me,
+        id,
+        |e| e.kind == "fight",
+        no_fight,
+        || format!("only the member who started fight {id} or the GM may step it"),
+    )
+    .await?;
     if head.body["result"]["over"] == true {
         return Err(over(id));
     }

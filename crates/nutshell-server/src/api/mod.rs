@@ -12,7 +12,8 @@ pub mod simulate;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-use crate::app::ApiError;
+use crate::app::{ApiError, AppState};
+use crate::store::{Event, Member, Role};
 
 /// The OpenAPI description of every route.
 pub async fn openapi() -> impl IntoResponse {
@@ -54,4 +55,33 @@ pub(crate) fn seq_param(text: &str, what: &str) -> Result<i64, ApiError> {
             format!("`{text}` is not a {what} number (the sequence number of its event)"),
         )
     })
+}
+
+/// A thread of events (a fight and its steps, a sheet and its advances) that
+/// `me` may continue: its first event `id`, which `is_kind` accepts, started
+/// by `me` or the GM (else `forbidden`), and its latest event. A missing
+/// thread, or one of another kind, is `missing`.
+pub(crate) async fn own_thread(
+    state: &AppState,
+    me: &Member,
+    id: i64,
+    is_kind: impl Fn(&Event) -> bool,
+    missing: impl Fn() -> ApiError,
+    forbidden: impl FnOnce() -> String,
+) -> Result<(Event, Event), ApiError> {
+    let first = state
+        .store
+        .event(&me.room, id)
+        .await?
+        .filter(|e| is_kind(e))
+        .ok_or_else(&missing)?;
+    if first.body["roller"].as_i64() != Some(me.id) && me.role != Role::Gm {
+        return Err(ApiError::forbidden(forbidden()));
+    }
+    let head = state
+        .store
+        .thread_head(&me.room, id)
+        .await?
+        .ok_or_else(missing)?;
+    Ok((first, head))
 }

@@ -23,7 +23,6 @@ use crate::fair;
 use crate::sheet::{
     ADVANCE_PREFIX, AdvanceOptions, AdvanceRecord, MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest,
 };
-use crate::store::Role;
 
 /// `{"choices": TOML}` (plus `client_seed`, and `secret` for the GM's
 /// characters): the new sheet, kept in the log as the caller's.
@@ -111,28 +110,16 @@ pub async fn advance(
         .check_options()
         .map_err(|e| ApiError::bad_request("bad_advance", e))?;
     let no_sheet = || ApiError::not_found(format!("no sheet {id} in this room"));
-    let first = state
-        .store
-        .event(&me.room, id)
-        .await?
-        .ok_or_else(no_sheet)?;
-    let is_sheet = first.kind == "roll"
-        && first.body["expression"]
-            .as_str()
-            .is_some_and(|e| e.starts_with(SHEET_PREFIX));
-    if !is_sheet {
-        return Err(no_sheet());
-    }
-    if first.body["roller"].as_i64() != Some(me.id) && me.role != Role::Gm {
-        return Err(ApiError::forbidden(format!(
-            "only the owner of sheet {id} or the GM may advance it"
-        )));
-    }
-    let head = state
-        .store
-        .thread_head(&me.room, id)
-        .await?
-        .ok_or_else(no_sheet)?;
+    let is_sheet = |e: &crate::store::Event| {
+        e.kind == "roll"
+            && e.body["expression"]
+                .as_str()
+                .is_some_and(|x| x.starts_with(SHEET_PREFIX))
+    };
+    let (first, head) = super::own_thread(&state, &me, id, is_sheet, no_sheet, || {
+        format!("only the owner of sheet {id} or the GM may advance it")
+    })
+    .await?;
     let was = head.body["result"]["sheet"]
         .as_str()
         .ok_or_else(no_sheet)?
