@@ -442,8 +442,11 @@ impl<'c, 'a> Walker<'c, 'a> {
                 None
             }
             Contribution::Score(c) => {
-                let scores: Vec<i64> = values.map(|v| c.score(v)).collect();
-                let lowest = *scores.iter().min()?;
+                // A penetrating chain's later dice show one less (see
+                // `die_dist`), which may score lower (a failure at 0).
+                let lowest = values
+                    .flat_map(|v| [c.score(v), c.score(v - penalty)])
+                    .min()?;
                 (lowest >= 0).then_some(lowest)
             }
         }

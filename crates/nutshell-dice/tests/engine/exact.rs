@@ -372,6 +372,23 @@ fn matches_enumeration(text: &str, limits: &Limits) {
     assert_eq!(exact.tail(), tail, "{text} tail");
 }
 
+/// A comparison with a constant caps the dice below it, stopping each
+/// explosion chain once the total is settled. A penetrating chain's later
+/// dice show one less, so a face of 1 becomes 0, which a failure count (`f0`)
+/// scores -1: such a chain is never settled early (found by the random test
+/// below, which once gave this expression no chance of 0).
+#[test]
+fn a_cap_does_not_stop_a_penetrating_chain_that_can_score_a_failure() {
+    for max_repeats_per_die in [1, 2] {
+        let limits = Limits {
+            max_repeats_per_die,
+            ..Limits::default()
+        };
+        matches_enumeration("(1d2!pmax1cs>=2f0) >= 0", &limits);
+        matches_enumeration("(2d3!pcs>=3f1) >= 1", &limits);
+    }
+}
+
 #[test]
 fn exact_matches_enumeration_for_every_notation_feature() {
     let limits = Limits {
