@@ -163,6 +163,11 @@ pub(crate) struct Ctx<'a> {
     pub span: Span,
     /// The tail each exploding die may leave out (see `tail`).
     pub tail_per_die: Option<f64>,
+    /// In a measuring pass ([`exact`]), a denominator too large for the
+    /// lanes is noted in `outgrown_bits` (the most bits one needed) instead of
+    /// refused.
+    pub measuring: bool,
+    pub outgrown_bits: std::cell::Cell<u64>,
 }
 
 impl<'a> Ctx<'a> {
@@ -174,6 +179,8 @@ impl<'a> Ctx<'a> {
             work: 0,
             span: Span::default(),
             tail_per_die: tail::per_die(limits.tail_digits, exploding_dice),
+            measuring: false,
+            outgrown_bits: std::cell::Cell::new(0),
         }
     }
 
@@ -225,10 +232,16 @@ impl<'a> Ctx<'a> {
     }
 
     /// Refuses (so the computation restarts with more lanes) if the lanes cannot
-    /// hold every weight below `denom`.
+    /// hold every weight below `denom`; in a measuring pass, notes the bits
+    /// needed and goes on (the weights are then only residues, but the shape
+    /// and the steps of the job are right).
     pub fn check_denominator(&self, denom: &BigUint) -> Result<(), ExactError> {
         let bits = denom.bits();
         if bits + 1 >= self.k as u64 * field::BITS_PER_PRIME {
+            if self.measuring {
+                self.outgrown_bits.set(self.outgrown_bits.get().max(bits));
+                return Ok(());
+            }
             return Err(ExactError::Capacity { bits });
         }
         Ok(())
@@ -257,14 +270,38 @@ impl Expression {
     }
 }
 
-/// Computes the distribution, restarting with more residue lanes whenever a
-/// denominator outgrows them.
+/// Computes the distribution.
+///
+/// A first pass runs with one residue lane. When every denominator fits in
+/// it, that pass is the answer. Otherwise it has measured the whole job
+/// cheaply (one lane's steps, the lanes the largest denominator needs, the
+/// outcomes to rebuild and print): a job past [`Limits::max_work`] is refused
+/// then, before any large step, and any other runs again with all its lanes
+/// (restarting with more should a denominator still outgrow them).
 fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError> {
     let limits = expr.limits();
     let exploding = tail::exploding_dice(expr.root(), limits.max_dice);
-    let mut k = 1;
+    let mut measure = Ctx::new(1, limits, exploding);
+    measure.measuring = true;
+    let first = compute::Walker::new(&mut measure).node(expr.root(), cap)?;
+    let outgrown = measure.outgrown_bits.get();
+    if outgrown == 0 {
+        return finish(&mut measure, first);
+    }
+    let mut k = field::lanes_for_bits(outgrown + 2);
+    let per_lane = measure.work;
+    let estimate = per_lane
+        .saturating_mul(k as u64 + 1)
+        .saturating_add(rebuild_cost(&first, 1, k));
+    if estimate > limits.max_work {
+        return Err(ExactError::TooMuchWork {
+            limit: limits.max_work,
+            span: expr.root().span,
+        });
+    }
     loop {
         let mut ctx = Ctx::new(k, limits, exploding);
+        ctx.work = per_lane;
         let result = compute::Walker::new(&mut ctx).node(expr.root(), cap);
         match result {
             Ok(dist) => return finish(&mut ctx, dist),
@@ -277,28 +314,45 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
 }
 
 /// Elementary steps charged per inner step of rebuilding a weight from its
-/// residues (a Montgomery product and an addition, slower than the steps of
-/// the computation itself).
+/// residues and printing it (a Montgomery product and an addition, then about
+/// as much again to reduce the fraction and write its digits: slower than the
+/// steps of the computation itself).
 const REBUILD_STEP_COST: u64 = 4;
 
+/// Whether the weights of `dist` (over `k` lanes) read the same both ways:
+/// every sum of symmetric dice, whose weights need only be rebuilt once.
+fn is_symmetric(dist: &dist::Dist, k: usize) -> bool {
+    let n = dist.len;
+    (0..n / 2).all(|i| dist.weight(i, k) == dist.weight(n - 1 - i, k))
+}
+
+/// The steps of rebuilding and printing the weights of `dist` (computed over
+/// `k_now` lanes) as big integers over `k` lanes: about `k²/2` products for
+/// each weight rebuilt.
+fn rebuild_cost(dist: &dist::Dist, k_now: usize, k: usize) -> u64 {
+    let n = dist.len;
+    let rebuilt = if is_symmetric(dist, k_now) {
+        n.div_ceil(2)
+    } else {
+        n
+    } as u64;
+    rebuilt
+        .saturating_mul((k as u64).div_ceil(2))
+        .saturating_mul(REBUILD_STEP_COST)
+        .saturating_mul(k as u64)
+}
+
 /// Rebuilds the weights as big integers. Its cost, about `k²/2` products per
-/// outcome for `k` lanes, is charged against `max_work` before it starts: a
-/// distribution too large to rebuild and print within the limit (`10000d6`:
-/// 50,001 numbers of 26,000 bits) is refused at once rather than run on.
+/// outcome for `k` lanes, is charged against `max_work` before it starts (and
+/// was estimated before the computation when it needed more than one lane: a
+/// distribution too large to rebuild and print within the limit, such as
+/// `10000d6`'s 50,001 numbers of 26,000 bits, is refused at once).
 fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactError> {
     let crt = Crt::new(&ctx.lanes);
     let k = ctx.k;
     let n = dist.len;
-    // A symmetric distribution (every sum of symmetric dice) needs only half its
-    // weights rebuilt.
-    let symmetric = (0..n / 2).all(|i| dist.weight(i, k) == dist.weight(n - 1 - i, k));
-    let rebuilt = if symmetric { n.div_ceil(2) } else { n } as u64;
-    // `charge` multiplies by the lanes once; the rebuild is k/2 more per lane.
-    ctx.charge(
-        rebuilt
-            .saturating_mul((k as u64).div_ceil(2))
-            .saturating_mul(REBUILD_STEP_COST),
-    )?;
+    let symmetric = is_symmetric(&dist, k);
+    ctx.charge_lane(rebuild_cost(&dist, k, k))?;
     let mut weights: Vec<Option<BigUint>> = vec![None; n];
     for i in 0..n {
         if symmetric && i > (n - 1) / 2 {

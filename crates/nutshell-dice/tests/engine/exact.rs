@@ -275,6 +275,34 @@ fn refusals_explain_themselves() {
     assert!(err.to_string().contains("max_work"), "{err}");
 }
 
+/// A job past `max_work` is refused before its large steps: the first pass
+/// over one residue lane measures it (the lanes it needs, the weights to
+/// rebuild and print), so `10000d6` (50,001 numbers of 26,000 bits) is refused
+/// after a few hundred thousand steps, not after the sum itself.
+#[test]
+fn a_job_past_max_work_is_refused_before_it_starts() {
+    let expr = Expression::parse("10000d6").unwrap();
+    let err = expr.distribution().unwrap_err();
+    assert!(
+        matches!(err, nutshell_dice::ExactError::TooMuchWork { .. }),
+        "{err}"
+    );
+    assert_eq!(err.span(), expr.root().span, "the whole expression is named");
+    let spent = nutshell_dice::exact::work_done();
+    assert!(spent < 2_000_000, "{spent} steps spent before the refusal");
+    // Raising the limit lets the same job run; the steps it took include
+    // the measuring pass and the rebuild.
+    let limits = Limits {
+        max_work: 400_000_000,
+        ..Limits::default()
+    };
+    let small = Expression::parse_with("2000d6", &limits).unwrap();
+    let d = small.distribution().unwrap();
+    assert_eq!(d.outcomes().len(), 10_001);
+    let spent = nutshell_dice::exact::work_done();
+    assert!(spent > 50_000_000 && spent <= 400_000_000, "{spent}");
+}
+
 // ---- brute force: every face sequence ----
 
 /// A source that walks every sequence of faces, like an odometer.
