@@ -148,6 +148,20 @@ where
     Cli::try_parse_from(args)
 }
 
+/// Longest expression text (in bytes) run on the main thread: it nests at
+/// most this deep, which the main thread's stack (8 MiB on Linux, 1 MiB at
+/// the least on the platforms Rust supports) holds even in a debug build.
+const MAIN_STACK_EXPRESSION_BYTES: usize = 64;
+
+/// Whether `cli` is an `odds` of a short expression (all it reads), which
+/// the main thread's stack holds (see `main`).
+pub fn fits_main_stack(cli: &Cli) -> bool {
+    match &cli.command {
+        Command::Odds(args) => args.expression.len() <= MAIN_STACK_EXPRESSION_BYTES,
+        _ => false,
+    }
+}
+
 pub fn run(cli: Cli) -> Result<(), Failure> {
     let limits = cli.limits.limits();
     crate::files::set_max_bytes(cli.limits.max_file_size);

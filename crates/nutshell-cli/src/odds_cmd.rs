@@ -2,7 +2,7 @@
 //! estimate with `--simulate`.
 
 use crate::exit::Failure;
-use crate::fraction::{decimal, fraction, percent};
+use crate::fraction::{fraction, percent};
 use clap::Args;
 use comfy_table::{CellAlignment, Table, presets};
 use num_rational::BigRational;
@@ -159,9 +159,10 @@ fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
 }
 
 /// The JSON answer, streamed: each outcome's fraction is reduced and written
-/// in turn, never the whole text held at once. Keys in alphabetical order
-/// (as before streaming): `at_least`, `at_most`, `distribution`,
-/// `expression`, `mean`, `std_dev`, `tail`, `variance`.
+/// in turn into a buffer sent out every 64 KiB, never the whole text held at
+/// once. Keys in alphabetical order (as before streaming): `at_least`,
+/// `at_most`, `distribution`, `expression`, `mean`, `std_dev`, `tail`,
+/// `variance`.
 fn write_json(
     w: &mut impl Write,
     expr: &Expression,
@@ -169,60 +170,45 @@ fn write_json(
     at_least: &Option<(i64, BigRational)>,
     at_most: &Option<(i64, BigRational)>,
 ) -> Result<(), Failure> {
-    let fraction_of = |weight: &num_bigint::BigUint| {
-        let (n, d) = dist.lowest_terms(weight);
-        if n == num_bigint::BigUint::from(0u32) {
-            "0".to_string()
-        } else if d == num_bigint::BigUint::from(1u32) {
-            n.to_string()
-        } else {
-            format!("{n}/{d}")
-        }
-    };
-    write!(w, "{{")?;
+    const FLUSH_AT: usize = 1 << 16;
+    let mut buf: Vec<u8> = Vec::with_capacity(FLUSH_AT + 4096);
+    buf.push(b'{');
     for (key, p) in [("at_least", at_least), ("at_most", at_most)] {
         if let Some((t, p)) = p {
             write!(
-                w,
+                buf,
                 "\"{key}\":{{\"probability\":\"{}\",\"value\":{t}}},",
                 fraction(p)
             )?;
         }
     }
-    write!(w, "\"distribution\":[")?;
-    // Most reduced fractions share a denominator with the one before: its
-    // decimal digits are written once.
-    let mut last_den: Option<(num_bigint::BigUint, String)> = None;
+    buf.extend_from_slice(b"\"distribution\":[");
+    // Reduced in place and written as digits, a denominator shared with the
+    // fraction before written from its text (see `FractionWriter`).
+    let mut fractions = dist.fraction_writer();
     for (i, (v, weight)) in dist.outcomes().iter().enumerate() {
         if i > 0 {
-            write!(w, ",")?;
+            buf.push(b',');
         }
-        let (n, d) = dist.lowest_terms(weight);
-        let n = decimal(&n);
-        if d == num_bigint::BigUint::from(1u32) {
-            write!(w, "{{\"probability\":\"{n}\",\"value\":{v}}}")?;
-            continue;
+        buf.extend_from_slice(b"{\"probability\":\"");
+        fractions.write(weight, &mut buf);
+        write!(buf, "\",\"value\":{v}}}")?;
+        if buf.len() >= FLUSH_AT {
+            w.write_all(&buf)?;
+            buf.clear();
         }
-        let den = match &last_den {
-            Some((prev, text)) if *prev == d => text,
-            _ => {
-                let text = decimal(&d);
-                &last_den.insert((d, text)).1
-            }
-        };
-        write!(w, "{{\"probability\":\"{n}/{den}\",\"value\":{v}}}")?;
     }
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
     write!(
-        w,
-        "],\"expression\":{},\"mean\":\"{}\",\"std_dev\":{},\"tail\":\"{}\",\"variance\":\"{}\"}}",
+        buf,
+        "],\"expression\":{},\"mean\":\"{}\",\"std_dev\":{},\"tail\":\"",
         text(expr.normalized()),
         fraction(&dist.mean()),
         serde_json::to_string(&dist.std_dev()).unwrap_or_else(|_| "null".into()),
-        fraction_of(dist.tail_weight()),
-        fraction(&dist.variance()),
     )?;
-    writeln!(w)?;
+    fractions.write(dist.tail_weight(), &mut buf);
+    writeln!(buf, "\",\"variance\":\"{}\"}}", fraction(&dist.variance()))?;
+    w.write_all(&buf)?;
     Ok(())
 }
 

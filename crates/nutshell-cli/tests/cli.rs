@@ -221,6 +221,34 @@ fn deep_nesting_up_to_the_ceiling_does_not_overflow_the_stack() {
         .code(2);
 }
 
+/// A short `odds` runs on the main thread, a long one on a thread with a
+/// large stack: the deepest nesting of each runs to its answer.
+#[test]
+fn odds_nested_as_deep_as_its_length_allows_runs_on_either_thread() {
+    // 64 bytes (the most the main thread takes): 30 levels.
+    let short = format!("{}1d6{}", "(".repeat(30), ")".repeat(30));
+    assert!(short.len() <= 64);
+    nutshell()
+        .args(["odds", &short, "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"expression\":\"1d6\""));
+    let deep = format!("{}1d6{}", "(".repeat(999), ")".repeat(999));
+    nutshell()
+        .args([
+            "odds",
+            &deep,
+            "--json",
+            "--max-nesting",
+            "1000",
+            "--max-length",
+            "5000",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"expression\":\"1d6\""));
+}
+
 #[test]
 fn help_shows_examples() {
     nutshell()

@@ -5,7 +5,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use super::lowest::Denominator;
+use super::lowest::{Denominator, FractionWriter};
 
 /// An exact distribution over integer outcomes.
 ///
@@ -69,6 +69,15 @@ impl Distribution {
         self.factored
             .get_or_init(|| Denominator::new(&self.denominator))
             .reduce(weight)
+    }
+
+    /// A writer of this distribution's probabilities as decimal fractions in
+    /// lowest terms, for printing many of them fast (see [`FractionWriter`]).
+    pub fn fraction_writer(&self) -> FractionWriter<'_> {
+        FractionWriter::new(
+            self.factored
+                .get_or_init(|| Denominator::new(&self.denominator)),
+        )
     }
 
     /// `weight / denominator` as the nearest float (for display: percentages).

@@ -9,6 +9,8 @@
 //! small factor (a die with a huge prime number of faces) falls back to the
 //! gcd, on that part alone.
 
+use super::decimal;
+use super::words::{self, WordDivisor};
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
@@ -20,8 +22,8 @@ const SMALL_PRIME_LIMIT: u64 = 1 << 12;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Denominator {
     /// `(p, e, p^c, c)`: a prime, its exponent in `D`, and its largest power
-    /// that fits in a word (for dividing `c` factors at a time).
-    factors: Vec<(u64, u64, u64, u64)>,
+    /// below 2^62 (for dividing `c` factors at a time).
+    factors: Vec<(u64, u64, WordDivisor, u64)>,
     /// What is left of `D` after its small primes (usually 1).
     rest: BigUint,
     whole: BigUint,
@@ -76,7 +78,7 @@ impl Denominator {
                         c += 1;
                     }
                     let e = take_factor(&mut rest, p, chunk, c, u64::MAX);
-                    factors.push((p, e, chunk, c));
+                    factors.push((p, e, WordDivisor::new(chunk), c));
                 }
             }
         }
@@ -87,29 +89,46 @@ impl Denominator {
         }
     }
 
-    /// `n / D` in lowest terms. Both are worked on as 64-bit digits in
-    /// place: for each prime `p` of `D`, one word remainder by the largest
-    /// power of `p` in a word tells how many times `p` divides `n` (below
-    /// that power, as many times as it divides the remainder), then one pass
-    /// divides `n` and `D` by that power.
+    /// `n / D` in lowest terms.
     pub(crate) fn reduce(&self, n: &BigUint) -> (BigUint, BigUint) {
         if n.is_zero() {
             return (BigUint::zero(), BigUint::one());
         }
-        let mut num = n.to_u64_digits();
-        let mut den = self.whole.to_u64_digits();
+        let (mut num, mut den) = (Vec::new(), Vec::new());
+        words::load(n, &mut num);
+        self.reduce_words(&mut num, &mut den);
+        let (mut num, mut den) = (from_words(&num), from_words(&den));
+        if !self.rest.is_one() {
+            let g = num.gcd(&self.rest);
+            if !g.is_one() {
+                num /= &g;
+                den /= &g;
+            }
+        }
+        (num, den)
+    }
+
+    /// `num / D` put in lowest terms over its small primes, in place: `num`
+    /// (non-zero, as words) is divided and `den` is set to what is left of
+    /// `D`. For each prime `p` of `D`, one remainder by the largest power of
+    /// `p` below 2^62 tells how many times `p` divides `num` (below that
+    /// power, as many times as it divides the remainder), then one pass
+    /// divides both by that power. The part of `D` without small primes
+    /// (`rest`, usually 1) is left to the caller.
+    fn reduce_words(&self, num: &mut Vec<u64>, den: &mut Vec<u64>) {
+        words::load(&self.whole, den);
         for &(p, e, chunk, c) in &self.factors {
-            let mut v = 0;
             if p == 2 {
-                v = trailing_zeros(&num).min(e);
-                shift_right(&mut num, v);
-                shift_right(&mut den, v);
+                let v = words::trailing_zeros(num).min(e);
+                words::shift_right(num, v);
+                words::shift_right(den, v);
                 continue;
             }
+            let mut v = 0;
             while v < e {
-                let r = rem_word(&num, chunk);
-                // How many more times p divides n: c if the chunk does, else
-                // as many times as it divides the remainder.
+                let r = chunk.rem(num);
+                // How many more times p divides num: c if the chunk does,
+                // else as many times as it divides the remainder.
                 let (mut w, mut pw) = (0, 1u64);
                 let mut rest = r;
                 while w < c && w < e - v && (r == 0 || rest.is_multiple_of(p)) {
@@ -122,89 +141,103 @@ impl Denominator {
                 if w == 0 {
                     break;
                 }
-                div_word(&mut num, pw);
-                div_word(&mut den, pw);
+                let by = if pw == chunk.get() {
+                    chunk
+                } else {
+                    WordDivisor::new(pw)
+                };
+                by.div_in_place(num);
+                by.div_in_place(den);
                 v += w;
                 if w < c {
                     break;
                 }
             }
         }
-        let (mut num, mut den) = (from_digits(&num), from_digits(&den));
-        if !self.rest.is_one() {
-            let g = num.gcd(&self.rest);
-            if !g.is_one() {
-                num /= &g;
-                den /= &g;
-            }
-        }
-        (num, den)
     }
 }
 
-/// Trailing zero bits of a non-zero number in little-endian 64-bit digits.
-fn trailing_zeros(digits: &[u64]) -> u64 {
-    let mut bits = 0;
-    for &d in digits {
-        if d != 0 {
-            return bits + u64::from(d.trailing_zeros());
-        }
-        bits += 64;
-    }
-    bits
-}
-
-/// `digits >>= bits`, in place.
-fn shift_right(digits: &mut Vec<u64>, bits: u64) {
-    let words = (bits / 64) as usize;
-    let bits = (bits % 64) as u32;
-    digits.drain(..words.min(digits.len()));
-    if bits > 0 {
-        let len = digits.len();
-        for i in 0..len {
-            let high = if i + 1 < len {
-                digits[i + 1] << (64 - bits)
-            } else {
-                0
-            };
-            digits[i] = (digits[i] >> bits) | high;
-        }
-    }
-    while digits.last() == Some(&0) {
-        digits.pop();
-    }
-}
-
-/// `digits mod d`.
-fn rem_word(digits: &[u64], d: u64) -> u64 {
-    let mut r = 0u64;
-    for &x in digits.iter().rev() {
-        r = (((u128::from(r) << 64) | u128::from(x)) % u128::from(d)) as u64;
-    }
-    r
-}
-
-/// `digits /= d` (the quotient), in place.
-fn div_word(digits: &mut Vec<u64>, d: u64) {
-    let mut r = 0u64;
-    for x in digits.iter_mut().rev() {
-        let cur = (u128::from(r) << 64) | u128::from(*x);
-        let q = cur / u128::from(d);
-        *x = q as u64;
-        r = (cur - q * u128::from(d)) as u64;
-    }
-    while digits.last() == Some(&0) {
-        digits.pop();
-    }
-}
-
-fn from_digits(digits: &[u64]) -> BigUint {
-    let mut halves = Vec::with_capacity(2 * digits.len());
-    for &d in digits {
+fn from_words(words: &[u64]) -> BigUint {
+    let mut halves = Vec::with_capacity(2 * words.len());
+    for &d in words {
         halves.push(d as u32);
         halves.push((d >> 32) as u32);
     }
     BigUint::new(halves)
+}
+
+/// Writes the probabilities of one distribution as decimal fractions in
+/// lowest terms, its buffers reused from one fraction to the next: no
+/// big-integer value is built, and a denominator equal to the one before is
+/// written from its text. For printing many fractions fast
+/// ([`Distribution::fraction_writer`](super::Distribution::fraction_writer)).
+///
+/// ```
+/// use nutshell_dice::Expression;
+/// let d = Expression::parse("3d6")?.distribution()?;
+/// let mut writer = d.fraction_writer();
+/// let mut out = Vec::new();
+/// for (_, weight) in &d.outcomes()[..2] {
+///     writer.write(weight, &mut out);
+///     out.push(b' ');
+/// }
+/// writer.write(d.tail_weight(), &mut out);
+/// assert_eq!(String::from_utf8(out)?, "1/216 1/72 0");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct FractionWriter<'d> {
+    denominator: &'d Denominator,
+    num: Vec<u64>,
+    den: Vec<u64>,
+    last_den: Vec<u64>,
+    last_den_text: Vec<u8>,
+    scratch: decimal::Scratch,
+}
+
+impl<'d> FractionWriter<'d> {
+    pub(crate) fn new(denominator: &'d Denominator) -> FractionWriter<'d> {
+        FractionWriter {
+            denominator,
+            num: Vec::new(),
+            den: Vec::new(),
+            last_den: Vec::new(),
+            last_den_text: Vec::new(),
+            scratch: decimal::Scratch::default(),
+        }
+    }
+
+    /// Appends `weight / denominator` in lowest terms to `out`: `0`, a whole
+    /// number, or `n/d`.
+    pub fn write(&mut self, weight: &BigUint, out: &mut Vec<u8>) {
+        words::load(weight, &mut self.num);
+        if self.num.is_empty() {
+            out.push(b'0');
+            return;
+        }
+        if !self.denominator.rest.is_one() {
+            // A denominator with a large prime factor: the general way.
+            let (n, d) = self.denominator.reduce(weight);
+            out.extend_from_slice(n.to_string().as_bytes());
+            if !d.is_one() {
+                out.push(b'/');
+                out.extend_from_slice(d.to_string().as_bytes());
+            }
+            return;
+        }
+        self.denominator.reduce_words(&mut self.num, &mut self.den);
+        decimal::write(&mut self.num, &mut self.scratch, out);
+        if self.den.as_slice() == [1] {
+            return;
+        }
+        out.push(b'/');
+        if self.den != self.last_den || self.last_den_text.is_empty() {
+            self.last_den.clone_from(&self.den);
+            self.last_den_text.clear();
+            decimal::write(&mut self.den, &mut self.scratch, &mut self.last_den_text);
+        }
+        out.extend_from_slice(&self.last_den_text);
+    }
 }
 
 /// `n / d` as the nearest float (0 for underflow), without building a rational.

@@ -21,6 +21,7 @@
 #![allow(clippy::needless_range_loop)] // weights are lane-interleaved: indices are the clearer form
 
 mod compute;
+mod decimal;
 mod dist;
 mod distribution;
 mod field;
@@ -28,8 +29,11 @@ mod keep;
 mod lowest;
 mod tail;
 mod threshold;
+mod words;
 
+pub use decimal::decimal;
 pub use distribution::{Distribution, ratio_to_f64};
+pub use lowest::FractionWriter;
 
 use crate::limits::Limits;
 use crate::plan::Expression;

@@ -287,7 +287,11 @@ fn a_job_past_max_work_is_refused_before_it_starts() {
         matches!(err, nutshell_dice::ExactError::TooMuchWork { .. }),
         "{err}"
     );
-    assert_eq!(err.span(), expr.root().span, "the whole expression is named");
+    assert_eq!(
+        err.span(),
+        expr.root().span,
+        "the whole expression is named"
+    );
     let spent = nutshell_dice::exact::work_done();
     assert!(spent < 2_000_000, "{spent} steps spent before the refusal");
     // Raising the limit lets the same job run; the steps it took include

@@ -4,7 +4,6 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
-use num_traits::Zero;
 use nutshell_dice::Expression;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -40,15 +39,11 @@ pub async fn odds(
                 e.render(text),
             )
         })?;
-        let fraction = |weight: &num_bigint::BigUint| {
-            let (n, d) = dist.lowest_terms(weight);
-            if n.is_zero() {
-                "0".to_string()
-            } else if d == num_bigint::BigUint::from(1u32) {
-                n.to_string()
-            } else {
-                format!("{n}/{d}")
-            }
+        let mut writer = dist.fraction_writer();
+        let mut fraction = |weight: &num_bigint::BigUint| {
+            let mut text = Vec::new();
+            writer.write(weight, &mut text);
+            String::from_utf8(text).unwrap_or_default()
         };
         let outcomes: Vec<Value> = dist
             .outcomes()
