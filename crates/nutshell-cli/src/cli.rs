@@ -107,43 +107,16 @@ pub enum Command {
     },
 }
 
-/// The command line with only `odds`: the odds command's arguments parsed
-/// without building every other command's parser, which costs a process as
-/// much as a small exact distribution does. [`parse`] takes it only when it
-/// accepts the arguments; anything else (help, version, an error) goes
-/// through [`Cli`], so every message is the full parser's.
-#[derive(Debug, Parser)]
-#[command(name = "nutshell", version, propagate_version = true)]
-struct OddsOnly {
-    #[command(subcommand)]
-    command: OddsCommand,
-    #[command(flatten)]
-    limits: LimitArgs,
-}
-
-#[derive(Debug, Subcommand)]
-enum OddsCommand {
-    Odds(crate::odds_cmd::OddsArgs),
-}
-
-/// Parses the command line: `odds` by its own small parser when that
-/// accepts it (see [`OddsOnly`]), everything else by [`Cli`].
+/// Parses the command line: a plain `odds` line by its own small parser
+/// ([`crate::odds_line`]), everything else by [`Cli`].
 pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
-    if args.get(1).is_some_and(|a| a == "odds")
-        && let Ok(OddsOnly {
-            command: OddsCommand::Odds(odds),
-            limits,
-        }) = OddsOnly::try_parse_from(&args)
-    {
-        return Ok(Cli {
-            command: Command::Odds(odds),
-            limits,
-        });
+    if let Some(cli) = crate::odds_line::read(&args) {
+        return Ok(cli);
     }
     Cli::try_parse_from(args)
 }
@@ -190,9 +163,15 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 mod tests {
     use super::*;
 
-    /// The small `odds` parser reads every odds command line as the full one
-    /// does, and leaves to the full one whatever it does not accept (help,
-    /// version, mistakes), so messages are the full parser's.
+    fn with_name<'a>(line: &[&'a str]) -> Vec<&'a str> {
+        std::iter::once("nutshell")
+            .chain(line.iter().copied())
+            .collect()
+    }
+
+    /// The small `odds` parser reads every line it takes as the full one
+    /// does, and leaves to the full one whatever it does not take (help,
+    /// version, mistakes), so results and messages are the full parser's.
     #[test]
     fn odds_parses_as_with_the_full_parser() {
         let lines: &[&[&str]] = &[
@@ -209,15 +188,28 @@ mod tests {
             &["odds", "1d4-5", "--at-least", "-2", "--at-most", "3"],
             &["odds", "100d6!", "--simulate", "1000", "--seed", "7"],
             &["odds", "20d20!", "--tail", "1e-15", "--all"],
+            &["odds", "20d20!", "--tail", "5e-13", "--max-nesting", "1000"],
             &["--max-dice", "50", "odds", "3d6"],
+            &["--max-length", "9", "odds", "--max-outcomes", "7", "3d6"],
+            &["odds", "odds"],
+            &["odds", "3d6", "--at-least=3"],
+            &["odds", "--", "-1d6"],
+            &["odds", "3d6", "--max-file-size", "10", "--max-dice", "0"],
+            &["odds", "3d6", "--at-least", "+3"],
+            &["odds", "3d6", "--max-work", "007"],
+            &["roll", "odds"],
         ];
         for line in lines {
-            let args: Vec<&str> = std::iter::once("nutshell")
-                .chain(line.iter().copied())
-                .collect();
+            let args = with_name(line);
             let full = Cli::try_parse_from(&args).expect("valid");
             let small = parse(&args).expect("valid");
             assert_eq!(format!("{small:?}"), format!("{full:?}"), "{line:?}");
+            // The plain lines are the small parser's own.
+            let os: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+            let odd = ["--simulate", "--at-least=3", "--", "+3", "roll"];
+            if !line.iter().any(|w| odd.contains(w)) {
+                assert!(crate::odds_line::read(&os).is_some(), "{line:?}");
+            }
         }
         for wrong in [
             &["odds"][..],
@@ -226,14 +218,75 @@ mod tests {
             &["odds", "3d6", "--seed", "2"],
             &["--version"],
             &["odds", "3d6", "--simulate", "0"],
+            &["odds", "3d6", "--json", "--json"],
+            &["odds", "3d6", "4d6"],
+            &["odds", "-1d6"],
+            &["--json", "odds", "3d6"],
+            &["odds", "3d6", "--max-nesting", "0"],
+            &["odds", "3d6", "--max-nesting", "1001"],
+            &["odds", "3d6", "--max-explosions", "99999999999"],
+            &["odds", "3d6", "--max-dice", "-1"],
+            &["odds", "3d6", "--tail", "2"],
+            &["odds", "3d6", "--at-least"],
+            &["odds", "3d6", "--at-least", "1.5"],
+            &["odds", "3d6", "--at-most", "3", "--at-most", "4"],
         ] {
-            let args: Vec<&str> = std::iter::once("nutshell")
-                .chain(wrong.iter().copied())
-                .collect();
+            let args = with_name(wrong);
             let full = Cli::try_parse_from(&args).expect_err("refused");
             let ours = parse(&args).expect_err("refused");
             assert_eq!(ours.kind(), full.kind(), "{wrong:?}");
             assert_eq!(ours.to_string(), full.to_string(), "{wrong:?}");
+        }
+    }
+
+    /// Every arrangement of the flags the small parser reads, with values
+    /// plain and odd, gives what the full parser gives, or is left to it.
+    #[test]
+    fn odds_lines_of_every_shape_parse_as_with_the_full_parser() {
+        let flags: &[&[&str]] = &[
+            &["--json"],
+            &["--all"],
+            &["--at-least", "-4"],
+            &["--at-most", "12"],
+            &["--max-explosions", "3"],
+            &["--tail", "0"],
+            &["--max-work", "18446744073709551615"],
+            &["--max-work", "18446744073709551616"],
+            &["--max-nesting", "2"],
+            &["--max-dice", "x"],
+            &["--json"],
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..400 {
+            let mut line: Vec<&str> = Vec::new();
+            let mut odds_at = None;
+            for _ in 0..5 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let pick = (state % (flags.len() as u64 + 2)) as usize;
+                match pick {
+                    p if p < flags.len() => line.extend_from_slice(flags[p]),
+                    p if p == flags.len() && odds_at.is_none() => {
+                        odds_at = Some(line.len());
+                        line.push("odds");
+                    }
+                    _ => line.push("2d6+1"),
+                }
+            }
+            if odds_at.is_none() {
+                line.insert(0, "odds");
+            }
+            let args = with_name(&line);
+            match (Cli::try_parse_from(&args), parse(&args)) {
+                (Ok(full), Ok(small)) => {
+                    assert_eq!(format!("{small:?}"), format!("{full:?}"), "{line:?}")
+                }
+                (Err(full), Err(ours)) => {
+                    assert_eq!(ours.to_string(), full.to_string(), "{line:?}")
+                }
+                (full, small) => panic!("{line:?}: full {full:?}, small {small:?}"),
+            }
         }
     }
 }

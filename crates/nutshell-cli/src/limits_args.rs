@@ -35,6 +35,23 @@ pub struct LimitArgs {
     pub max_file_size: u64,
 }
 
+impl Default for LimitArgs {
+    /// The flags' defaults (what clap gives when none is written).
+    fn default() -> LimitArgs {
+        let limits = Limits::default();
+        LimitArgs {
+            max_dice: limits.max_dice,
+            max_explosions: limits.max_repeats_per_die,
+            max_nesting: limits.max_nesting as u16,
+            max_length: limits.max_expression_chars,
+            max_outcomes: limits.max_outcomes,
+            max_work: limits.max_work,
+            tail: limits.tail_digits,
+            max_file_size: crate::files::DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
+
 impl LimitArgs {
     pub fn limits(&self) -> Limits {
         Limits {
@@ -51,7 +68,7 @@ impl LimitArgs {
 
 /// `--tail P`: the threshold as digits, `P <= 10^-digits` (a P that is not a
 /// power of ten is rounded to the stricter one: 5e-13 gives 13 digits).
-fn parse_tail(text: &str) -> Result<u32, String> {
+pub(crate) fn parse_tail(text: &str) -> Result<u32, String> {
     let p: f64 = text
         .trim()
         .parse()

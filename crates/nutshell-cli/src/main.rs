@@ -13,6 +13,7 @@ mod limits_args;
 mod map_cmd;
 mod mls_cmd;
 mod odds_cmd;
+mod odds_line;
 mod roll_cmd;
 mod rules_cmd;
 mod server_cmd;
