@@ -162,6 +162,9 @@ impl Ctx<'_> {
         let max = a.max().checked_add(b.max()).ok_or(self.overflow())?;
         let mut out = self.zeros(min, max, &a.denom * &b.denom)?;
         self.charge((a.len as u64) * (b.len as u64))?;
+        if self.measuring_only() {
+            return Ok(self.placeholder(out));
+        }
         let k = self.k;
         for j in 0..b.len {
             if b.is_zero_at(j, k) {
@@ -294,6 +297,9 @@ impl Ctx<'_> {
         }
         let len = out.len;
         self.charge((len as u64) * (d as u64) + 4 * len as u64)?;
+        if self.measuring_only() {
+            return Ok(self.placeholder(out));
+        }
         // p_0 must be invertible in every lane; it is a positive integer below
         // the denominator, so a zero residue is astronomically unlikely, but
         // fall back to repeated squaring if it happens.

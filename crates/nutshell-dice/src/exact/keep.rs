@@ -106,7 +106,12 @@ impl Ctx<'_> {
         let mut result = self.zeros(s_lo, s_hi, denom)?;
         let states = States::new(pool);
         let steps = states.work_per_step(pool, outcomes.len(), keep, width as u64);
-        self.reserve(steps.iter().fold(0u64, |a, &b| a.saturating_add(b)))?;
+        let all_steps = steps.iter().fold(0u64, |a, &b| a.saturating_add(b));
+        self.reserve(all_steps)?;
+        if self.measuring_only() {
+            self.charge_lane(all_steps)?;
+            return Ok(self.placeholder(result));
+        }
 
         let keep_us = keep as usize;
         let n_max = pool.iter().map(|t| t.count).max().unwrap_or(0) as usize;

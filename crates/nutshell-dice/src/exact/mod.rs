@@ -235,6 +235,23 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Whether only the shape of what comes next matters: in a measuring pass
+    /// once a denominator has outgrown the lane, the weights are no longer
+    /// the answer, so the large steps charge their work and give
+    /// [`Ctx::placeholder`]s instead of computing.
+    pub fn measuring_only(&self) -> bool {
+        self.measuring && self.outgrown_bits.get() > 0
+    }
+
+    /// `dist` with every weight non-zero (one): the widest shape a large
+    /// step's result can have, standing in for it in a measuring pass.
+    pub fn placeholder(&self, mut dist: dist::Dist) -> dist::Dist {
+        for (i, w) in dist.w.iter_mut().enumerate() {
+            *w = self.lanes[i % self.k].one();
+        }
+        dist
+    }
+
     /// Refuses (so the computation restarts with more lanes) if the lanes cannot
     /// hold every weight below `denom`; in a measuring pass, notes the bits
     /// needed and goes on (the weights are then only residues, but the shape
