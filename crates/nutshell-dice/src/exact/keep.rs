@@ -113,167 +113,26 @@ impl Ctx<'_> {
             return Ok(self.placeholder(result));
         }
 
-        let keep_us = keep as usize;
-        let n_max = pool.iter().map(|t| t.count).max().unwrap_or(0) as usize;
-        let mut rows: Vec<Row> = (0..states.len).map(|_| Row::default()).collect();
-        let mut kept = vec![0u128; width];
-        let mut scratch = vec![0u128; width];
-        let mut sources: Vec<(usize, u64, isize)> = Vec::with_capacity(keep_us + 1);
+        let gs: Vec<isize> = outcomes.iter().map(|&o| g(o) as isize).collect();
+        let job = DpLanes {
+            pool,
+            outcomes: &outcomes,
+            gs: &gs,
+            states: &states,
+            keep: keep as usize,
+            width,
+            s_lo,
+            k,
+        };
+        // Each lane is the whole DP over one prime: charged in full here (the
+        // limit was checked above), then run one by one, or on two threads for
+        // a large job.
+        for _ in 0..k {
+            self.charge_lane(all_steps)?;
+        }
         let lanes = self.lanes.clone();
-        for (l, f) in lanes.iter().enumerate() {
-            let binom = Binomials::new(f, n_max);
-            // Per type: cumulative weight below each of its values.
-            let below_of: Vec<Vec<u64>> = pool
-                .iter()
-                .map(|t| {
-                    let mut c = Vec::with_capacity(t.dist.len + 1);
-                    let mut run = 0u64;
-                    c.push(0);
-                    for i in 0..t.dist.len {
-                        run = f.add(run, t.dist.w[i * k + l]);
-                        c.push(run);
-                    }
-                    c
-                })
-                .collect();
-            let mut w_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
-            let mut b_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
-            let mut le_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
-            for row in rows.iter_mut() {
-                row.clear();
-            }
-            rows[states.len - 1].set_one(f.one(), (0 - s_lo) as usize, width);
-            kept.fill(0);
-            let mut kept_terms = 0;
-            let (mut kept_lo, mut kept_end) = (usize::MAX, 0usize);
-            let mut step = 0;
-            for &o in &outcomes {
-                let go = g(o) as isize;
-                for (t, ty) in pool.iter().enumerate() {
-                    let d = &ty.dist;
-                    let idx = (o - d.min).clamp(0, d.len as i64) as usize;
-                    let w = if o < d.min || o > d.max() {
-                        0
-                    } else {
-                        d.w[idx * k + l]
-                    };
-                    let b = below_of[t][idx];
-                    powers(f, w, ty.count as usize, &mut w_pow[t]);
-                    powers(f, b, ty.count as usize, &mut b_pow[t]);
-                    powers(f, f.add(b, w), ty.count as usize, &mut le_pow[t]);
-                }
-                for t in 0..pool.len() {
-                    self.charge_lane(steps[step])?;
-                    step += 1;
-                    if pool[t].count == 0 || w_pow[t][1] == 0 {
-                        // No die of this type shows `o` (in this lane): every
-                        // state stays as it is.
-                        continue;
-                    }
-                    let count_t = pool[t].count as usize;
-                    let stride = states.stride[t];
-                    // First, the states that reach `keep` here are finished:
-                    // every die left shows less than `o` (or, of the types
-                    // not yet visited at `o`, at most `o`).
-                    for (src, row) in rows.iter().enumerate() {
-                        if row.is_empty() {
-                            continue;
-                        }
-                        let a = states.assigned[src] as usize;
-                        let need = keep_us - a;
-                        let r = states.unassigned(t, src);
-                        if r < need {
-                            continue;
-                        }
-                        // Σ_{c>=need} C(r,c) w^c b^(r-c), or (w+b)^r minus the
-                        // terms below `need`, whichever is shorter.
-                        let complement = need < r + 1 - need;
-                        let cs = if complement { 0..need } else { need..r + 1 };
-                        let mut sum = 0u128;
-                        for (terms, c) in cs.enumerate() {
-                            if terms > 0 && terms % LAZY_TERMS == 0 {
-                                sum = f.fold(sum);
-                            }
-                            let ways = f.mul(binom.choose(f, r, c), w_pow[t][c]);
-                            sum += Prime::wide(ways, b_pow[t][r - c]);
-                        }
-                        let sum = f.reduce_wide(sum);
-                        let mut fin = if complement {
-                            f.sub(le_pow[t][r], sum)
-                        } else {
-                            sum
-                        };
-                        for t2 in (0..pool.len()).filter(|&t2| t2 != t) {
-                            let r2 = states.unassigned(t2, src);
-                            let factor = if t2 < t {
-                                b_pow[t2][r2]
-                            } else {
-                                le_pow[t2][r2]
-                            };
-                            fin = f.mul(fin, factor);
-                        }
-                        if fin == 0 {
-                            continue;
-                        }
-                        let shift = (need as i64 * go as i64) as isize;
-                        let to = (row.lo as isize + shift) as usize;
-                        let len = row.end - row.lo;
-                        if kept_terms == LAZY_TERMS {
-                            for x in kept[kept_lo..kept_end].iter_mut() {
-                                *x = f.fold(*x);
-                            }
-                            kept_terms = 0;
-                            (kept_lo, kept_end) = (usize::MAX, 0);
-                        }
-                        kept_terms += 1;
-                        kept_lo = kept_lo.min(to);
-                        kept_end = kept_end.max(to + len);
-                        for (d, &x) in kept[to..to + len].iter_mut().zip(row.values()) {
-                            *d += Prime::wide(x, fin);
-                        }
-                    }
-                    // Then the states that stay below `keep`, in place: a
-                    // state's new weights are its own (no die of this type at
-                    // `o`) plus those of states with more dice unassigned,
-                    // which have higher indices and are updated later.
-                    for tgt in 0..states.len {
-                        let a = states.assigned[tgt] as usize;
-                        if a >= keep_us {
-                            continue;
-                        }
-                        let u = states.unassigned(t, tgt);
-                        let c_max = (count_t - u).min(a);
-                        sources.clear();
-                        let (mut lo, mut end) = (usize::MAX, 0usize);
-                        for c in 1..=c_max {
-                            let src = tgt + c * stride;
-                            let row = &rows[src];
-                            if row.is_empty() {
-                                continue;
-                            }
-                            let shift = c as isize * go;
-                            lo = lo.min((row.lo as isize + shift) as usize);
-                            end = end.max((row.end as isize + shift) as usize);
-                            let coef = f.mul(binom.choose(f, u + c, c), w_pow[t][c]);
-                            sources.push((src, coef, shift));
-                        }
-                        if sources.is_empty() {
-                            continue;
-                        }
-                        let (before, after) = rows.split_at_mut(tgt + 1);
-                        before[tgt].add_sources(
-                            f,
-                            after,
-                            tgt + 1,
-                            &sources,
-                            lo,
-                            end,
-                            width,
-                            &mut scratch,
-                        );
-                    }
-                }
-            }
+        let kept = super::lanes::run(&lanes, all_steps, |l, f| job.run(l, f));
+        for (l, (f, kept)) in lanes.iter().zip(kept).enumerate() {
             for (s, &x) in kept.iter().enumerate() {
                 result.w[s * k + l] = f.reduce_wide(x);
             }
@@ -375,6 +234,181 @@ impl Ctx<'_> {
             }
         }
         self.keep_highest(&negated, keep, &|v| g(-v))
+    }
+}
+
+/// The outcome DP of [`Ctx::keep_highest_dp`] over one residue lane at a time.
+struct DpLanes<'a> {
+    pool: &'a [PoolType],
+    /// The outcomes, highest first, and the score each adds.
+    outcomes: &'a [i64],
+    gs: &'a [isize],
+    states: &'a States,
+    keep: usize,
+    /// Kept sums `s_lo ..` over `width` places.
+    width: usize,
+    s_lo: i64,
+    /// Lanes of the pool's weights.
+    k: usize,
+}
+
+impl DpLanes<'_> {
+    /// The kept sums' weights in lane `l` (prime `f`), unreduced.
+    fn run(&self, l: usize, f: &Prime) -> Vec<u128> {
+        let (pool, outcomes, states, k) = (self.pool, self.outcomes, self.states, self.k);
+        let (keep_us, width, s_lo) = (self.keep, self.width, self.s_lo);
+        let n_max = pool.iter().map(|t| t.count).max().unwrap_or(0) as usize;
+        let mut rows: Vec<Row> = (0..states.len).map(|_| Row::default()).collect();
+        let mut kept = vec![0u128; width];
+        let mut scratch = vec![0u128; width];
+        let mut sources: Vec<(usize, u64, isize)> = Vec::with_capacity(keep_us + 1);
+        let binom = Binomials::new(f, n_max);
+        // Per type: cumulative weight below each of its values.
+        let below_of: Vec<Vec<u64>> = pool
+            .iter()
+            .map(|t| {
+                let mut c = Vec::with_capacity(t.dist.len + 1);
+                let mut run = 0u64;
+                c.push(0);
+                for i in 0..t.dist.len {
+                    run = f.add(run, t.dist.w[i * k + l]);
+                    c.push(run);
+                }
+                c
+            })
+            .collect();
+        let mut w_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
+        let mut b_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
+        let mut le_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
+        rows[states.len - 1].set_one(f.one(), (0 - s_lo) as usize, width);
+        let mut kept_terms = 0;
+        let (mut kept_lo, mut kept_end) = (usize::MAX, 0usize);
+        for (oi, &o) in outcomes.iter().enumerate() {
+            let go = self.gs[oi];
+            for (t, ty) in pool.iter().enumerate() {
+                let d = &ty.dist;
+                let idx = (o - d.min).clamp(0, d.len as i64) as usize;
+                let w = if o < d.min || o > d.max() {
+                    0
+                } else {
+                    d.w[idx * k + l]
+                };
+                let b = below_of[t][idx];
+                powers(f, w, ty.count as usize, &mut w_pow[t]);
+                powers(f, b, ty.count as usize, &mut b_pow[t]);
+                powers(f, f.add(b, w), ty.count as usize, &mut le_pow[t]);
+            }
+            for t in 0..pool.len() {
+                if pool[t].count == 0 || w_pow[t][1] == 0 {
+                    // No die of this type shows `o` (in this lane): every
+                    // state stays as it is.
+                    continue;
+                }
+                let count_t = pool[t].count as usize;
+                let stride = states.stride[t];
+                // First, the states that reach `keep` here are finished:
+                // every die left shows less than `o` (or, of the types
+                // not yet visited at `o`, at most `o`).
+                for (src, row) in rows.iter().enumerate() {
+                    if row.is_empty() {
+                        continue;
+                    }
+                    let a = states.assigned[src] as usize;
+                    let need = keep_us - a;
+                    let r = states.unassigned(t, src);
+                    if r < need {
+                        continue;
+                    }
+                    // Σ_{c>=need} C(r,c) w^c b^(r-c), or (w+b)^r minus the
+                    // terms below `need`, whichever is shorter.
+                    let complement = need < r + 1 - need;
+                    let cs = if complement { 0..need } else { need..r + 1 };
+                    let mut sum = 0u128;
+                    for (terms, c) in cs.enumerate() {
+                        if terms > 0 && terms % LAZY_TERMS == 0 {
+                            sum = f.fold(sum);
+                        }
+                        let ways = f.mul(binom.choose(f, r, c), w_pow[t][c]);
+                        sum += Prime::wide(ways, b_pow[t][r - c]);
+                    }
+                    let sum = f.reduce_wide(sum);
+                    let mut fin = if complement {
+                        f.sub(le_pow[t][r], sum)
+                    } else {
+                        sum
+                    };
+                    for t2 in (0..pool.len()).filter(|&t2| t2 != t) {
+                        let r2 = states.unassigned(t2, src);
+                        let factor = if t2 < t {
+                            b_pow[t2][r2]
+                        } else {
+                            le_pow[t2][r2]
+                        };
+                        fin = f.mul(fin, factor);
+                    }
+                    if fin == 0 {
+                        continue;
+                    }
+                    let shift = (need as i64 * go as i64) as isize;
+                    let to = (row.lo as isize + shift) as usize;
+                    let len = row.end - row.lo;
+                    if kept_terms == LAZY_TERMS {
+                        for x in kept[kept_lo..kept_end].iter_mut() {
+                            *x = f.fold(*x);
+                        }
+                        kept_terms = 0;
+                        (kept_lo, kept_end) = (usize::MAX, 0);
+                    }
+                    kept_terms += 1;
+                    kept_lo = kept_lo.min(to);
+                    kept_end = kept_end.max(to + len);
+                    for (d, &x) in kept[to..to + len].iter_mut().zip(row.values()) {
+                        *d += Prime::wide(x, fin);
+                    }
+                }
+                // Then the states that stay below `keep`, in place: a
+                // state's new weights are its own (no die of this type at
+                // `o`) plus those of states with more dice unassigned,
+                // which have higher indices and are updated later.
+                for tgt in 0..states.len {
+                    let a = states.assigned[tgt] as usize;
+                    if a >= keep_us {
+                        continue;
+                    }
+                    let u = states.unassigned(t, tgt);
+                    let c_max = (count_t - u).min(a);
+                    sources.clear();
+                    let (mut lo, mut end) = (usize::MAX, 0usize);
+                    for c in 1..=c_max {
+                        let src = tgt + c * stride;
+                        let row = &rows[src];
+                        if row.is_empty() {
+                            continue;
+                        }
+                        let shift = c as isize * go;
+                        lo = lo.min((row.lo as isize + shift) as usize);
+                        end = end.max((row.end as isize + shift) as usize);
+                        let coef = f.mul(binom.choose(f, u + c, c), w_pow[t][c]);
+                        sources.push((src, coef, shift));
+                    }
+                    if sources.is_empty() {
+                        continue;
+                    }
+                    let (before, after) = rows.split_at_mut(tgt + 1);
+                    before[tgt].add_sources(
+                        f,
+                        after,
+                        tgt + 1,
+                        &sources,
+                        lo,
+                        end,
+                        width,
+                        &mut scratch,
+                    );
+                }
+            }
+        }
+        kept
     }
 }
 
@@ -601,6 +635,41 @@ mod tests {
     /// that at one outcome): the DP against the threshold decomposition (an
     /// independent method), and against itself with the dice split into two
     /// types of the same die (mixed-radix states, several types per outcome).
+    /// A DP large enough to run its lanes on several threads gives what the
+    /// threshold method gives.
+    #[test]
+    fn a_dp_over_several_threads_agrees_with_the_threshold_method() {
+        let limits = Limits {
+            max_work: u64::MAX,
+            ..Limits::default()
+        };
+        let die: Vec<(i64, u64)> = (1..=20).map(|v| (v, 1)).collect();
+        let (n, keep) = (40u64, 20u64);
+        let total = BigUint::from(20u32).pow(n as u32);
+        let mut ctx = Ctx::new(5, &limits, 0);
+        let d = ctx.counts_dist(&die, BigUint::from(20u32)).unwrap();
+        let one_type = [PoolType {
+            dist: d.clone(),
+            count: n,
+        }];
+        let states = States::new(&one_type);
+        let steps: u64 = states
+            .work_per_step(&one_type, 20, keep, keep * 19 + 1)
+            .iter()
+            .sum();
+        assert!(steps * 5 >= super::super::lanes::PARALLEL_STEPS, "{steps}");
+        let by_dp = ctx
+            .keep_highest_dp(&one_type, keep, &|v| v, total.clone())
+            .unwrap()
+            .trim(5);
+        let by_threshold = ctx
+            .keep_highest_by_threshold(&d, n, keep, &|v| v, total)
+            .unwrap()
+            .expect("applies")
+            .trim(5);
+        assert_eq!((by_dp.min, &by_dp.w), (by_threshold.min, &by_threshold.w));
+    }
+
     #[test]
     fn large_keeps_agree_with_the_threshold_method_and_with_split_types() {
         let limits = Limits {

@@ -26,6 +26,7 @@ mod dist;
 mod distribution;
 mod field;
 mod keep;
+mod lanes;
 mod lowest;
 mod tail;
 mod threshold;

@@ -1,0 +1,75 @@
+//! Running a computation's residue lanes: each lane is the whole computation
+//! modulo one prime, independent of the others, so a large job runs them on
+//! the machine's cores (a few at a time per thread) and a small one in turn
+//! on the calling thread, where a thread would cost more than it saves.
+
+use super::field::Prime;
+
+/// Steps (over all lanes) from which a job is split over threads: about a
+/// third of a millisecond of work, several times what starting a thread costs.
+pub(crate) const PARALLEL_STEPS: u64 = 4_000_000;
+
+/// `job(l, prime)` for every lane, in lane order: on several threads when the
+/// job takes at least [`PARALLEL_STEPS`] (`steps_per_lane` over every lane) and
+/// the machine has more than one core, else one lane after the other.
+pub(crate) fn run<T: Send>(
+    lanes: &[Prime],
+    steps_per_lane: u64,
+    job: impl Fn(usize, &Prime) -> T + Sync,
+) -> Vec<T> {
+    let threads = if lanes.len() >= 2
+        && steps_per_lane.saturating_mul(lanes.len() as u64) >= PARALLEL_STEPS
+    {
+        cores().min(lanes.len())
+    } else {
+        1
+    };
+    if threads <= 1 {
+        return lanes.iter().enumerate().map(|(l, f)| job(l, f)).collect();
+    }
+    let chunk = lanes.len().div_ceil(threads);
+    let job = &job;
+    let run_chunk = move |first: usize| -> Vec<T> {
+        let end = (first + chunk).min(lanes.len());
+        (first..end).map(|l| job(l, &lanes[l])).collect()
+    };
+    std::thread::scope(|scope| {
+        // The calling thread takes the first chunk; the others one each.
+        let others: Vec<_> = (1..threads)
+            .map(|t| t * chunk)
+            .filter(|&first| first < lanes.len())
+            .map(|first| scope.spawn(move || run_chunk(first)))
+            .collect();
+        let mut out = run_chunk(0);
+        for handle in others {
+            match handle.join() {
+                Ok(part) => out.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
+    })
+}
+
+/// The cores this process may use. Asked once (the answer reads the
+/// process's scheduling and control-group settings, about 50 µs), and only by
+/// a job large enough to use them; 2 when the system cannot tell.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lane_runs_once_in_order_small_or_large() {
+        let lanes = super::super::field::primes(7);
+        for steps in [0, PARALLEL_STEPS] {
+            let out = run(&lanes, steps, |l, f| (l, f.p));
+            let expected: Vec<(usize, u64)> = lanes.iter().map(|f| f.p).enumerate().collect();
+            assert_eq!(out, expected, "{steps} steps per lane");
+        }
+    }
+}
