@@ -6,6 +6,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 use super::lowest::{Denominator, FractionWriter};
+use super::words;
 
 /// An exact distribution over integer outcomes.
 ///
@@ -161,16 +162,42 @@ impl Distribution {
     /// `(S2·D − S1²)/D²`, each put in lowest terms by one gcd.
     fn moments(&self) -> &(BigRational, BigRational) {
         self.moments.get_or_init(|| {
-            let (mut s1, mut s2) = (BigInt::zero(), BigInt::zero());
-            for (v, w) in &self.outcomes {
-                let vw = BigInt::from(w.clone()) * *v;
-                s2 += &vw * *v;
-                s1 += vw;
-            }
+            let (s1, s2) = self.power_sums();
             let d = BigInt::from(self.denominator.clone());
             let variance = BigRational::new(&s2 * &d - &s1 * &s1, &d * &d);
             (BigRational::new(s1, d), variance)
         })
+    }
+
+    /// `S1 = Σ v·w` and `S2 = Σ v²·w`. With every |v| below 2^31 (so that v²
+    /// fits a word) they are accumulated on words in place, the negative and
+    /// the positive terms of `S1` apart: no big-integer value per outcome.
+    fn power_sums(&self) -> (BigInt, BigInt) {
+        if self
+            .outcomes
+            .iter()
+            .all(|(v, _)| v.unsigned_abs() < 1 << 31)
+        {
+            let (mut positive, mut negative, mut squares) = (Vec::new(), Vec::new(), Vec::new());
+            let mut w_words = Vec::new();
+            for (v, w) in &self.outcomes {
+                words::load(w, &mut w_words);
+                let m = v.unsigned_abs();
+                let s1 = if *v < 0 { &mut negative } else { &mut positive };
+                words::mul_add(s1, &w_words, m);
+                words::mul_add(&mut squares, &w_words, m * m);
+            }
+            let s1 = BigInt::from(words::to_biguint(&positive))
+                - BigInt::from(words::to_biguint(&negative));
+            return (s1, BigInt::from(words::to_biguint(&squares)));
+        }
+        let (mut s1, mut s2) = (BigInt::zero(), BigInt::zero());
+        for (v, w) in &self.outcomes {
+            let vw = BigInt::from(w.clone()) * *v;
+            s2 += &vw * *v;
+            s1 += vw;
+        }
+        (s1, s2)
     }
 
     /// The standard deviation, as a float.
@@ -193,4 +220,44 @@ pub fn ratio_to_f64(r: &BigRational) -> f64 {
     let n = (n >> shift).to_f64().unwrap_or(0.0);
     let d = (d >> shift).to_f64().unwrap_or(1.0);
     n / d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mean and the variance from their definitions, one rational at a time.
+    fn by_definition(outcomes: &[(i64, u64)], denominator: u64) -> (BigRational, BigRational) {
+        let p = |w: u64| BigRational::new(BigInt::from(w), BigInt::from(denominator));
+        let mean: BigRational = outcomes.iter().map(|&(v, w)| p(w) * BigInt::from(v)).sum();
+        let variance: BigRational = outcomes
+            .iter()
+            .map(|&(v, w)| {
+                let d = BigRational::from_integer(BigInt::from(v)) - &mean;
+                p(w) * &d * &d
+            })
+            .sum();
+        (mean, variance)
+    }
+
+    #[test]
+    fn moments_of_negative_small_and_huge_outcomes() {
+        for (outcomes, denominator) in [
+            (vec![(-5, 3u64), (0, 1), (7, 2)], 6u64),
+            (vec![(-3_000_000_000, 1), (2, 1), (5_000_000_000, 2)], 4),
+            (vec![(-(1 << 31) + 1, 5), ((1 << 31) - 1, 7)], 12),
+            (vec![(i64::from(i32::MIN), 1), (3, 1)], 2),
+        ] {
+            let d = Distribution::new(
+                outcomes
+                    .iter()
+                    .map(|&(v, w)| (v, BigUint::from(w)))
+                    .collect(),
+                BigUint::from(denominator),
+            );
+            let (mean, variance) = by_definition(&outcomes, denominator);
+            assert_eq!(d.mean(), mean, "{outcomes:?}");
+            assert_eq!(d.variance(), variance, "{outcomes:?}");
+        }
+    }
 }

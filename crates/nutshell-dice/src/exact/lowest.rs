@@ -97,7 +97,7 @@ impl Denominator {
         let (mut num, mut den) = (Vec::new(), Vec::new());
         words::load(n, &mut num);
         self.reduce_words(&mut num, &mut den);
-        let (mut num, mut den) = (from_words(&num), from_words(&den));
+        let (mut num, mut den) = (words::to_biguint(&num), words::to_biguint(&den));
         if !self.rest.is_one() {
             let g = num.gcd(&self.rest);
             if !g.is_one() {
@@ -155,15 +155,6 @@ impl Denominator {
             }
         }
     }
-}
-
-fn from_words(words: &[u64]) -> BigUint {
-    let mut halves = Vec::with_capacity(2 * words.len());
-    for &d in words {
-        halves.push(d as u32);
-        halves.push((d >> 32) as u32);
-    }
-    BigUint::new(halves)
 }
 
 /// Writes the probabilities of one distribution as decimal fractions in

@@ -159,6 +159,39 @@ pub(crate) fn load(n: &num_bigint::BigUint, out: &mut Vec<u64>) {
     trim(out);
 }
 
+/// `acc += x·m`, in place.
+pub(crate) fn mul_add(acc: &mut Vec<u64>, x: &[u64], m: u64) {
+    if acc.len() < x.len() + 1 {
+        acc.resize(x.len() + 1, 0);
+    }
+    let mut carry = 0u128;
+    for (i, &xi) in x.iter().enumerate() {
+        let t = u128::from(xi) * u128::from(m) + u128::from(acc[i]) + carry;
+        acc[i] = t as u64;
+        carry = t >> 64;
+    }
+    let mut i = x.len();
+    while carry != 0 {
+        if i == acc.len() {
+            acc.push(0);
+        }
+        let t = u128::from(acc[i]) + carry;
+        acc[i] = t as u64;
+        carry = t >> 64;
+        i += 1;
+    }
+}
+
+/// The number the words hold.
+pub(crate) fn to_biguint(words: &[u64]) -> num_bigint::BigUint {
+    let mut halves = Vec::with_capacity(2 * words.len());
+    for &d in words {
+        halves.push(d as u32);
+        halves.push((d >> 32) as u32);
+    }
+    num_bigint::BigUint::new(halves)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +239,20 @@ mod tests {
                 load(&(&n / d), &mut q);
                 assert_eq!(digits, q, "{n} / {d}");
             }
+        }
+    }
+
+    #[test]
+    fn multiply_adds_are_the_big_integer_ones() {
+        let mut acc = Vec::new();
+        let mut expected = BigUint::from(0u32);
+        for (i, n) in numbers().into_iter().enumerate() {
+            let m = [1u64, 7, u64::MAX, 1 << 40][i % 4];
+            let mut x = Vec::new();
+            load(&n, &mut x);
+            mul_add(&mut acc, &x, m);
+            expected += &n * m;
+            assert_eq!(to_biguint(&acc), expected);
         }
     }
 
