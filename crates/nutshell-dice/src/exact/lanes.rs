@@ -11,7 +11,8 @@ pub(crate) const PARALLEL_STEPS: u64 = 4_000_000;
 
 /// `job(l, prime)` for every lane, in lane order: on several threads when the
 /// job takes at least [`PARALLEL_STEPS`] (`steps_per_lane` over every lane) and
-/// the machine has more than one core, else one lane after the other.
+/// the machine has more than one core, each thread taking the next lane left,
+/// else one lane after the other.
 pub(crate) fn run<T: Send>(
     lanes: &[Prime],
     steps_per_lane: u64,
@@ -27,28 +28,32 @@ pub(crate) fn run<T: Send>(
     if threads <= 1 {
         return lanes.iter().enumerate().map(|(l, f)| job(l, f)).collect();
     }
-    let chunk = lanes.len().div_ceil(threads);
-    let job = &job;
-    let run_chunk = move |first: usize| -> Vec<T> {
-        let end = (first + chunk).min(lanes.len());
-        (first..end).map(|l| job(l, &lanes[l])).collect()
+    // Each thread takes the next lane not yet taken, so the calling thread,
+    // which starts at once, does more when the others start late.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let l = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if l >= lanes.len() {
+                return done;
+            }
+            done.push((l, job(l, &lanes[l])));
+        }
     };
-    std::thread::scope(|scope| {
-        // The calling thread takes the first chunk; the others one each.
-        let others: Vec<_> = (1..threads)
-            .map(|t| t * chunk)
-            .filter(|&first| first < lanes.len())
-            .map(|first| scope.spawn(move || run_chunk(first)))
-            .collect();
-        let mut out = run_chunk(0);
+    let mut all = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut all = work();
         for handle in others {
             match handle.join() {
-                Ok(part) => out.extend(part),
+                Ok(part) => all.extend(part),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        out
-    })
+        all
+    });
+    all.sort_by_key(|(l, _)| *l);
+    all.into_iter().map(|(_, out)| out).collect()
 }
 
 /// The cores this process may use. Asked once (the answer reads the
