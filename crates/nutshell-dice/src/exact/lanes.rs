@@ -1,7 +1,8 @@
 //! Running a computation's residue lanes: each lane is the whole computation
 //! modulo one prime, independent of the others, so a large job runs them on
-//! the machine's cores (a few at a time per thread) and a small one in turn
-//! on the calling thread, where a thread would cost more than it saves.
+//! the machine's cores (each thread taking the next lane left) and a small
+//! one in turn on the calling thread, where a thread would cost more than it
+//! saves.
 
 use super::field::Prime;
 
