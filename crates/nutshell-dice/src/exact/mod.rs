@@ -314,7 +314,7 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
     let per_lane = measure.work;
     let estimate = per_lane
         .saturating_mul(k as u64 + 1)
-        .saturating_add(rebuild_cost(&first, 1, k));
+        .saturating_add(rebuild_cost(to_rebuild(&first, 1).1, k));
     if estimate > limits.max_work {
         return Err(ExactError::TooMuchWork {
             limit: limits.max_work,
@@ -351,16 +351,17 @@ fn is_symmetric(dist: &dist::Dist, k: usize) -> bool {
     (0..n / 2).all(|i| dist.weight(i, k) == dist.weight(n - 1 - i, k))
 }
 
-/// The steps of rebuilding and printing the weights of `dist` (computed over
-/// `k_now` lanes) as big integers over `k` lanes: about `k²/2` products for
-/// each weight rebuilt.
-fn rebuild_cost(dist: &dist::Dist, k_now: usize, k: usize) -> u64 {
-    let n = dist.len;
-    let rebuilt = if is_symmetric(dist, k_now) {
-        n.div_ceil(2)
-    } else {
-        n
-    } as u64;
+/// The weights of `dist` (over `k` lanes) to rebuild: half of them, rounded
+/// up, when they read the same both ways.
+fn to_rebuild(dist: &dist::Dist, k: usize) -> (bool, u64) {
+    let symmetric = is_symmetric(dist, k);
+    let n = dist.len as u64;
+    (symmetric, if symmetric { n.div_ceil(2) } else { n })
+}
+
+/// The steps of rebuilding and printing `rebuilt` weights over `k` lanes:
+/// about `k²/2` products each.
+fn rebuild_cost(rebuilt: u64, k: usize) -> u64 {
     rebuilt
         .saturating_mul((k as u64).div_ceil(2))
         .saturating_mul(REBUILD_STEP_COST)
@@ -376,8 +377,8 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
     let crt = Crt::new(&ctx.lanes);
     let k = ctx.k;
     let n = dist.len;
-    let symmetric = is_symmetric(&dist, k);
-    ctx.charge_lane(rebuild_cost(&dist, k, k))?;
+    let (symmetric, rebuilt) = to_rebuild(&dist, k);
+    ctx.charge_lane(rebuild_cost(rebuilt, k))?;
     let mut weights: Vec<Option<BigUint>> = vec![None; n];
     for i in 0..n {
         if symmetric && i > (n - 1) / 2 {
