@@ -127,9 +127,7 @@ impl Ctx<'_> {
         // Each lane is the whole DP over one prime: charged in full here (the
         // limit was checked above), then run one by one, or on two threads for
         // a large job.
-        for _ in 0..k {
-            self.charge_lane(all_steps)?;
-        }
+        self.charge(all_steps)?;
         let lanes = self.lanes.clone();
         let kept = super::lanes::run(&lanes, all_steps, |l, f| job.run(l, f));
         for (l, (f, kept)) in lanes.iter().zip(kept).enumerate() {

@@ -191,18 +191,7 @@ impl<'a> Ctx<'a> {
 
     /// Counts `units` elementary steps (each over every lane) against the limit.
     pub fn charge(&mut self, units: u64) -> Result<(), ExactError> {
-        self.work = self
-            .work
-            .saturating_add(units.saturating_mul(self.k as u64));
-        PROGRESS.store(self.work, std::sync::atomic::Ordering::Relaxed);
-        WORK_DONE.with(|w| w.set(self.work));
-        if self.work > self.limits.max_work {
-            return Err(ExactError::TooMuchWork {
-                limit: self.limits.max_work,
-                span: self.span,
-            });
-        }
-        Ok(())
+        self.charge_lane(units.saturating_mul(self.k as u64))
     }
 
     /// Refuses at once, charging nothing, if `units` more steps over every
@@ -213,10 +202,7 @@ impl<'a> Ctx<'a> {
             .work
             .saturating_add(units.saturating_mul(self.k as u64));
         if total > self.limits.max_work {
-            return Err(ExactError::TooMuchWork {
-                limit: self.limits.max_work,
-                span: self.span,
-            });
+            return Err(self.too_much_work());
         }
         Ok(())
     }
@@ -228,12 +214,16 @@ impl<'a> Ctx<'a> {
         PROGRESS.store(self.work, std::sync::atomic::Ordering::Relaxed);
         WORK_DONE.with(|w| w.set(self.work));
         if self.work > self.limits.max_work {
-            return Err(ExactError::TooMuchWork {
-                limit: self.limits.max_work,
-                span: self.span,
-            });
+            return Err(self.too_much_work());
         }
         Ok(())
+    }
+
+    fn too_much_work(&self) -> ExactError {
+        ExactError::TooMuchWork {
+            limit: self.limits.max_work,
+            span: self.span,
+        }
     }
 
     /// Whether only the shape of what comes next matters: in a measuring pass
