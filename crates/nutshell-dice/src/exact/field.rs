@@ -253,11 +253,45 @@ fn is_prime(n: u64) -> bool {
     true
 }
 
-/// The primes, largest below 2^62 first, found once and kept.
-static PRIMES: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+/// Which primes a computation's residue lanes use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// The largest primes below 2^62: the most bits per lane, for lanes
+    /// computed one at a time.
+    Wide,
+    /// The largest primes below 2^50: eight lanes side by side in the
+    /// 52-bit multipliers of AVX-512 IFMA ([`super::ifma`]), for a job that is
+    /// mostly the keep DP.
+    Narrow,
+}
 
-/// Bits of capacity each prime adds (each is above 2^61.9).
-pub(crate) const BITS_PER_PRIME: u64 = 61;
+impl Family {
+    /// Bits of capacity each prime adds (each is above `2^bits + 0.9`).
+    pub fn bits_per_prime(self) -> u64 {
+        match self {
+            Family::Wide => 61,
+            Family::Narrow => 49,
+        }
+    }
+
+    /// The odd number the search for this family's primes starts from.
+    fn start(self) -> u64 {
+        match self {
+            Family::Wide => (1u64 << 62) - 1,
+            Family::Narrow => (1u64 << 50) - 1,
+        }
+    }
+
+    fn known(self) -> &'static [u64] {
+        match self {
+            Family::Wide => &KNOWN_PRIMES,
+            Family::Narrow => &KNOWN_NARROW_PRIMES,
+        }
+    }
+}
+
+/// Each family's primes, largest first, found once and kept.
+static PRIMES: [Mutex<Vec<u64>>; 2] = [Mutex::new(Vec::new()), Mutex::new(Vec::new())];
 
 /// The 64 largest primes below 2^62, largest first (enough for 3,900-bit
 /// denominators): found by the search below once and written down, so that a
@@ -330,6 +364,43 @@ const KNOWN_PRIMES: [u64; 64] = [
     0x3ffffffffffff68b,
 ];
 
+/// The 32 largest primes below 2^50, largest first (1,560 bits), written down
+/// like [`KNOWN_PRIMES`].
+const KNOWN_NARROW_PRIMES: [u64; 32] = [
+    0x3ffffffffffe5,
+    0x3ffffffffffdd,
+    0x3ffffffffffcd,
+    0x3ffffffffffb9,
+    0x3ffffffffff8f,
+    0x3ffffffffff8b,
+    0x3ffffffffff7d,
+    0x3ffffffffff5f,
+    0x3ffffffffff3d,
+    0x3ffffffffff17,
+    0x3fffffffffef5,
+    0x3fffffffffeab,
+    0x3fffffffffea1,
+    0x3fffffffffe87,
+    0x3fffffffffe59,
+    0x3fffffffffe41,
+    0x3fffffffffddf,
+    0x3fffffffffdb1,
+    0x3fffffffffda5,
+    0x3fffffffffd9d,
+    0x3fffffffffd75,
+    0x3fffffffffd73,
+    0x3fffffffffd67,
+    0x3fffffffffd5d,
+    0x3fffffffffd57,
+    0x3fffffffffd3d,
+    0x3fffffffffd2d,
+    0x3fffffffffd1b,
+    0x3fffffffffd03,
+    0x3fffffffffcd3,
+    0x3fffffffffccb,
+    0x3fffffffffc97,
+];
+
 /// The next `count` primes below `start` (odd), largest first.
 fn search_primes(mut candidate: u64, count: usize, into: &mut Vec<u64>) {
     let target = into.len() + count;
@@ -342,22 +413,32 @@ fn search_primes(mut candidate: u64, count: usize, into: &mut Vec<u64>) {
 }
 
 /// The first `k` primes below 2^62.
+#[cfg(test)]
 pub(crate) fn primes(k: usize) -> Vec<Prime> {
-    let mut found = PRIMES.lock().unwrap_or_else(|e| e.into_inner());
+    primes_of(Family::Wide, k)
+}
+
+/// The first `k` primes of a family.
+pub(crate) fn primes_of(family: Family, k: usize) -> Vec<Prime> {
+    let slot = match family {
+        Family::Wide => 0,
+        Family::Narrow => 1,
+    };
+    let mut found = PRIMES[slot].lock().unwrap_or_else(|e| e.into_inner());
     if found.is_empty() {
-        found.extend_from_slice(&KNOWN_PRIMES);
+        found.extend_from_slice(family.known());
     }
     if found.len() < k {
-        let next = found.last().map_or((1u64 << 62) - 1, |&p| p - 2);
+        let next = found.last().map_or(family.start(), |&p| p - 2);
         let more = k - found.len();
         search_primes(next, more, &mut found);
     }
     found[..k].iter().map(|&p| Prime::new(p)).collect()
 }
 
-/// How many primes hold every integer below `2^bits`.
-pub(crate) fn lanes_for_bits(bits: u64) -> usize {
-    (bits / BITS_PER_PRIME + 1) as usize
+/// How many primes of a family hold every integer below `2^bits`.
+pub(crate) fn lanes_for_bits(bits: u64, family: Family) -> usize {
+    (bits / family.bits_per_prime() + 1) as usize
 }
 
 /// Rebuilds integers from their residues (Garner's algorithm).
@@ -459,6 +540,19 @@ mod tests {
         let more = primes(KNOWN_PRIMES.len() + 3);
         assert!(more.windows(2).all(|w| w[0].p > w[1].p));
         assert!(more[KNOWN_PRIMES.len()..].iter().all(|p| is_prime(p.p)));
+    }
+
+    #[test]
+    fn the_written_narrow_primes_are_the_search_s() {
+        let mut searched = Vec::new();
+        search_primes(Family::Narrow.start(), KNOWN_NARROW_PRIMES.len(), &mut searched);
+        assert_eq!(searched, KNOWN_NARROW_PRIMES);
+        let more = primes_of(Family::Narrow, KNOWN_NARROW_PRIMES.len() + 2);
+        assert!(more.windows(2).all(|w| w[0].p > w[1].p));
+        assert!(more.iter().all(|p| is_prime(p.p) && p.p >> 49 == 1));
+        // Each prime adds at least the bits counted for it.
+        assert_eq!(lanes_for_bits(49, Family::Narrow), 2);
+        assert_eq!(lanes_for_bits(48, Family::Narrow), 1);
     }
 
     #[test]

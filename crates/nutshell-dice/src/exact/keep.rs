@@ -13,7 +13,9 @@
 //! exponential.
 
 use super::dist::Dist;
-use super::field::{LAZY_TERMS, Prime, SHORT_TERMS};
+use super::field::Family;
+use super::ifma::{Field8, Lanes8, Words8};
+use super::lane_field::{LaneField, Source};
 use super::{Ctx, ExactError};
 use num_bigint::BigUint;
 
@@ -107,6 +109,7 @@ impl Ctx<'_> {
         let states = States::new(pool);
         let steps = states.work_per_step(pool, outcomes.len(), keep, width as u64);
         let all_steps = steps.iter().fold(0u64, |a, &b| a.saturating_add(b));
+        self.keep_dp_work = self.keep_dp_work.saturating_add(all_steps);
         self.reserve(all_steps)?;
         if self.measuring_only() {
             self.charge_lane(all_steps)?;
@@ -124,15 +127,37 @@ impl Ctx<'_> {
             s_lo,
             k,
         };
-        // Each lane is the whole DP over one prime: charged in full here (the
-        // limit was checked above), then run one by one, or on two threads for
-        // a large job.
+        // Each lane is the whole DP over one prime (or eight side by side):
+        // charged in full here (the limit was checked above), then run one
+        // after the other, or on several threads for a large job.
         self.charge(all_steps)?;
         let lanes = self.lanes.clone();
-        let kept = super::lanes::run(&lanes, all_steps, |l, f| job.run(l, f));
-        for (l, (f, kept)) in lanes.iter().zip(kept).enumerate() {
-            for (s, &x) in kept.iter().enumerate() {
-                result.w[s * k + l] = f.reduce_wide(x);
+        match self.family {
+            Family::Wide => {
+                let kept = super::lanes::run(&lanes, all_steps, |l, f| {
+                    job.run(f, job.lane_weights(l))
+                });
+                for (l, kept) in kept.into_iter().enumerate() {
+                    for (s, x) in kept.into_iter().enumerate() {
+                        result.w[s * k + l] = x;
+                    }
+                }
+            }
+            Family::Narrow => {
+                let groups: Vec<[u64; 8]> = lanes
+                    .chunks(8)
+                    .map(|g| std::array::from_fn(|j| g.get(j).unwrap_or(&g[0]).p))
+                    .collect();
+                let kept = super::lanes::run(&groups, all_steps, |g, primes| {
+                    job.run_eight(g, *primes)
+                });
+                for (g, kept) in kept.into_iter().enumerate() {
+                    for (s, x) in kept.into_iter().enumerate() {
+                        for (j, &x) in x.iter().enumerate().take(k - (g * 8).min(k)) {
+                            result.w[s * k + g * 8 + j] = x;
+                        }
+                    }
+                }
             }
         }
         Ok(result)
@@ -251,34 +276,92 @@ struct DpLanes<'a> {
 }
 
 impl DpLanes<'_> {
-    /// The kept sums' weights in lane `l` (prime `f`), unreduced.
-    fn run(&self, l: usize, f: &Prime) -> Vec<u128> {
-        let (pool, outcomes, states, k) = (self.pool, self.outcomes, self.states, self.k);
+    /// The weights of each type's outcomes in lane `l`.
+    fn lane_weights(&self, l: usize) -> Vec<Vec<u64>> {
+        let k = self.k;
+        self.pool
+            .iter()
+            .map(|t| (0..t.dist.len).map(|i| t.dist.w[i * k + l]).collect())
+            .collect()
+    }
+
+    /// The kept sums' weights in lanes `8·group ..` (a group past the last
+    /// lane repeats the group's first lane), eight side by side: with the
+    /// processor's IFMA when it has it.
+    fn run_eight(&self, group: usize, primes: [u64; 8]) -> Vec<[u64; 8]> {
+        #[cfg(target_arch = "x86_64")]
+        if super::ifma::available() {
+            #[target_feature(enable = "avx512f,avx512ifma")]
+            fn on_registers(job: &DpLanes<'_>, group: usize, primes: [u64; 8]) -> Vec<[u64; 8]> {
+                job.eight(&Field8::<super::ifma::Zmm>::new(primes), group)
+            }
+            // SAFETY: available() said this processor has these features.
+            return unsafe { on_registers(self, group, primes) };
+        }
+        self.eight(&Field8::<Lanes8>::new(primes), group)
+    }
+
+    /// (Loops, not iterator adaptors, on the way to the registers: a closure
+    /// is a function of its own, compiled without the instructions, and the
+    /// register operations in it would not be inlined.)
+    #[inline(always)]
+    fn eight<W: Words8>(&self, f: &Field8<W>, group: usize) -> Vec<[u64; 8]> {
+        let k = self.k;
+        let mut lanes = [group * 8; 8];
+        for (j, l) in lanes.iter_mut().enumerate() {
+            if group * 8 + j < k {
+                *l = group * 8 + j;
+            }
+        }
+        let mut weights = Vec::with_capacity(self.pool.len());
+        for t in self.pool {
+            let mut of_type = Vec::with_capacity(t.dist.len);
+            for i in 0..t.dist.len {
+                let mut x = [0u64; 8];
+                for j in 0..8 {
+                    x[j] = t.dist.w[i * k + lanes[j]];
+                }
+                of_type.push(f.from_lanes_form(x));
+            }
+            weights.push(of_type);
+        }
+        let kept = self.run(f, weights);
+        let mut out = Vec::with_capacity(kept.len());
+        for x in kept {
+            out.push(f.to_lanes_form(x));
+        }
+        out
+    }
+
+    /// The kept sums' weights in the field `f` (one lane, or eight side by
+    /// side), given each type's outcome weights in it.
+    #[inline(always)]
+    fn run<F: LaneField>(&self, f: &F, weights: Vec<Vec<F::E>>) -> Vec<F::E> {
+        let (pool, outcomes, states) = (self.pool, self.outcomes, self.states);
         let (keep_us, width, s_lo) = (self.keep, self.width, self.s_lo);
+        let zero = F::E::default();
         let n_max = pool.iter().map(|t| t.count).max().unwrap_or(0) as usize;
-        let mut rows: Vec<Row> = (0..states.len).map(|_| Row::default()).collect();
-        let mut kept = vec![0u128; width];
-        let mut scratch = vec![0u128; width];
-        let mut sources: Vec<(usize, u64, isize)> = Vec::with_capacity(keep_us + 1);
+        let mut rows: Vec<Row<F::E>> = (0..states.len).map(|_| Row::default()).collect();
+        let mut kept = vec![f.acc_zero(); width];
+        let mut scratch = Vec::new();
+        let mut sources: Vec<Source<F::E>> = Vec::with_capacity(keep_us + 1);
         let binom = Binomials::new(f, n_max);
         // Per type: cumulative weight below each of its values.
-        let below_of: Vec<Vec<u64>> = pool
-            .iter()
-            .map(|t| {
-                let mut c = Vec::with_capacity(t.dist.len + 1);
-                let mut run = 0u64;
-                c.push(0);
-                for i in 0..t.dist.len {
-                    run = f.add(run, t.dist.w[i * k + l]);
-                    c.push(run);
-                }
-                c
-            })
-            .collect();
-        let mut w_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
-        let mut b_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
-        let mut le_pow: Vec<Vec<u64>> = vec![Vec::new(); pool.len()];
-        rows[states.len - 1].set_one(f.one(), (0 - s_lo) as usize, width);
+        let mut below_of: Vec<Vec<F::E>> = Vec::with_capacity(pool.len());
+        for w in &weights {
+            let mut c = Vec::with_capacity(w.len() + 1);
+            let mut run = zero;
+            c.push(run);
+            for &x in w {
+                run = f.add(run, x);
+                c.push(run);
+            }
+            below_of.push(c);
+        }
+        let mut w_pow: Vec<Vec<F::E>> = vec![Vec::new(); pool.len()];
+        let mut b_pow: Vec<Vec<F::E>> = vec![Vec::new(); pool.len()];
+        let mut le_pow: Vec<Vec<F::E>> = vec![Vec::new(); pool.len()];
+        rows[states.len - 1].set_one(f.one(), (0 - s_lo) as usize);
         let mut kept_terms = 0;
         let (mut kept_lo, mut kept_end) = (usize::MAX, 0usize);
         for (oi, &o) in outcomes.iter().enumerate() {
@@ -287,9 +370,9 @@ impl DpLanes<'_> {
                 let d = &ty.dist;
                 let idx = (o - d.min).clamp(0, d.len as i64) as usize;
                 let w = if o < d.min || o > d.max() {
-                    0
+                    zero
                 } else {
-                    d.w[idx * k + l]
+                    weights[t][idx]
                 };
                 let b = below_of[t][idx];
                 powers(f, w, ty.count as usize, &mut w_pow[t]);
@@ -297,8 +380,8 @@ impl DpLanes<'_> {
                 powers(f, f.add(b, w), ty.count as usize, &mut le_pow[t]);
             }
             for t in 0..pool.len() {
-                if pool[t].count == 0 || w_pow[t][1] == 0 {
-                    // No die of this type shows `o` (in this lane): every
+                if pool[t].count == 0 || f.is_zero(w_pow[t][1]) {
+                    // No die of this type shows `o` (in these lanes): every
                     // state stays as it is.
                     continue;
                 }
@@ -321,15 +404,15 @@ impl DpLanes<'_> {
                     // terms below `need`, whichever is shorter.
                     let complement = need < r + 1 - need;
                     let cs = if complement { 0..need } else { need..r + 1 };
-                    let mut sum = 0u128;
+                    let mut sum = f.acc_zero();
                     for (terms, c) in cs.enumerate() {
-                        if terms > 0 && terms % LAZY_TERMS == 0 {
+                        if terms > 0 && terms % F::FOLD_TERMS == 0 {
                             sum = f.fold(sum);
                         }
                         let ways = f.mul(binom.choose(f, r, c), w_pow[t][c]);
-                        sum += Prime::wide(ways, b_pow[t][r - c]);
+                        sum = f.mul_add(sum, ways, b_pow[t][r - c]);
                     }
-                    let sum = f.reduce_wide(sum);
+                    let sum = f.reduce(sum);
                     let mut fin = if complement {
                         f.sub(le_pow[t][r], sum)
                     } else {
@@ -344,13 +427,13 @@ impl DpLanes<'_> {
                         };
                         fin = f.mul(fin, factor);
                     }
-                    if fin == 0 {
+                    if f.is_zero(fin) {
                         continue;
                     }
                     let shift = (need as i64 * go as i64) as isize;
                     let to = (row.lo as isize + shift) as usize;
                     let len = row.end - row.lo;
-                    if kept_terms == LAZY_TERMS {
+                    if kept_terms == F::FOLD_TERMS {
                         for x in kept[kept_lo..kept_end].iter_mut() {
                             *x = f.fold(*x);
                         }
@@ -361,7 +444,7 @@ impl DpLanes<'_> {
                     kept_lo = kept_lo.min(to);
                     kept_end = kept_end.max(to + len);
                     for (d, &x) in kept[to..to + len].iter_mut().zip(row.values()) {
-                        *d += Prime::wide(x, fin);
+                        *d = f.mul_add(*d, x, fin);
                     }
                 }
                 // Then the states that stay below `keep`, in place: a
@@ -387,26 +470,34 @@ impl DpLanes<'_> {
                         lo = lo.min((row.lo as isize + shift) as usize);
                         end = end.max((row.end as isize + shift) as usize);
                         let coef = f.mul(binom.choose(f, u + c, c), w_pow[t][c]);
-                        sources.push((src, coef, shift));
+                        sources.push(Source {
+                            row: src,
+                            to: (row.lo as isize + shift) as usize,
+                            coef,
+                        });
                     }
                     if sources.is_empty() {
                         continue;
                     }
                     let (before, after) = rows.split_at_mut(tgt + 1);
-                    before[tgt].add_sources(
-                        f,
-                        after,
-                        tgt + 1,
+                    let target = &mut before[tgt];
+                    target.make_room(end);
+                    f.gather(
+                        &mut target.data,
                         &sources,
-                        lo,
-                        end,
-                        width,
+                        |src| after[src - tgt - 1].values(),
+                        (lo, end),
                         &mut scratch,
                     );
+                    target.cover(lo, end);
                 }
             }
         }
-        kept
+        let mut out = Vec::with_capacity(width);
+        for x in kept {
+            out.push(f.reduce(x));
+        }
+        out
     }
 }
 
@@ -479,105 +570,57 @@ impl States {
     }
 }
 
-/// One state's weights over the kept sums, residues of one lane: `data[s]`
-/// for sum index `s`, zero outside `lo..end`.
+/// One state's weights over the kept sums (residues of one lane, or of
+/// several side by side): `data[s]` for sum index `s`, zero outside
+/// `lo..end`.
 #[derive(Default)]
-struct Row {
+struct Row<E> {
     lo: usize,
     end: usize,
-    data: Vec<u64>,
+    data: Vec<E>,
 }
 
-impl Row {
+impl<E: Copy + Default> Row<E> {
+    #[inline(always)]
     fn is_empty(&self) -> bool {
         self.lo >= self.end
     }
 
-    fn values(&self) -> &[u64] {
+    #[inline(always)]
+    fn values(&self) -> &[E] {
         &self.data[self.lo..self.end]
     }
 
     /// Empty (zero everywhere).
     fn clear(&mut self) {
         if self.lo < self.end {
-            self.data[self.lo..self.end].fill(0);
+            self.data[self.lo..self.end].fill(E::default());
         }
         self.lo = 0;
         self.end = 0;
     }
 
-    fn set_one(&mut self, one: u64, at: usize, width: usize) {
+    #[inline(always)]
+    fn set_one(&mut self, one: E, at: usize) {
         self.clear();
-        self.data.resize(width, 0);
+        self.make_room(at + 1);
         self.data[at] = one;
         self.lo = at;
         self.end = at + 1;
     }
 
-    /// Adds `Σ coefficient · source row shifted` over `sources` (`(state,
-    /// coefficient, shift)`, the states counted from `first`), which cover
-    /// `lo..end`: each place one sum of products accumulated unreduced on
-    /// top of the row's own weight, and reduced once.
-    #[allow(clippy::too_many_arguments)]
-    fn add_sources(
-        &mut self,
-        f: &Prime,
-        rows: &[Row],
-        first: usize,
-        sources: &[(usize, u64, isize)],
-        lo: usize,
-        end: usize,
-        width: usize,
-        scratch: &mut [u128],
-    ) {
-        if self.data.len() < width {
-            self.data.resize(width, 0);
+    /// `data` over the sums below `end` at least (zero where nothing is):
+    /// a row of few dice never touches the memory of the high sums.
+    #[inline(always)]
+    fn make_room(&mut self, end: usize) {
+        if self.data.len() < end {
+            self.data.resize(end, E::default());
         }
-        let source = |i: usize| {
-            let (src, coef, shift) = sources[i];
-            let row = &rows[src - first];
-            ((row.lo as isize + shift) as usize, row.values(), coef)
-        };
-        if let [_] = sources {
-            // One source: no sums to keep.
-            let (to, from, coef) = source(0);
-            for (d, &x) in self.data[to..to + from.len()].iter_mut().zip(from) {
-                *d = f.reduce_short((u128::from(*d) << 64) + Prime::wide(x, coef));
-            }
-        } else if sources.len() <= SHORT_TERMS {
-            for (d, &x) in scratch[lo..end].iter_mut().zip(&self.data[lo..end]) {
-                *d = u128::from(x) << 64;
-            }
-            for i in 0..sources.len() {
-                let (to, from, coef) = source(i);
-                for (d, &x) in scratch[to..to + from.len()].iter_mut().zip(from) {
-                    *d += Prime::wide(x, coef);
-                }
-            }
-            for (o, &x) in self.data[lo..end].iter_mut().zip(&scratch[lo..end]) {
-                *o = f.reduce_short(x);
-            }
-        } else {
-            // The row's own weight x enters as x·R (a high word x < p: as good
-            // as a folded sum), then LAZY_TERMS products at a time.
-            for (d, &x) in scratch[lo..end].iter_mut().zip(&self.data[lo..end]) {
-                *d = u128::from(x) << 64;
-            }
-            for i in 0..sources.len() {
-                if i > 0 && i % LAZY_TERMS == 0 {
-                    for d in scratch[lo..end].iter_mut() {
-                        *d = f.fold(*d);
-                    }
-                }
-                let (to, from, coef) = source(i);
-                for (d, &x) in scratch[to..to + from.len()].iter_mut().zip(from) {
-                    *d += Prime::wide(x, coef);
-                }
-            }
-            for (o, &x) in self.data[lo..end].iter_mut().zip(&scratch[lo..end]) {
-                *o = f.reduce_wide(x);
-            }
-        }
+    }
+
+    /// The occupied range now takes in `lo..end` too.
+    #[inline(always)]
+    fn cover(&mut self, lo: usize, end: usize) {
         if self.is_empty() {
             (self.lo, self.end) = (lo, end);
         } else {
@@ -588,7 +631,8 @@ impl Row {
 }
 
 /// `out[e] = x^e` for `e = 0..=n` (Montgomery form).
-fn powers(f: &Prime, x: u64, n: usize, out: &mut Vec<u64>) {
+#[inline(always)]
+fn powers<F: LaneField>(f: &F, x: F::E, n: usize, out: &mut Vec<F::E>) {
     out.clear();
     let mut p = f.one();
     for _ in 0..=n {
@@ -597,28 +641,29 @@ fn powers(f: &Prime, x: u64, n: usize, out: &mut Vec<u64>) {
     }
 }
 
-/// Binomial coefficients modulo one prime, from factorials.
-struct Binomials {
-    fact: Vec<u64>,
-    inv_fact: Vec<u64>,
+/// Binomial coefficients in a field, from factorials.
+struct Binomials<E> {
+    fact: Vec<E>,
+    inv_fact: Vec<E>,
 }
 
-impl Binomials {
-    fn new(f: &Prime, n_max: usize) -> Binomials {
+impl<E: Copy> Binomials<E> {
+    #[inline(always)]
+    fn new<F: LaneField<E = E>>(f: &F, n_max: usize) -> Binomials<E> {
         let mut fact = vec![f.one(); n_max + 1];
         for i in 1..=n_max {
-            fact[i] = f.mul(fact[i - 1], f.enter(i as u64));
+            fact[i] = f.mul(fact[i - 1], f.small(i as u64));
         }
         let mut inv_fact = vec![f.one(); n_max + 1];
         inv_fact[n_max] = f.inv(fact[n_max]);
         for i in (0..n_max).rev() {
-            inv_fact[i] = f.mul(inv_fact[i + 1], f.enter(i as u64 + 1));
+            inv_fact[i] = f.mul(inv_fact[i + 1], f.small(i as u64 + 1));
         }
         Binomials { fact, inv_fact }
     }
 
-    #[inline]
-    fn choose(&self, f: &Prime, n: usize, c: usize) -> u64 {
+    #[inline(always)]
+    fn choose<F: LaneField<E = E>>(&self, f: &F, n: usize, c: usize) -> E {
         f.mul(self.fact[n], f.mul(self.inv_fact[c], self.inv_fact[n - c]))
     }
 }

@@ -4,20 +4,18 @@
 //! one in turn on the calling thread, where a thread would cost more than it
 //! saves.
 
-use super::field::Prime;
-
 /// Steps (over all lanes) from which a job is split over threads: about a
 /// third of a millisecond of work, several times what starting a thread costs.
 pub(crate) const PARALLEL_STEPS: u64 = 4_000_000;
 
-/// `job(l, prime)` for every lane, in lane order: on several threads when the
+/// `job(l, lane)` for every lane (a prime, or eight side by side), in lane order: on several threads when the
 /// job takes at least [`PARALLEL_STEPS`] (`steps_per_lane` over every lane) and
 /// the machine has more than one core, each thread taking the next lane left,
 /// else one lane after the other.
-pub(crate) fn run<T: Send>(
-    lanes: &[Prime],
+pub(crate) fn run<L: Sync, T: Send>(
+    lanes: &[L],
     steps_per_lane: u64,
-    job: impl Fn(usize, &Prime) -> T + Sync,
+    job: impl Fn(usize, &L) -> T + Sync,
 ) -> Vec<T> {
     let threads = if lanes.len() >= 2
         && steps_per_lane.saturating_mul(lanes.len() as u64) >= PARALLEL_STEPS
@@ -73,7 +71,7 @@ mod tests {
     fn every_lane_runs_once_in_order_small_or_large() {
         let lanes = super::super::field::primes(7);
         for steps in [0, PARALLEL_STEPS] {
-            let out = run(&lanes, steps, |l, f| (l, f.p));
+            let out = run(&lanes, steps, |l, f: &super::super::field::Prime| (l, f.p));
             let expected: Vec<(usize, u64)> = lanes.iter().map(|f| f.p).enumerate().collect();
             assert_eq!(out, expected, "{steps} steps per lane");
         }

@@ -25,7 +25,9 @@ mod decimal;
 mod dist;
 mod distribution;
 mod field;
+mod ifma;
 mod keep;
+mod lane_field;
 mod lanes;
 mod lowest;
 mod tail;
@@ -39,7 +41,7 @@ pub use lowest::FractionWriter;
 use crate::limits::Limits;
 use crate::plan::Expression;
 use crate::span::Span;
-use field::{Crt, Prime};
+use field::{Crt, Family, Prime};
 use num_bigint::BigUint;
 use std::fmt;
 
@@ -162,6 +164,11 @@ pub fn work_done() -> u64 {
 pub(crate) struct Ctx<'a> {
     pub lanes: Vec<Prime>,
     pub k: usize,
+    /// The primes of the lanes.
+    pub family: Family,
+    /// The steps per lane the keep DP has taken (the measuring pass uses it to
+    /// choose the [`Family`]).
+    pub keep_dp_work: u64,
     pub limits: &'a Limits,
     pub work: u64,
     /// The span of the node being computed, for errors.
@@ -177,9 +184,20 @@ pub(crate) struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(k: usize, limits: &'a Limits, exploding_dice: u64) -> Ctx<'a> {
+        Ctx::with_family(k, Family::Wide, limits, exploding_dice)
+    }
+
+    fn with_family(
+        k: usize,
+        family: Family,
+        limits: &'a Limits,
+        exploding_dice: u64,
+    ) -> Ctx<'a> {
         Ctx {
-            lanes: field::primes(k),
+            lanes: field::primes_of(family, k),
             k,
+            family,
+            keep_dp_work: 0,
             limits,
             work: 0,
             span: Span::default(),
@@ -249,7 +267,7 @@ impl<'a> Ctx<'a> {
     /// and the steps of the job are right).
     pub fn check_denominator(&self, denom: &BigUint) -> Result<(), ExactError> {
         let bits = denom.bits();
-        if bits + 1 >= self.k as u64 * field::BITS_PER_PRIME {
+        if bits + 1 >= self.k as u64 * self.family.bits_per_prime() {
             if self.measuring {
                 self.outgrown_bits.set(self.outgrown_bits.get().max(bits));
                 return Ok(());
@@ -300,8 +318,15 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
     if outgrown == 0 {
         return finish(&mut measure, first);
     }
-    let mut k = field::lanes_for_bits(outgrown + 2);
     let per_lane = measure.work;
+    // A job that is mostly the keep DP runs its lanes eight side by side
+    // where the processor can (`ifma`).
+    let family = if ifma::available() && measure.keep_dp_work.saturating_mul(2) >= per_lane {
+        Family::Narrow
+    } else {
+        Family::Wide
+    };
+    let mut k = field::lanes_for_bits(outgrown + 2, family);
     let estimate = per_lane
         .saturating_mul(k as u64 + 1)
         .saturating_add(rebuild_cost(to_rebuild(&first, 1).1, k));
@@ -312,13 +337,13 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
         });
     }
     loop {
-        let mut ctx = Ctx::new(k, limits, exploding);
+        let mut ctx = Ctx::with_family(k, family, limits, exploding);
         ctx.work = per_lane;
         let result = compute::Walker::new(&mut ctx).node(expr.root(), cap);
         match result {
             Ok(dist) => return finish(&mut ctx, dist),
             Err(ExactError::Capacity { bits }) => {
-                k = field::lanes_for_bits(bits + 2).max(k * 2);
+                k = field::lanes_for_bits(bits + 2, family).max(k * 2);
             }
             Err(e) => return Err(e),
         }
