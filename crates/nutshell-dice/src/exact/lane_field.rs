@@ -54,8 +54,8 @@ pub(crate) trait LaneField: Sync {
     /// one sum reduced once; `row` is zero where nothing was yet, and
     /// `scratch` is this field's to use.
     ///
-    /// This one goes place by place with the sum in registers; a field may
-    /// do better.
+    /// This one goes place by place, the sum in registers (one store per
+    /// place): see [`gather_in_pieces`].
     #[inline(always)]
     fn gather<'r>(
         &self,
@@ -67,23 +67,70 @@ pub(crate) trait LaneField: Sync {
     ) where
         Self::E: 'r,
     {
-        for (s, place) in row[lo..end].iter_mut().enumerate() {
-            let s = s + lo;
-            let mut acc = self.acc_with(*place);
-            let mut terms = 0;
-            for source in sources {
-                let from = values(source.row);
-                if s < source.to || s - source.to >= from.len() {
-                    continue;
-                }
-                if terms == Self::FOLD_TERMS {
-                    acc = self.fold(acc);
-                    terms = 0;
-                }
-                acc = self.mul_add(acc, from[s - source.to], source.coef);
-                terms += 1;
+        if sources.len() <= PIECE_SOURCES {
+            return gather_in_pieces(self, row, sources, &values, (lo, end));
+        }
+        for chunk in sources.chunks(PIECE_SOURCES) {
+            let (lo, end) = chunk.iter().fold((usize::MAX, 0), |(lo, end), s| {
+                (lo.min(s.to), end.max(s.to + values(s.row).len()))
+            });
+            gather_in_pieces(self, row, chunk, &values, (lo, end));
+        }
+    }
+}
+
+/// The most sources [`gather_in_pieces`] takes at once.
+const PIECE_SOURCES: usize = 16;
+
+/// [`LaneField::gather`] for at most [`PIECE_SOURCES`] sources, place by
+/// place: the range is cut where a source starts or ends, so that within a
+/// piece the same sources land on every place and the inner loop tests
+/// nothing.
+#[inline(always)]
+fn gather_in_pieces<'r, F: LaneField + ?Sized>(
+    f: &F,
+    row: &mut [F::E],
+    sources: &[Source<F::E>],
+    values: &impl Fn(usize) -> &'r [F::E],
+    (lo, end): (usize, usize),
+) where
+    F::E: 'r,
+{
+    let mut from: [&[F::E]; PIECE_SOURCES] = [&[]; PIECE_SOURCES];
+    let mut cuts = [0usize; 2 * PIECE_SOURCES + 2];
+    for (i, source) in sources.iter().enumerate() {
+        from[i] = values(source.row);
+        cuts[2 * i] = source.to;
+        cuts[2 * i + 1] = source.to + from[i].len();
+    }
+    let n_cuts = 2 * sources.len() + 2;
+    cuts[n_cuts - 2] = lo;
+    cuts[n_cuts - 1] = end;
+    let cuts = &mut cuts[..n_cuts];
+    cuts.sort_unstable();
+    let mut active: [(usize, usize); PIECE_SOURCES] = [(0, 0); PIECE_SOURCES];
+    for piece in cuts.windows(2) {
+        let (start, stop) = (piece[0].max(lo), piece[1].min(end));
+        if start >= stop {
+            continue;
+        }
+        let mut n = 0;
+        for (i, source) in sources.iter().enumerate() {
+            if source.to <= start && stop <= source.to + from[i].len() {
+                active[n] = (i, source.to);
+                n += 1;
             }
-            *place = self.reduce(acc);
+        }
+        let active = &active[..n];
+        for s in start..stop {
+            let mut acc = f.acc_with(row[s]);
+            for (terms, &(i, to)) in active.iter().enumerate() {
+                if terms > 0 && terms % F::FOLD_TERMS == 0 {
+                    acc = f.fold(acc);
+                }
+                acc = f.mul_add(acc, from[i][s - to], sources[i].coef);
+            }
+            row[s] = f.reduce(acc);
         }
     }
 }
