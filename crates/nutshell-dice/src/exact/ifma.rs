@@ -205,14 +205,58 @@ pub(crate) fn available() -> bool {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512ifma")
+            processor_has_ifma()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
             false
         }
     })
+}
+
+/// Whether the processor has AVX-512F and IFMA and the system saves their
+/// registers, asked with two `cpuid`s: the same answer as the standard
+/// library's detection (a test checks), which asks about every feature at
+/// once with about eight, and a `cpuid` costs microseconds in a virtual
+/// machine, where it traps.
+#[cfg(target_arch = "x86_64")]
+fn processor_has_ifma() -> bool {
+    use std::arch::x86_64::{__cpuid, __cpuid_count};
+    const OSXSAVE: u32 = 1 << 27;
+    const AVX: u32 = 1 << 28;
+    // Leaf 1 exists on every x86-64 processor. With AVX, leaf 7 exists too.
+    let one = __cpuid(1);
+    if one.ecx & OSXSAVE == 0 || one.ecx & AVX == 0 {
+        return false;
+    }
+    // XCR0: the system saves SSE, AVX, the mask registers and both halves
+    // of the 512-bit registers (bits 1, 2, 5, 6 and 7).
+    // SAFETY: OSXSAVE says the system enabled XGETBV.
+    let xcr0 = unsafe { std::arch::x86_64::_xgetbv(0) };
+    if xcr0 & 0xe6 != 0xe6 {
+        return false;
+    }
+    const AVX512F: u32 = 1 << 16;
+    const AVX512_IFMA: u32 = 1 << 21;
+    let seven = __cpuid_count(7, 0);
+    seven.ebx & AVX512F != 0 && seven.ebx & AVX512_IFMA != 0
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by a test to run the eight lanes on plain words ([`Lanes8`]) on
+    /// this thread although the processor has IFMA.
+    pub(crate) static PLAIN_WORDS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether eight lanes side by side run in registers ([`Zmm`]), or else on
+/// plain words ([`Lanes8`]).
+pub(crate) fn in_registers() -> bool {
+    #[cfg(test)]
+    if PLAIN_WORDS.with(|plain| plain.get()) {
+        return false;
+    }
+    available()
 }
 
 /// Arithmetic modulo eight primes `2^49 < q < 2^50` at once, in Montgomery
@@ -409,11 +453,17 @@ mod tests {
             let x = field.from_lanes_form(entered);
             assert_eq!(field.to_lanes_form(x), entered);
         }
+        // Every result is a residue: below its prime in each lane.
+        let canonical = |x: W| {
+            let words = x.lanes();
+            assert!((0..8).all(|l| words[l] < lanes[l].p), "{words:x?}");
+            x
+        };
         let enter = |v: &[u64; 8]| {
-            field.from_lanes_form(std::array::from_fn(|l| lanes[l].enter(v[l])))
+            canonical(field.from_lanes_form(std::array::from_fn(|l| lanes[l].enter(v[l]))))
         };
         let leave = |x: W| {
-            let back = field.to_lanes_form(x);
+            let back = field.to_lanes_form(canonical(x));
             std::array::from_fn::<u64, 8, _>(|l| lanes[l].leave(back[l]))
         };
         for a in &values {
@@ -439,7 +489,7 @@ mod tests {
                 acc = field.mul_add(acc, t, t);
                 expected = field.add(expected, field.mul(t, t));
             }
-            assert_eq!(field.reduce(acc).lanes(), expected.lanes(), "round {round}");
+            assert_eq!(canonical(field.reduce(acc)).lanes(), expected.lanes(), "round {round}");
             acc = field.fold(acc);
         }
         let x = enter(&values[3]);
@@ -447,6 +497,16 @@ mod tests {
         assert_eq!(leave(field.small(41)), [41; 8]);
         assert_eq!(leave(field.one()), [1; 8]);
         assert!(field.is_zero(field.sub(x, x)) && !field.is_zero(x));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_processor_is_asked_as_the_standard_library_asks() {
+        assert_eq!(
+            processor_has_ifma(),
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512ifma")
+        );
     }
 
     #[test]

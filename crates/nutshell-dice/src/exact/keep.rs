@@ -290,12 +290,12 @@ impl DpLanes<'_> {
     /// processor's IFMA when it has it.
     fn run_eight(&self, group: usize, primes: [u64; 8]) -> Vec<[u64; 8]> {
         #[cfg(target_arch = "x86_64")]
-        if super::ifma::available() {
+        if super::ifma::in_registers() {
             #[target_feature(enable = "avx512f,avx512ifma")]
             fn on_registers(job: &DpLanes<'_>, group: usize, primes: [u64; 8]) -> Vec<[u64; 8]> {
                 job.eight(&Field8::<super::ifma::Zmm>::new(primes), group)
             }
-            // SAFETY: available() said this processor has these features.
+            // SAFETY: in_registers() said this processor has these features.
             return unsafe { on_registers(self, group, primes) };
         }
         self.eight(&Field8::<Lanes8>::new(primes), group)
@@ -711,6 +711,71 @@ mod tests {
             .expect("applies")
             .trim(5);
         assert_eq!((by_dp.min, &by_dp.w), (by_threshold.min, &by_threshold.w));
+    }
+
+    /// The kept sums of `pool` (its dice given as `(value, count)` lists over
+    /// a denominator, and how many of each), keeping `keep`, on `k` lanes of
+    /// a family, as big integers.
+    fn kept_sums(
+        family: Family,
+        k: usize,
+        pool: &[(&[(i64, u64)], u64, u64)],
+        keep: u64,
+    ) -> Vec<BigUint> {
+        let limits = Limits {
+            max_work: u64::MAX,
+            ..Limits::default()
+        };
+        let mut ctx = Ctx::with_family(k, family, &limits, 0);
+        let mut denom = BigUint::from(1u32);
+        let types: Vec<PoolType> = pool
+            .iter()
+            .map(|&(die, die_denom, count)| {
+                denom *= BigUint::from(die_denom).pow(count as u32);
+                PoolType {
+                    dist: ctx.counts_dist(die, BigUint::from(die_denom)).unwrap(),
+                    count,
+                }
+            })
+            .collect();
+        let d = ctx.keep_highest_dp(&types, keep, &|v| v, denom).unwrap();
+        let crt = super::super::field::Crt::new(&ctx.lanes);
+        (0..d.len).map(|i| crt.rebuild(d.weight(i, k))).collect()
+    }
+
+    /// The DP on eight lanes side by side (in registers where the processor
+    /// has IFMA, and on plain words) gives the one-lane DP's numbers: an
+    /// exploding die with a pool of two types, and a keep of 20 (a state
+    /// gathers from more sources than one pass of `gather` and one unreduced
+    /// sum take), with a group of lanes left part empty (9 lanes).
+    #[test]
+    fn eight_lanes_side_by_side_give_the_one_lane_dp() {
+        // A d10 exploding up to three times, and a d6.
+        let mut exploding: Vec<(i64, u64)> = Vec::new();
+        for level in 0..4u32 {
+            let weight = 10u64.pow(3 - level);
+            for face in 1..=9 {
+                exploding.push((10 * i64::from(level) + face, weight));
+            }
+        }
+        exploding.push((40, 1));
+        let d6: Vec<(i64, u64)> = (1..=6).map(|v| (v, 1)).collect();
+        let cases: [(&[(&[(i64, u64)], u64, u64)], u64); 3] = [
+            (&[(&exploding, 10_000, 10)], 5),
+            (&[(&exploding, 10_000, 5), (&d6, 6, 4)], 4),
+            (&[(&d6, 6, 50)], 20),
+        ];
+        for (pool, keep) in cases {
+            let wide = kept_sums(Family::Wide, 8, pool, keep);
+            for plain in [false, true] {
+                super::super::ifma::PLAIN_WORDS.with(|p| p.set(plain));
+                let narrow = kept_sums(Family::Narrow, 9, pool, keep);
+                assert_eq!(narrow, wide, "keep {keep}, plain words {plain}");
+            }
+            super::super::ifma::PLAIN_WORDS.with(|p| p.set(false));
+            // Numbers larger than one lane holds.
+            assert!(wide.iter().any(|w| w.bits() > 64), "keep {keep}");
+        }
     }
 
     #[test]
