@@ -545,7 +545,11 @@ mod tests {
     #[test]
     fn the_written_narrow_primes_are_the_search_s() {
         let mut searched = Vec::new();
-        search_primes(Family::Narrow.start(), KNOWN_NARROW_PRIMES.len(), &mut searched);
+        search_primes(
+            Family::Narrow.start(),
+            KNOWN_NARROW_PRIMES.len(),
+            &mut searched,
+        );
         assert_eq!(searched, KNOWN_NARROW_PRIMES);
         let more = primes_of(Family::Narrow, KNOWN_NARROW_PRIMES.len() + 2);
         assert!(more.windows(2).all(|w| w[0].p > w[1].p));

@@ -13,11 +13,10 @@
 //! [`Lanes8`], the same operations on plain words, which runs everywhere (the
 //! tests hold the two and the one-lane arithmetic to one answer).
 //!
-//! ```text
-//! lanes 0..8 of a k-lane computation ─┐                 ┌─ residues · 2^64 (the lanes' form)
-//!                                     ├ × 2^−12 → DP → × 2^12 ┤
-//! (one register, eight primes)       ─┘                 └─
-//! ```
+//! A computation on the narrow family keeps its weights as usual, one lane
+//! after the other in the lanes' Montgomery form (`R = 2^64`); the keep DP
+//! takes lanes `8g .. 8g + 8` into one register (times `2^−12`, to this
+//! field's form), runs, and gives its results back (times `2^12`).
 
 use super::lane_field::LaneField;
 
@@ -273,8 +272,8 @@ pub(crate) struct Field8<W> {
     r2: W,
     /// `2^40 mod q` and `2^64 mod q`: from and to the lanes' form
     /// (Montgomery with `R = 2^64`).
-    from_lanes_form: W,
-    to_lanes_form: W,
+    enter_lanes_form: W,
+    leave_to_lanes_form: W,
     /// For each bit of `q − 2` (Fermat's exponent), the lanes where it is set.
     inverse_bits: [u8; 50],
 }
@@ -308,8 +307,8 @@ impl<W: Words8> Field8<W> {
             }),
             one: power_of_two(52),
             r2: power_of_two(104),
-            from_lanes_form: power_of_two(40),
-            to_lanes_form: power_of_two(64),
+            enter_lanes_form: power_of_two(40),
+            leave_to_lanes_form: power_of_two(64),
             inverse_bits,
         }
     }
@@ -336,14 +335,14 @@ impl<W: Words8> Field8<W> {
     /// Residues in the lanes' form (`x·2^64 mod q`, eight lanes) in this
     /// field's (`x·2^52`).
     #[inline(always)]
-    pub fn from_lanes_form(&self, x: [u64; 8]) -> W {
-        self.mul(W::from_lanes(x), self.from_lanes_form)
+    pub fn enter_lanes_form(&self, x: [u64; 8]) -> W {
+        self.mul(W::from_lanes(x), self.enter_lanes_form)
     }
 
-    /// The inverse of [`Field8::from_lanes_form`].
+    /// The inverse of [`Field8::enter_lanes_form`].
     #[inline(always)]
-    pub fn to_lanes_form(&self, x: W) -> [u64; 8] {
-        self.mul(x, self.to_lanes_form).lanes()
+    pub fn leave_to_lanes_form(&self, x: W) -> [u64; 8] {
+        self.mul(x, self.leave_to_lanes_form).lanes()
     }
 }
 
@@ -450,8 +449,8 @@ mod tests {
         // In the lanes' form and back.
         for v in &values {
             let entered: [u64; 8] = std::array::from_fn(|l| lanes[l].enter(v[l]));
-            let x = field.from_lanes_form(entered);
-            assert_eq!(field.to_lanes_form(x), entered);
+            let x = field.enter_lanes_form(entered);
+            assert_eq!(field.leave_to_lanes_form(x), entered);
         }
         // Every result is a residue: below its prime in each lane.
         let canonical = |x: W| {
@@ -460,10 +459,10 @@ mod tests {
             x
         };
         let enter = |v: &[u64; 8]| {
-            canonical(field.from_lanes_form(std::array::from_fn(|l| lanes[l].enter(v[l]))))
+            canonical(field.enter_lanes_form(std::array::from_fn(|l| lanes[l].enter(v[l]))))
         };
         let leave = |x: W| {
-            let back = field.to_lanes_form(canonical(x));
+            let back = field.leave_to_lanes_form(canonical(x));
             std::array::from_fn::<u64, 8, _>(|l| lanes[l].leave(back[l]))
         };
         for a in &values {
@@ -489,7 +488,11 @@ mod tests {
                 acc = field.mul_add(acc, t, t);
                 expected = field.add(expected, field.mul(t, t));
             }
-            assert_eq!(canonical(field.reduce(acc)).lanes(), expected.lanes(), "round {round}");
+            assert_eq!(
+                canonical(field.reduce(acc)).lanes(),
+                expected.lanes(),
+                "round {round}"
+            );
             acc = field.fold(acc);
         }
         let x = enter(&values[3]);

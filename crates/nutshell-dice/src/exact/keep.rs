@@ -134,9 +134,8 @@ impl Ctx<'_> {
         let lanes = self.lanes.clone();
         match self.family {
             Family::Wide => {
-                let kept = super::lanes::run(&lanes, all_steps, |l, f| {
-                    job.run(f, job.lane_weights(l))
-                });
+                let kept =
+                    super::lanes::run(&lanes, all_steps, |l, f| job.run(f, job.lane_weights(l)));
                 for (l, kept) in kept.into_iter().enumerate() {
                     for (s, x) in kept.into_iter().enumerate() {
                         result.w[s * k + l] = x;
@@ -148,9 +147,8 @@ impl Ctx<'_> {
                     .chunks(8)
                     .map(|g| std::array::from_fn(|j| g.get(j).unwrap_or(&g[0]).p))
                     .collect();
-                let kept = super::lanes::run(&groups, all_steps, |g, primes| {
-                    job.run_eight(g, *primes)
-                });
+                let kept =
+                    super::lanes::run(&groups, all_steps, |g, primes| job.run_eight(g, *primes));
                 for (g, kept) in kept.into_iter().enumerate() {
                     for (s, x) in kept.into_iter().enumerate() {
                         for (j, &x) in x.iter().enumerate().take(k - (g * 8).min(k)) {
@@ -321,14 +319,14 @@ impl DpLanes<'_> {
                 for j in 0..8 {
                     x[j] = t.dist.w[i * k + lanes[j]];
                 }
-                of_type.push(f.from_lanes_form(x));
+                of_type.push(f.enter_lanes_form(x));
             }
             weights.push(of_type);
         }
         let kept = self.run(f, weights);
         let mut out = Vec::with_capacity(kept.len());
         for x in kept {
-            out.push(f.to_lanes_form(x));
+            out.push(f.leave_to_lanes_form(x));
         }
         out
     }

@@ -187,12 +187,7 @@ impl<'a> Ctx<'a> {
         Ctx::with_family(k, Family::Wide, limits, exploding_dice)
     }
 
-    fn with_family(
-        k: usize,
-        family: Family,
-        limits: &'a Limits,
-        exploding_dice: u64,
-    ) -> Ctx<'a> {
+    fn with_family(k: usize, family: Family, limits: &'a Limits, exploding_dice: u64) -> Ctx<'a> {
         Ctx {
             lanes: field::primes_of(family, k),
             k,
