@@ -475,23 +475,13 @@ impl Crt {
     /// The integer whose residues (Montgomery form, one per lane) are `residues`.
     pub fn rebuild(&self, residues: &[u64]) -> BigUint {
         let k = self.lanes.len();
-        // Mixed-radix digits v: x = v0 + v1 p0 + v2 p0 p1 + ...
-        // Small numbers (up to 32 lanes, about 1,950 bits) need no allocation
-        // but the result's.
-        let (mut v_stack, mut digits_stack) = ([0u64; 32], [0u64; 32]);
-        let (mut v_heap, mut digits_heap) = (Vec::new(), Vec::new());
-        let (v, digits): (&mut [u64], &mut [u64]) = if k <= 32 {
-            (&mut v_stack[..k], &mut digits_stack[..k])
-        } else {
-            v_heap.resize(k, 0);
-            digits_heap.resize(k, 0);
-            (&mut v_heap[..], &mut digits_heap[..])
-        };
+        if k <= MANY_LANES {
+            let [x] = self.rebuild_many([residues]);
+            return x;
+        }
+        let mut v = vec![0u64; k];
         for i in 0..k {
             let f = &self.lanes[i];
-            // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i by Horner, in
-            // plain form: a Montgomery product with a Montgomery-form constant
-            // leaves a plain value plain.
             let mut t = 0u64;
             for j in (0..i).rev() {
                 let vj = if v[j] >= f.p { v[j] - f.p } else { v[j] };
@@ -500,8 +490,52 @@ impl Crt {
             let d = f.sub(f.leave(residues[i]), t);
             v[i] = f.mul(d, self.inv_prefix[i]);
         }
+        self.from_mixed_radix(&v)
+    }
+
+    /// [`Crt::rebuild`] of `N` integers at once, for at most [`MANY_LANES`]
+    /// lanes: their steps interleaved, so that the processor overlaps the `N`
+    /// chains of dependent products (one chain alone waits on every
+    /// multiplication).
+    pub fn rebuild_many<const N: usize>(&self, residues: [&[u64]; N]) -> [BigUint; N] {
+        let k = self.lanes.len();
+        assert!(k <= MANY_LANES, "{k} lanes");
+        // Mixed-radix digits v: x = v0 + v1 p0 + v2 p0 p1 + ...
+        let mut v = [[0u64; MANY_LANES]; N];
+        for i in 0..k {
+            let f = &self.lanes[i];
+            // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i by Horner, in
+            // plain form: a Montgomery product with a Montgomery-form constant
+            // leaves a plain value plain.
+            let mut t = [0u64; N];
+            for j in (0..i).rev() {
+                let m = self.modp[i][j];
+                for (t, v) in t.iter_mut().zip(&v) {
+                    let vj = if v[j] >= f.p { v[j] - f.p } else { v[j] };
+                    *t = f.add(f.mul(*t, m), vj);
+                }
+            }
+            for (b, v) in v.iter_mut().enumerate() {
+                let d = f.sub(f.leave(residues[b][i]), t[b]);
+                v[i] = f.mul(d, self.inv_prefix[i]);
+            }
+        }
+        std::array::from_fn(|b| self.from_mixed_radix(&v[b][..k]))
+    }
+
+    /// The integer with these mixed-radix digits.
+    fn from_mixed_radix(&self, v: &[u64]) -> BigUint {
+        let k = v.len();
         // x = (...(v_{k-1} p_{k-2} + v_{k-2}) p_{k-3} + ...) p_0 + v_0, in
         // 64-bit digits in place (no big-integer temporaries).
+        let mut digits_stack = [0u64; MANY_LANES];
+        let mut digits_heap = Vec::new();
+        let digits: &mut [u64] = if k <= MANY_LANES {
+            &mut digits_stack[..k]
+        } else {
+            digits_heap.resize(k, 0);
+            &mut digits_heap
+        };
         let mut len = 0;
         for i in (0..k).rev() {
             let p = u128::from(self.lanes[i].p);
@@ -526,6 +560,10 @@ impl Crt {
         BigUint::new(halves)
     }
 }
+
+/// The most lanes [`Crt::rebuild_many`] takes (about 3,900 bits): its
+/// digits then live on the stack.
+pub(crate) const MANY_LANES: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -644,5 +682,17 @@ mod tests {
         assert_eq!(crt.rebuild(&residues), x);
         let zero: Vec<u64> = lanes.iter().map(|f| f.enter(0)).collect();
         assert_eq!(crt.rebuild(&zero), BigUint::from(0u32));
+        let y = BigUint::from(10u32).pow(90) + 7u32;
+        let of_y: Vec<u64> = lanes.iter().map(|f| f.enter_big(&y)).collect();
+        assert_eq!(
+            crt.rebuild_many([&residues[..], &zero, &of_y]),
+            [x.clone(), BigUint::from(0u32), y]
+        );
+        // Past MANY_LANES, one at a time.
+        let many = primes(MANY_LANES + 3);
+        let crt = Crt::new(&many);
+        let big = BigUint::from(3u32).pow(1300) + 1u32;
+        let of_big: Vec<u64> = many.iter().map(|f| f.enter_big(&big)).collect();
+        assert_eq!(crt.rebuild(&of_big), big);
     }
 }

@@ -390,13 +390,28 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
     let (symmetric, rebuilt) = to_rebuild(&dist, k);
     ctx.charge_lane(rebuild_cost(rebuilt, k))?;
     let mut weights: Vec<Option<BigUint>> = vec![None; n];
-    for i in 0..n {
-        if symmetric && i > (n - 1) / 2 {
-            weights[i] = weights[n - 1 - i].clone();
-            continue;
+    // The weights to rebuild (the first half of symmetric ones), four at a
+    // time where the lanes allow.
+    let last = if symmetric { (n - 1) / 2 } else { n - 1 };
+    let to_do: Vec<usize> = (0..=last).filter(|&i| !dist.is_zero_at(i, k)).collect();
+    let mut rest = &to_do[..];
+    if k <= field::MANY_LANES {
+        let mut fours = to_do.chunks_exact(4);
+        for four in fours.by_ref() {
+            let rebuilt: [BigUint; 4] =
+                crt.rebuild_many(std::array::from_fn(|j| dist.weight(four[j], k)));
+            for (&i, w) in four.iter().zip(rebuilt) {
+                weights[i] = Some(w);
+            }
         }
-        if !dist.is_zero_at(i, k) {
-            weights[i] = Some(crt.rebuild(dist.weight(i, k)));
+        rest = fours.remainder();
+    }
+    for &i in rest {
+        weights[i] = Some(crt.rebuild(dist.weight(i, k)));
+    }
+    if symmetric {
+        for i in last + 1..n {
+            weights[i] = weights[n - 1 - i].clone();
         }
     }
     let outcomes = weights
