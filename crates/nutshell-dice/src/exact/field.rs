@@ -490,7 +490,7 @@ impl Crt {
             let d = f.sub(f.leave(residues[i]), t);
             v[i] = f.mul(d, self.inv_prefix[i]);
         }
-        self.from_mixed_radix(&v)
+        self.mixed_radix_value(&v)
     }
 
     /// [`Crt::rebuild`] of `N` integers at once, for at most [`MANY_LANES`]
@@ -520,11 +520,11 @@ impl Crt {
                 v[i] = f.mul(d, self.inv_prefix[i]);
             }
         }
-        std::array::from_fn(|b| self.from_mixed_radix(&v[b][..k]))
+        std::array::from_fn(|b| self.mixed_radix_value(&v[b][..k]))
     }
 
     /// The integer with these mixed-radix digits.
-    fn from_mixed_radix(&self, v: &[u64]) -> BigUint {
+    fn mixed_radix_value(&self, v: &[u64]) -> BigUint {
         let k = v.len();
         // x = (...(v_{k-1} p_{k-2} + v_{k-2}) p_{k-3} + ...) p_0 + v_0, in
         // 64-bit digits in place (no big-integer temporaries).

@@ -711,15 +711,13 @@ mod tests {
         assert_eq!((by_dp.min, &by_dp.w), (by_threshold.min, &by_threshold.w));
     }
 
-    /// The kept sums of `pool` (its dice given as `(value, count)` lists over
-    /// a denominator, and how many of each), keeping `keep`, on `k` lanes of
-    /// a family, as big integers.
-    fn kept_sums(
-        family: Family,
-        k: usize,
-        pool: &[(&[(i64, u64)], u64, u64)],
-        keep: u64,
-    ) -> Vec<BigUint> {
+    /// A type of die in a pool: its `(value, count)` list, their
+    /// denominator, how many dice.
+    type DiceOfAType<'a> = (&'a [(i64, u64)], u64, u64);
+
+    /// The kept sums of `pool`, keeping `keep`, on `k` lanes of a family, as
+    /// big integers.
+    fn kept_sums(family: Family, k: usize, pool: &[DiceOfAType<'_>], keep: u64) -> Vec<BigUint> {
         let limits = Limits {
             max_work: u64::MAX,
             ..Limits::default()
@@ -758,7 +756,7 @@ mod tests {
         }
         exploding.push((40, 1));
         let d6: Vec<(i64, u64)> = (1..=6).map(|v| (v, 1)).collect();
-        let cases: [(&[(&[(i64, u64)], u64, u64)], u64); 3] = [
+        let cases: [(&[DiceOfAType<'_>], u64); 3] = [
             (&[(&exploding, 10_000, 10)], 5),
             (&[(&exploding, 10_000, 5), (&d6, 6, 4)], 4),
             (&[(&d6, 6, 50)], 20),
