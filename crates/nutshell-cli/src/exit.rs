@@ -8,6 +8,10 @@ pub const OK: u8 = 0;
 pub const FAILURE: u8 = 1;
 /// The input was bad: notation, flags, faces, files. The message is on stderr.
 pub const BAD_INPUT: u8 = 2;
+/// A bug: the command panicked outside the places that report it as a
+/// failure (the code the standard runtime gives a panicking `main`).
+#[cfg_attr(test, allow(dead_code))]
+pub const PANICKED: u8 = 101;
 
 /// A failed command: the text for stderr and the exit code.
 #[derive(Debug)]

@@ -67,3 +67,29 @@ fn a_bad_tail_threshold_is_refused() {
         .code(2)
         .stderr(predicates::str::contains("between 0 and 1"));
 }
+
+/// A reader that stops early (`nutshell odds 1000d6 --all | head`) ends the
+/// command quietly with success: the tool's own entry point ignores SIGPIPE
+/// as the standard runtime does, so the closed pipe is an error the command
+/// handles, not a signal that kills it.
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nutshell"))
+        .args(["odds", "1000d6", "--all"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe's reading end is dropped here, long before the table ends.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
