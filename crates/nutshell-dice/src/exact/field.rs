@@ -479,30 +479,31 @@ impl Crt {
             let [x] = self.rebuild_many([residues]);
             return x;
         }
-        let mut v = vec![0u64; k];
-        for i in 0..k {
-            let f = &self.lanes[i];
-            let mut t = 0u64;
-            for j in (0..i).rev() {
-                let vj = if v[j] >= f.p { v[j] - f.p } else { v[j] };
-                t = f.add(f.mul(t, self.modp[i][j]), vj);
-            }
-            let d = f.sub(f.leave(residues[i]), t);
-            v[i] = f.mul(d, self.inv_prefix[i]);
-        }
-        self.mixed_radix_value(&v)
+        let mut v = [vec![0u64; k]];
+        self.mixed_radix_digits([residues], &mut v);
+        self.mixed_radix_value(&v[0])
     }
 
     /// [`Crt::rebuild`] of `N` integers at once, for at most [`MANY_LANES`]
-    /// lanes: their steps interleaved, so that the processor overlaps the `N`
-    /// chains of dependent products (one chain alone waits on every
-    /// multiplication).
+    /// lanes (their digits on the stack).
     pub fn rebuild_many<const N: usize>(&self, residues: [&[u64]; N]) -> [BigUint; N] {
         let k = self.lanes.len();
         assert!(k <= MANY_LANES, "{k} lanes");
-        // Mixed-radix digits v: x = v0 + v1 p0 + v2 p0 p1 + ...
         let mut v = [[0u64; MANY_LANES]; N];
-        for i in 0..k {
+        self.mixed_radix_digits(residues, &mut v);
+        std::array::from_fn(|b| self.mixed_radix_value(&v[b][..k]))
+    }
+
+    /// The mixed-radix digits of `N` integers (Garner: `x = v0 + v1·p0 +
+    /// v2·p0·p1` and so on), into the first `k` places of each `v[b]`, their
+    /// steps interleaved so that the processor overlaps the `N` chains of
+    /// dependent products (one chain alone waits on every multiplication).
+    fn mixed_radix_digits<V: AsMut<[u64]>, const N: usize>(
+        &self,
+        residues: [&[u64]; N],
+        v: &mut [V; N],
+    ) {
+        for i in 0..self.lanes.len() {
             let f = &self.lanes[i];
             // t = (v0 + v1 p0 + ... + v_{i-1} p0..p_{i-2}) mod p_i by Horner, in
             // plain form: a Montgomery product with a Montgomery-form constant
@@ -510,17 +511,17 @@ impl Crt {
             let mut t = [0u64; N];
             for j in (0..i).rev() {
                 let m = self.modp[i][j];
-                for (t, v) in t.iter_mut().zip(&v) {
-                    let vj = if v[j] >= f.p { v[j] - f.p } else { v[j] };
+                for (t, v) in t.iter_mut().zip(v.iter_mut()) {
+                    let vj = v.as_mut()[j];
+                    let vj = if vj >= f.p { vj - f.p } else { vj };
                     *t = f.add(f.mul(*t, m), vj);
                 }
             }
             for (b, v) in v.iter_mut().enumerate() {
                 let d = f.sub(f.leave(residues[b][i]), t[b]);
-                v[i] = f.mul(d, self.inv_prefix[i]);
+                v.as_mut()[i] = f.mul(d, self.inv_prefix[i]);
             }
         }
-        std::array::from_fn(|b| self.mixed_radix_value(&v[b][..k]))
     }
 
     /// The integer with these mixed-radix digits.

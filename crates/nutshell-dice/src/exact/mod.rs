@@ -316,7 +316,8 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
     let per_lane = measure.work;
     // A job that is mostly the keep DP runs its lanes eight side by side
     // where the processor can (`ifma`).
-    let family = if ifma::available() && measure.keep_dp_work.saturating_mul(2) >= per_lane {
+    // (The processor is asked only for such a job: a `cpuid` costs microseconds.)
+    let family = if measure.keep_dp_work.saturating_mul(2) >= per_lane && ifma::available() {
         Family::Narrow
     } else {
         Family::Wide
