@@ -407,9 +407,12 @@ def section_problems(args, tmp):
 
 
 def section_scaling(args, tmp):
-    print("| dice N | `Nd6` nutshell ms | `Nd6` icepool ms | icepool ÷ nutshell "
-          "| `Nd6kh(N/2)` nutshell ms | `Nd6kh(N/2)` icepool ms | icepool ÷ nutshell | results identical |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| dice N | `Nd6` nutshell ms (library) | `Nd6` nutshell ms (whole process) | `Nd6` icepool ms "
+          "| icepool ÷ nutshell (library) | icepool ÷ nutshell (whole process) "
+          "| `Nd6kh(N/2)` nutshell ms (library) | `Nd6kh(N/2)` nutshell ms (whole process) "
+          "| `Nd6kh(N/2)` icepool ms | icepool ÷ nutshell (library) | icepool ÷ nutshell (whole process) "
+          "| results identical |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     given_up = {"sum": None, "keep": None}
     used_cli = skipped = False
     for n in SCALING_NS:
@@ -420,13 +423,16 @@ def section_scaling(args, tmp):
                 ice = peers["icepool"]
                 if ice["status"] != "ok":
                     given_up[kind] = n
-                cells += [fmt_nutshell(timing), fmt_peer(ice), ratio(peer_ms(ice), timing["best_ms"])]
+                whole = timing.get("whole_ms")
+                cells += [fmt_nutshell(timing), fmt_ms(whole), fmt_peer(ice),
+                          ratio(peer_ms(ice), timing["best_ms"]), ratio(peer_ms(ice), whole)]
                 for tool, c in checks.items():
                     all_checks[f"{expr} {tool}"] = c
             else:
                 log(f"{expr}: nutshell (icepool skipped: gave up at N = {given_up[kind]})")
                 timing = run_nutshell(args, expr, None, "scaling")
-                cells += [fmt_nutshell(timing), "skipped", "—"]
+                timing["whole_ms"] = run_whole(args, expr, None, "scaling")
+                cells += [fmt_nutshell(timing), fmt_ms(timing["whole_ms"]), "skipped", "—", "—"]
                 skipped = True
                 timing.pop("_distribution", None)
             used_cli = used_cli or timing["status"] == "cli"
