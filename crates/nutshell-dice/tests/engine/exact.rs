@@ -109,6 +109,73 @@ fn keep_half_of_a_hundred_dice() {
     );
 }
 
+/// A fingerprint of every count of a distribution, lowest value first
+/// (missing values count 0): `Σ c_i·R^i mod 2^127−1`.
+fn fingerprint(d: &nutshell_dice::Distribution) -> (i64, usize, BigUint) {
+    let p = (BigUint::one() << 127u32) - BigUint::one();
+    let r = BigUint::parse_bytes(b"9E3779B97F4A7C15F39CC0605CEDC835", 16).unwrap();
+    let (lo, hi) = d.range().unwrap();
+    let counts: BTreeMap<i64, &BigUint> = d.outcomes().iter().map(|(v, w)| (*v, w)).collect();
+    let zero = BigUint::zero();
+    let mut h = BigUint::zero();
+    for v in (lo..=hi).rev() {
+        h = (h * &r + *counts.get(&v).unwrap_or(&&zero)) % &p;
+    }
+    (lo, (hi - lo + 1) as usize, h)
+}
+
+/// Keep-highest of many dice against the keep-highest design note's
+/// reference prototype (`exact_big.py`: the threshold recurrence over exact
+/// integers, every division checked to be exact). Fingerprints computed with
+/// the prototype: lowest value, number of values, and
+/// `Σ count_i·R^i mod 2^127−1` with R = 0x9E3779B97F4A7C15F39CC0605CEDC835,
+/// counts over (sides)^N. Keep-lowest is the prototype's keep-highest of the
+/// reflected die.
+#[test]
+fn keep_of_many_dice_matches_the_reference_prototype() {
+    let cases: [(&str, u32, u32, i64, usize, &str); 4] = [
+        (
+            "200d6kh100",
+            6,
+            200,
+            100,
+            501,
+            "162079224383299480795763517893977294386",
+        ),
+        (
+            "1000d6kh500",
+            6,
+            1000,
+            500,
+            2501,
+            "109048829293635019551716841036140204045",
+        ),
+        (
+            "100d20kh30",
+            20,
+            100,
+            30,
+            571,
+            "95825806770588562184957517969869868545",
+        ),
+        (
+            "200d6kl100",
+            6,
+            200,
+            100,
+            501,
+            "44582055712608573529520356885160191326",
+        ),
+    ];
+    for (text, sides, n, lo, len, hash) in cases {
+        let d = dist(text);
+        assert_eq!(d.denominator(), &BigUint::from(sides).pow(n), "{text}");
+        assert_eq!(d.tail(), BigRational::zero(), "{text}");
+        let expected = (lo, len, hash.parse::<BigUint>().unwrap());
+        assert_eq!(fingerprint(&d), expected, "{text}");
+    }
+}
+
 /// Ways for at least `k` of `n` d6 to show a 6 (times 5^(n-j)).
 fn count_at_least(n: u32, k: u32) -> BigUint {
     let mut total = BigUint::zero();
