@@ -3,6 +3,7 @@
 
 use crate::exit::Failure;
 use crate::fraction::{fraction, percent};
+use crate::odds_progress::{Progress, with_progress};
 use clap::Args;
 use comfy_table::{CellAlignment, Table, presets};
 use num_rational::BigRational;
@@ -10,7 +11,7 @@ use nutshell_dice::exact::ratio_to_f64;
 use nutshell_dice::simulate::{Estimate, simulate};
 use nutshell_dice::{Distribution, Expression, Limits};
 use serde_json::{Value, json};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 /// Most rows printed unless `--all`: the most likely outcomes are kept.
 const DEFAULT_ROWS: usize = 60;
@@ -54,45 +55,15 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     }
 }
 
-/// Runs `compute`, showing a progress bar on a terminal when it takes more
-/// than half a second: the engine's steps against `max_work`, the most it may
-/// take before it is refused.
-fn with_progress<T: Send>(limits: &Limits, compute: impl FnOnce() -> T + Send) -> T {
-    use std::io::IsTerminal;
-    use std::sync::mpsc::{RecvTimeoutError, channel};
-    use std::time::Duration;
-    if !std::io::stderr().is_terminal() {
-        return compute();
-    }
-    // The watcher waits on a channel, so it wakes the moment the computation
-    // ends (dropping the sender) instead of finishing a sleep.
-    let (finished, watch) = channel::<()>();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            if watch.recv_timeout(Duration::from_millis(500)) != Err(RecvTimeoutError::Timeout) {
-                return;
-            }
-            let bar = indicatif::ProgressBar::new(limits.max_work);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "exact odds {bar:20} {percent}% of the --max-work limit, {elapsed}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            while watch.recv_timeout(Duration::from_millis(50)) == Err(RecvTimeoutError::Timeout) {
-                bar.set_position(nutshell_dice::exact::progress().min(limits.max_work));
-            }
-            bar.finish_and_clear();
-        });
-        let result = compute();
-        drop(finished);
-        result
-    })
+/// The exact answer, with a progress bar on a terminal when it takes long
+/// (`odds_progress`).
+fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
+    with_progress(expr.limits(), |progress| exact_with(args, expr, progress))
 }
 
-fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
+fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result<(), Failure> {
     let refuse = |e: nutshell_dice::ExactError| Failure::bad_input(e.render(expr.text()));
-    let dist = with_progress(expr.limits(), || expr.distribution()).map_err(refuse)?;
+    let dist = expr.distribution().map_err(refuse)?;
     // Threshold questions are answered from a capped distribution, which is
     // exact even where the full one has a tail.
     let at_least = match args.at_least {
@@ -104,12 +75,18 @@ fn exact(args: &OddsArgs, expr: &Expression) -> Result<(), Failure> {
         None => None,
     };
     if args.json {
+        if std::io::stdout().is_terminal() {
+            progress.clear();
+        } else {
+            progress.writing(dist.outcomes().len() as u64);
+        }
         // JSON has no styles to strip: straight to standard output.
         let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        write_json(&mut w, expr, &dist, &at_least, &at_most)?;
+        write_json(&mut w, expr, &dist, &at_least, &at_most, progress)?;
         w.flush()?;
         return Ok(());
     }
+    progress.clear();
     let mut out = anstream::stdout().lock();
     writeln!(out, "{}", expr.normalized())?;
     write_table(&mut out, &dist, args.all)?;
@@ -170,6 +147,7 @@ fn write_json(
     dist: &Distribution,
     at_least: &Option<(i64, BigRational)>,
     at_most: &Option<(i64, BigRational)>,
+    progress: &Progress,
 ) -> Result<(), Failure> {
     const FLUSH_AT: usize = 1 << 14;
     let mut buf: Vec<u8> = Vec::with_capacity(FLUSH_AT + 4096);
@@ -187,6 +165,7 @@ fn write_json(
     // Reduced in place and written as digits, a denominator shared with the
     // fraction before written from its text (see `FractionWriter`).
     let mut fractions = dist.fraction_writer();
+    let mut unreported = 0;
     for (i, (v, weight)) in dist.outcomes().iter().enumerate() {
         if i > 0 {
             buf.push(b',');
@@ -194,9 +173,12 @@ fn write_json(
         buf.extend_from_slice(b"{\"probability\":\"");
         fractions.write(weight, &mut buf);
         write!(buf, "\",\"value\":{v}}}")?;
+        unreported += 1;
         if buf.len() >= FLUSH_AT {
             w.write_all(&buf)?;
             buf.clear();
+            progress.wrote(unreported);
+            unreported = 0;
         }
     }
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();

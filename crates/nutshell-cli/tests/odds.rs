@@ -93,3 +93,32 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// docs/odds.md, "Limits": a long exact computation on a terminal shows a
+/// progress bar on standard error, and removes it before the answer. Run in
+/// a pseudo-terminal by `script` (util-linux), the bar told to appear at
+/// once; the JSON answer, written to a file meanwhile, is whole.
+#[test]
+fn a_long_exact_computation_shows_a_progress_bar_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("answer.json");
+    let nutshell = assert_cmd::cargo::cargo_bin("nutshell");
+    let command = format!(
+        "'{}' odds 1000d6 --json > '{}'",
+        nutshell.display(),
+        answer.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NUTSHELL_PROGRESS_AFTER_MS", "0")
+        .output()
+        .expect("util-linux's `script` runs the command in a pseudo-terminal");
+    assert!(out.status.success(), "{out:?}");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("computing exact odds"), "{screen:?}");
+    // The last thing drawn clears the bar's line.
+    assert!(screen.trim_end().ends_with("\u{1b}[2K"), "{screen:?}");
+    let json: Value = serde_json::from_slice(&std::fs::read(&answer).unwrap()).unwrap();
+    assert_eq!(json["distribution"].as_array().unwrap().len(), 5001);
+    assert_eq!(json["mean"], "3500");
+}

@@ -133,6 +133,7 @@ impl fmt::Display for ExactError {
 impl std::error::Error for ExactError {}
 
 static PROGRESS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static PROGRESS_TOTAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 thread_local! {
     static WORK_DONE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -143,6 +144,27 @@ thread_local! {
 /// [`Limits::max_work`]: for a progress bar on another thread.
 pub fn progress() -> u64 {
     PROGRESS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The steps the exact computation running in this process is expected to
+/// take in all (computing, rebuilding and printing the numbers), once its
+/// measuring pass has found it large; `None` while unknown (a job that fits
+/// one residue lane is answered by that pass, in microseconds to
+/// milliseconds). With [`progress`], the length and position of a progress
+/// bar.
+///
+/// ```
+/// use nutshell_dice::{Expression, exact};
+/// Expression::parse("1000d6")?.distribution()?;
+/// let total = exact::progress_total().expect("a job of many lanes is measured first");
+/// assert!(exact::progress() <= total + total / 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn progress_total() -> Option<u64> {
+    match PROGRESS_TOTAL.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => None,
+        total => Some(total),
+    }
 }
 
 /// The elementary steps the latest exact computation of this thread took
@@ -306,6 +328,7 @@ impl Expression {
 fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError> {
     let limits = expr.limits();
     let exploding = tail::exploding_dice(expr.root(), limits.max_dice);
+    PROGRESS_TOTAL.store(0, std::sync::atomic::Ordering::Relaxed);
     let mut measure = Ctx::new(1, limits, exploding);
     measure.measuring = true;
     let first = compute::Walker::new(&mut measure).node(expr.root(), cap)?;
@@ -332,6 +355,7 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
             span: expr.root().span,
         });
     }
+    PROGRESS_TOTAL.store(estimate, std::sync::atomic::Ordering::Relaxed);
     loop {
         let mut ctx = Ctx::with_family(k, family, limits, exploding);
         ctx.work = per_lane;
@@ -389,7 +413,16 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
     let k = ctx.k;
     let n = dist.len;
     let (symmetric, rebuilt) = to_rebuild(&dist, k);
-    ctx.charge_lane(rebuild_cost(rebuilt, k))?;
+    let cost = rebuild_cost(rebuilt, k);
+    if ctx.work.saturating_add(cost) > ctx.limits.max_work {
+        return Err(ctx.too_much_work());
+    }
+    // Charged as a whole at the end; shown to a progress bar as it goes.
+    let (before, per_weight) = (ctx.work, cost / rebuilt.max(1));
+    let show = |done: usize| {
+        let at = before.saturating_add(per_weight.saturating_mul(done as u64));
+        PROGRESS.store(at, std::sync::atomic::Ordering::Relaxed);
+    };
     let mut weights: Vec<Option<BigUint>> = vec![None; n];
     // The weights to rebuild (the first half of symmetric ones), four at a
     // time where the lanes allow.
@@ -398,7 +431,10 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
     let mut rest = &to_do[..];
     if k <= field::MANY_LANES {
         let mut fours = to_do.chunks_exact(4);
-        for four in fours.by_ref() {
+        for (done, four) in fours.by_ref().enumerate() {
+            if done % 64 == 0 {
+                show(done * 4);
+            }
             let rebuilt: [BigUint; 4] =
                 crt.rebuild_many(std::array::from_fn(|j| dist.weight(four[j], k)));
             for (&i, w) in four.iter().zip(rebuilt) {
@@ -407,9 +443,14 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
         }
         rest = fours.remainder();
     }
-    for &i in rest {
+    let rest_from = to_do.len() - rest.len();
+    for (done, &i) in rest.iter().enumerate() {
+        if done % 256 == 0 {
+            show(rest_from + done);
+        }
         weights[i] = Some(crt.rebuild(dist.weight(i, k)));
     }
+    ctx.charge_lane(cost)?;
     if symmetric {
         for i in last + 1..n {
             weights[i] = weights[n - 1 - i].clone();
