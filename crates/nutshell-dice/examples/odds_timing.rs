@@ -1,5 +1,6 @@
 //! Times exact distributions: `odds_timing EXPR [EXPR...]` prints one JSON line
-//! per expression with the best of several runs, in milliseconds.
+//! per expression with the best of several runs, in milliseconds, and the
+//! elementary steps charged against `max_work` (`work`), to calibrate the limit.
 //!
 //! Used by `bench/peers/run odds` beside icepool and dyce.
 
@@ -19,11 +20,13 @@ fn main() {
         let mut runs = 0;
         let started = Instant::now();
         let mut mean = String::new();
+        let mut work = 0;
         while runs < 3 || (started.elapsed().as_secs_f64() < 1.0 && runs < 1000) {
             let t = Instant::now();
             let d = expr.distribution().expect("computable");
             best = best.min(t.elapsed().as_secs_f64() * 1e3);
             mean = d.mean().to_string();
+            work = nutshell_dice::exact::work_done();
             runs += 1;
         }
         let short_mean = if mean.len() > 60 {
@@ -32,7 +35,7 @@ fn main() {
             mean
         };
         println!(
-            "{{\"tool\":\"nutshell\",\"expression\":\"{text}\",\"best_ms\":{best:.4},\"runs\":{runs},\"mean\":\"{short_mean}\"}}"
+            "{{\"tool\":\"nutshell\",\"expression\":\"{text}\",\"best_ms\":{best:.4},\"runs\":{runs},\"work\":{work},\"mean\":\"{short_mean}\"}}"
         );
     }
 }

@@ -260,8 +260,8 @@ pub(crate) enum Family {
     /// computed one at a time.
     Wide,
     /// The largest primes below 2^50: eight lanes side by side in the
-    /// 52-bit multipliers of AVX-512 IFMA ([`super::ifma`]), for a job that is
-    /// mostly the keep DP.
+    /// 52-bit multipliers of AVX-512 IFMA ([`super::ifma`]), for a job that
+    /// takes fewer steps so (its keep DP once per eight lanes).
     Narrow,
 }
 
@@ -271,6 +271,16 @@ impl Family {
         match self {
             Family::Wide => 61,
             Family::Narrow => 49,
+        }
+    }
+
+    /// How many times the keep DP runs for `k` lanes of this family: once
+    /// per lane, or once per eight side by side. The DP's work (counted per
+    /// lane) is charged this many times.
+    pub fn dp_passes(self, k: usize) -> u64 {
+        match self {
+            Family::Wide => k as u64,
+            Family::Narrow => k.div_ceil(8) as u64,
         }
     }
 

@@ -19,6 +19,21 @@ use super::lane_field::{LaneField, Source};
 use super::{Ctx, ExactError};
 use num_bigint::BigUint;
 
+/// The DP's products (place by place, over the states a row feeds) that
+/// make one step of the work limit: a step is about a nanosecond, and the
+/// DP's inner product, a 128-bit multiply-add with its share of the row's
+/// bookkeeping, takes about a third of one (measured on exploded pools from
+/// `30d6!kh15` to `80d6!kh40`, one lane at a time or eight side by side, on
+/// the development machine: 0.30 to 0.44 ns per product).
+const DP_PRODUCTS_PER_STEP: u64 = 3;
+
+/// What one product of the threshold recurrence costs against one of the
+/// DP, for the choice between them: about five times (1.5 ns, its dot
+/// products run over the terms of a die with divisions and their
+/// reductions beside, against 0.3 ns; the crossover measured at
+/// `60d10kh30`, where the two take the same time with either arithmetic).
+const THRESHOLD_PRODUCT_COST: u64 = 5;
+
 /// One kind of die in a pool.
 pub(crate) struct PoolType {
     pub dist: Dist,
@@ -107,16 +122,21 @@ impl Ctx<'_> {
         let width = (s_hi - s_lo + 1) as usize;
         let mut result = self.zeros(s_lo, s_hi, denom)?;
         let states = States::new(pool);
-        let steps = states.work_per_step(pool, outcomes.len(), keep, width as u64);
-        let all_steps = steps.iter().fold(0u64, |a, &b| a.saturating_add(b));
+        let gs: Vec<isize> = outcomes.iter().map(|&o| g(o) as isize).collect();
+        let steps = states.work_per_step(pool, &gs, keep, width as u64);
+        let products = steps.iter().fold(0u64, |a, &b| a.saturating_add(b));
+        let all_steps = products.div_ceil(DP_PRODUCTS_PER_STEP);
         self.keep_dp_work = self.keep_dp_work.saturating_add(all_steps);
-        self.reserve(all_steps)?;
+        // Each pass of the DP (a lane, or eight side by side) takes its steps.
+        let charged = all_steps.saturating_mul(self.family.dp_passes(k));
+        if self.work.saturating_add(charged) > self.limits.max_work {
+            return Err(self.too_much_work());
+        }
         if self.measuring_only() {
-            self.charge_lane(all_steps)?;
+            self.charge_lane(charged)?;
             return Ok(self.placeholder(result));
         }
 
-        let gs: Vec<isize> = outcomes.iter().map(|&o| g(o) as isize).collect();
         let job = DpLanes {
             pool,
             outcomes: &outcomes,
@@ -130,7 +150,7 @@ impl Ctx<'_> {
         // Each lane is the whole DP over one prime (or eight side by side):
         // charged in full here (the limit was checked above), then run one
         // after the other, or on several threads for a large job.
-        self.charge(all_steps)?;
+        self.charge_lane(charged)?;
         let lanes = self.lanes.clone();
         match self.family {
             Family::Wide => {
@@ -177,6 +197,7 @@ impl Ctx<'_> {
             .collect();
         scores.windows(2).all(|w| w[0] <= w[1])
             && super::threshold::threshold_cost(&scores, keep)
+                .saturating_mul(THRESHOLD_PRODUCT_COST)
                 < super::threshold::dp_cost(&scores, count, keep)
     }
 
@@ -540,22 +561,32 @@ impl States {
     }
 
     /// The steps charged for each (outcome, type) step, in the order the DP
-    /// takes them: each state reached so far costs its row's width times the
-    /// ways it can go on. Counted over the states reachable by then, before
-    /// any lane runs, so that a refusal comes before the work.
-    fn work_per_step(&self, pool: &[PoolType], outcomes: usize, keep: u64, width: u64) -> Vec<u64> {
+    /// takes them (`gs`: the outcomes' scores, highest outcome first): each
+    /// state reached so far is read once for each way it can go on (its dice
+    /// at this outcome: none, some, or enough to finish), a row at a time. A
+    /// state with `a` dice kept, at an outcome scored `g`, holds sums of `a`
+    /// scores from `g` up to the highest, so its row is at most
+    /// `a·(g_top − g) + 1` places (and never more than `width`, every kept
+    /// sum). Counted over the states reachable by then, before any lane
+    /// runs, so that a refusal comes before the work.
+    fn work_per_step(&self, pool: &[PoolType], gs: &[isize], keep: u64, width: u64) -> Vec<u64> {
+        let g_top = gs.iter().copied().max().unwrap_or(0);
         let mut active = vec![false; self.len];
         active[self.len - 1] = true;
         let mut next = vec![false; self.len];
-        let mut steps = Vec::with_capacity(outcomes * pool.len());
-        for _ in 0..outcomes {
+        let mut steps = Vec::with_capacity(gs.len() * pool.len());
+        for &g in gs {
+            // Rows grow by the range of one score per die kept.
+            let per_die = g_top.abs_diff(g) as u64;
             for t in 0..pool.len() {
                 let mut work = 0u64;
                 next.fill(false);
                 for idx in (0..self.len).filter(|&i| active[i]) {
                     let r = self.unassigned(t, idx);
-                    let need = (keep - u64::from(self.assigned[idx])) as usize;
-                    work = work.saturating_add(width.saturating_mul(need.min(r) as u64 + 2));
+                    let a = u64::from(self.assigned[idx]);
+                    let need = (keep - a) as usize;
+                    let row = a.saturating_mul(per_die).saturating_add(1).min(width);
+                    work = work.saturating_add(row.saturating_mul(need.min(r) as u64 + 2));
                     for c in 0..=r.min(need - 1) {
                         next[idx - c * self.stride[t]] = true;
                     }
@@ -695,7 +726,12 @@ mod tests {
         }];
         let states = States::new(&one_type);
         let steps: u64 = states
-            .work_per_step(&one_type, 20, keep, keep * 19 + 1)
+            .work_per_step(
+                &one_type,
+                &(1..=20).rev().collect::<Vec<_>>(),
+                keep,
+                keep * 19 + 1,
+            )
             .iter()
             .sum();
         assert!(steps * 5 >= super::super::lanes::PARALLEL_STEPS, "{steps}");
@@ -709,6 +745,34 @@ mod tests {
             .expect("applies")
             .trim(5);
         assert_eq!((by_dp.min, &by_dp.w), (by_threshold.min, &by_threshold.w));
+    }
+
+    /// The method is chosen by what each costs (`THRESHOLD_PRODUCT_COST`):
+    /// threshold decomposition for many standard dice, the DP for a die of
+    /// many outcomes such as an exploded one (`80d6!kh40`: the DP took
+    /// 0.5 s where the threshold method took 5.4 s).
+    #[test]
+    fn the_cheaper_method_is_chosen() {
+        let limits = Limits::default();
+        let ctx = Ctx::new(1, &limits, 0);
+        let d6: Vec<(i64, u64)> = (1..=6).map(|v| (v, 1)).collect();
+        let d6 = ctx.counts_dist(&d6, BigUint::from(6u32)).unwrap();
+        let d20: Vec<(i64, u64)> = (1..=20).map(|v| (v, 1)).collect();
+        let d20 = ctx.counts_dist(&d20, BigUint::from(20u32)).unwrap();
+        // A d6 exploding up to 15 times: 80 outcomes (6j + t, t < 6).
+        let exploded: Vec<(i64, u64)> = (0..16)
+            .flat_map(|j| (1..=5).map(move |t| (6 * j + t, 6u64.pow(15 - j as u32))))
+            .collect();
+        let exploded = ctx
+            .counts_dist(&exploded, BigUint::from(6u64.pow(16)))
+            .unwrap();
+        let by_threshold = |d: &Dist, n, keep| ctx.threshold_is_cheaper(d, n, keep, &|v| v);
+        assert!(by_threshold(&d6, 100, 50));
+        assert!(by_threshold(&d6, 1000, 500));
+        assert!(by_threshold(&d20, 200, 100));
+        assert!(!by_threshold(&d20, 50, 10));
+        assert!(!by_threshold(&exploded, 80, 40));
+        assert!(!by_threshold(&exploded, 10, 5));
     }
 
     /// A type of die in a pool: its `(value, count)` list, their

@@ -5,8 +5,9 @@
 //! saves.
 
 /// Steps (over all lanes) from which a job is split over threads: about a
-/// third of a millisecond of work, several times what starting a thread costs.
-pub(crate) const PARALLEL_STEPS: u64 = 4_000_000;
+/// fifth of a millisecond of work (a step is about a nanosecond), several
+/// times what starting a thread costs.
+pub(crate) const PARALLEL_STEPS: u64 = 200_000;
 
 /// `job(l, lane)` for every lane (a prime, or eight side by side), in lane order: on several threads when the
 /// job takes at least [`PARALLEL_STEPS`] (`steps_per_lane` over every lane) and

@@ -229,19 +229,6 @@ impl<'a> Ctx<'a> {
         self.charge_lane(units.saturating_mul(self.k as u64))
     }
 
-    /// Refuses at once, charging nothing, if `units` more steps over every
-    /// lane would pass the limit: for a computation that then runs lane by
-    /// lane and charges as it goes ([`Ctx::charge_lane`]).
-    pub fn reserve(&self, units: u64) -> Result<(), ExactError> {
-        let total = self
-            .work
-            .saturating_add(units.saturating_mul(self.k as u64));
-        if total > self.limits.max_work {
-            return Err(self.too_much_work());
-        }
-        Ok(())
-    }
-
     /// Counts `units` elementary steps done in one lane (a computation that
     /// runs lane by lane charges each lane's steps as it takes them).
     pub fn charge_lane(&mut self, units: u64) -> Result<(), ExactError> {
@@ -254,7 +241,7 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    fn too_much_work(&self) -> ExactError {
+    pub(crate) fn too_much_work(&self) -> ExactError {
         ExactError::TooMuchWork {
             limit: self.limits.max_work,
             span: self.span,
@@ -337,18 +324,29 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
         return finish(&mut measure, first);
     }
     let per_lane = measure.work;
-    // A job that is mostly the keep DP runs its lanes eight side by side
-    // where the processor can (`ifma`).
-    // (The processor is asked only for such a job: a `cpuid` costs microseconds.)
-    let family = if measure.keep_dp_work.saturating_mul(2) >= per_lane && ifma::available() {
+    // The whole job on k lanes: the measuring pass again, the keep DP once
+    // per pass over the lanes (one lane, or eight side by side), every other
+    // step once per lane, then rebuilding and printing.
+    let dp = measure.keep_dp_work.min(per_lane);
+    let rebuilt = to_rebuild(&first, 1).1;
+    let job = |family: Family| {
+        let k = field::lanes_for_bits(outgrown + 2, family);
+        let estimate = per_lane
+            .saturating_add((per_lane - dp).saturating_mul(k as u64))
+            .saturating_add(dp.saturating_mul(family.dp_passes(k)))
+            .saturating_add(rebuild_cost(rebuilt, k));
+        (k, estimate)
+    };
+    // The keep DP runs its lanes eight side by side where the processor can
+    // (`ifma`), on primes of fewer bits (so more lanes for everything
+    // else): chosen when that makes the whole job smaller. (The processor
+    // is asked only then: a `cpuid` costs microseconds.)
+    let family = if dp > 0 && job(Family::Narrow).1 < job(Family::Wide).1 && ifma::available() {
         Family::Narrow
     } else {
         Family::Wide
     };
-    let mut k = field::lanes_for_bits(outgrown + 2, family);
-    let estimate = per_lane
-        .saturating_mul(k as u64 + 1)
-        .saturating_add(rebuild_cost(to_rebuild(&first, 1).1, k));
+    let (mut k, estimate) = job(family);
     if estimate > limits.max_work {
         return Err(ExactError::TooMuchWork {
             limit: limits.max_work,

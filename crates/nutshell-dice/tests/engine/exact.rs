@@ -753,3 +753,23 @@ fn rebuilding_the_numbers_counts_against_the_work_limit() {
         Err(nutshell_dice::ExactError::TooMuchWork { .. })
     ));
 }
+
+/// docs/odds.md, "Limits": a step of `max_work` is about a nanosecond, so
+/// the keep DP charges what it does, not a bound far above it. A pool of
+/// exploding dice (its rows only as long as the sums of the dice kept so
+/// far) used to be charged over 2·10^9 steps for `40d6!kh20`, a job of
+/// about 0.03 to 0.1 s, and `60d20!kh30` (under a second) was refused.
+#[test]
+fn the_keep_dp_charges_about_what_it_does() {
+    let d = dist("40d6!kh20");
+    assert_eq!(d.range().map(|(lo, _)| lo), Some(20));
+    let spent = nutshell_dice::exact::work_done();
+    assert!(
+        (10_000_000..400_000_000).contains(&spent),
+        "{spent} steps for 40d6!kh20"
+    );
+    // The same pool as a sum of two halves of the pool's dice is the same
+    // question to the DP: both charged within the default limit.
+    let mixed = dist("{20d6! + 20d6!}kh20");
+    assert_eq!(mixed, d);
+}
