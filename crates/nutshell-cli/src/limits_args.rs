@@ -23,8 +23,9 @@ pub struct LimitArgs {
     /// Most distinct outcomes of an exact distribution
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes, global = true)]
     pub max_outcomes: usize,
-    /// Most elementary steps of an exact computation (about 1 second per 10^9)
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_work, global = true)]
+    /// Most elementary steps of an exact computation (about 1 second per 10^9); digits
+    /// or a power of ten such as 1e10
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_work, value_parser = parse_work, global = true)]
     pub max_work: u64,
     /// Exact odds follow explosions until the tail they leave out is below P (a power of
     /// ten such as 1e-15; 0 follows every die to --max-explosions)
@@ -66,6 +67,45 @@ impl LimitArgs {
     }
 }
 
+/// `--max-work N`: a whole number of steps, in digits (`4000000000`) or in
+/// scientific notation (`4e9`, `2.5e10`).
+pub(crate) fn parse_work(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let bad = || format!("`{text}` is not a whole number of steps such as 4000000000 or 4e9");
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.strip_prefix('+').unwrap_or(e)),
+        None => (text, "0"),
+    };
+    if !all_digits(exponent) {
+        return Err(bad());
+    }
+    let exponent: usize = exponent.parse().map_err(|_| bad())?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if !all_digits(whole) || !(fraction.is_empty() || all_digits(fraction)) {
+        return Err(bad());
+    }
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.len() > exponent {
+        return Err(bad());
+    }
+    let zeros = exponent - fraction.len();
+    let digits = format!("{whole}{fraction}");
+    let significant = digits.trim_start_matches('0');
+    if significant.is_empty() {
+        return Ok(0);
+    }
+    if significant.len() + zeros > 20 {
+        return Err(format!(
+            "`{text}` is more than the most steps, {}",
+            u64::MAX
+        ));
+    }
+    format!("{significant}{}", "0".repeat(zeros))
+        .parse()
+        .map_err(|_| format!("`{text}` is more than the most steps, {}", u64::MAX))
+}
+
 /// `--tail P`: the threshold as digits, `P <= 10^-digits` (a P that is not a
 /// power of ten is rounded to the stricter one: 5e-13 gives 13 digits).
 pub(crate) fn parse_tail(text: &str) -> Result<u32, String> {
@@ -90,6 +130,23 @@ pub(crate) fn parse_tail(text: &str) -> Result<u32, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn work_limits_are_read_in_digits_or_powers_of_ten() {
+        use super::parse_work;
+        assert_eq!(parse_work("4000000000"), Ok(4_000_000_000));
+        assert_eq!(parse_work("4e9"), Ok(4_000_000_000));
+        assert_eq!(parse_work("1E12"), Ok(1_000_000_000_000));
+        assert_eq!(parse_work("2.5e10"), Ok(25_000_000_000));
+        assert_eq!(parse_work("1.50e2"), Ok(150));
+        assert_eq!(parse_work("0"), Ok(0));
+        assert_eq!(parse_work("18446744073709551615"), Ok(u64::MAX));
+        for bad in [
+            "", "x", "1e", "e9", "-1", "1.5", "1.25e1", "1e-3", "1e20", "1e400",
+        ] {
+            assert!(parse_work(bad).is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn tail_thresholds_are_read_as_digits() {
         assert_eq!(super::parse_tail("1e-12"), Ok(12));

@@ -163,7 +163,8 @@ impl Ctx<'_> {
         let mut out = self.zeros(min, max, &a.denom * &b.denom)?;
         self.charge((a.len as u64) * (b.len as u64))?;
         if self.measuring_only() {
-            return Ok(self.placeholder(out));
+            let symmetric = super::is_symmetric(a, self.k) && super::is_symmetric(b, self.k);
+            return Ok(self.placeholder(out, symmetric));
         }
         let k = self.k;
         for j in 0..b.len {
@@ -298,7 +299,8 @@ impl Ctx<'_> {
         let len = out.len;
         self.charge((len as u64) * (d as u64) + 4 * len as u64)?;
         if self.measuring_only() {
-            return Ok(self.placeholder(out));
+            let symmetric = super::is_symmetric(&die, k);
+            return Ok(self.placeholder(out, symmetric));
         }
         // p_0 must be invertible in every lane; it is a positive integer below
         // the denominator, so a zero residue is astronomically unlikely, but

@@ -134,7 +134,7 @@ impl Ctx<'_> {
         }
         if self.measuring_only() {
             self.charge_lane(charged)?;
-            return Ok(self.placeholder(result));
+            return Ok(self.placeholder(result, false));
         }
 
         let job = DpLanes {

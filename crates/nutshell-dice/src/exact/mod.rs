@@ -256,11 +256,18 @@ impl<'a> Ctx<'a> {
         self.measuring && self.outgrown_bits.get() > 0
     }
 
-    /// `dist` with every weight non-zero (one): the widest shape a large
-    /// step's result can have, standing in for it in a measuring pass.
-    pub fn placeholder(&self, mut dist: dist::Dist) -> dist::Dist {
+    /// `dist` with every weight non-zero: the widest shape a large step's
+    /// result can have, standing in for it in a measuring pass. Its weights
+    /// read the same both ways only if the result's would (`symmetric`: a
+    /// power of a symmetric die, a sum of symmetric parts), so that the
+    /// estimate of rebuilding the weights halves only the work it may.
+    pub fn placeholder(&self, mut dist: dist::Dist, symmetric: bool) -> dist::Dist {
         for (i, w) in dist.w.iter_mut().enumerate() {
             *w = self.lanes[i % self.k].one();
+        }
+        if !symmetric && dist.len >= 2 {
+            let f = &self.lanes[0];
+            dist.w[0] = f.add(f.one(), f.one());
         }
         dist
     }
@@ -379,7 +386,7 @@ const REBUILD_STEP_COST: u64 = 12;
 
 /// Whether the weights of `dist` (over `k` lanes) read the same both ways:
 /// every sum of symmetric dice, whose weights need only be rebuilt once.
-fn is_symmetric(dist: &dist::Dist, k: usize) -> bool {
+pub(crate) fn is_symmetric(dist: &dist::Dist, k: usize) -> bool {
     let n = dist.len;
     (0..n / 2).all(|i| dist.weight(i, k) == dist.weight(n - 1 - i, k))
 }

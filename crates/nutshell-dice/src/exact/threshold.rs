@@ -252,7 +252,7 @@ impl Ctx<'_> {
         // `100d20kh50` to `80d6!kh40`): three steps of the limit for two.
         self.charge(threshold_cost(&scores, keep).saturating_mul(3) / 2)?;
         if self.measuring_only() {
-            return Ok(Some(self.placeholder(out)));
+            return Ok(Some(self.placeholder(out, false)));
         }
         let longest = (keep as usize - 1) * (hi - lo) as usize + 1;
         let lanes = self.lanes.clone();

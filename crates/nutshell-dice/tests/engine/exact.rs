@@ -773,3 +773,35 @@ fn the_keep_dp_charges_about_what_it_does() {
     let mixed = dist("{20d6! + 20d6!}kh20");
     assert_eq!(mixed, d);
 }
+
+/// docs/odds.md, "A job past the limit is refused before it starts": the
+/// estimate covers the whole job, so a limit one step short of what a job
+/// takes refuses it at once, not after the work. An exploding sum's weights
+/// do not read the same both ways, so all of them are rebuilt (the estimate
+/// once counted half, and `200d10!` was refused after a second of work).
+#[test]
+fn a_limit_one_step_short_refuses_at_once() {
+    for text in ["40d10!", "2000d6", "300d6kh150"] {
+        let with = |max_work| {
+            let limits = Limits {
+                max_work,
+                ..Limits::default()
+            };
+            Expression::parse_with(text, &limits)
+                .unwrap()
+                .distribution()
+        };
+        with(u64::MAX).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let whole = nutshell_dice::exact::work_done();
+        let err = with(whole - 1).unwrap_err();
+        assert!(
+            matches!(err, nutshell_dice::ExactError::TooMuchWork { .. }),
+            "{text}: {err}"
+        );
+        let spent = nutshell_dice::exact::work_done();
+        assert!(
+            spent * 10 < whole,
+            "{text}: {spent} of {whole} steps spent before the refusal"
+        );
+    }
+}
