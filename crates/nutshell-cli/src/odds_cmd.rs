@@ -11,7 +11,7 @@ use nutshell_dice::exact::ratio_to_f64;
 use nutshell_dice::simulate::{Estimate, simulate};
 use nutshell_dice::{Distribution, Expression, Limits};
 use serde_json::{Value, json};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 /// Most rows printed unless `--all`: the most likely outcomes are kept.
 const DEFAULT_ROWS: usize = 60;
@@ -75,11 +75,7 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
         None => None,
     };
     if args.json {
-        if std::io::stdout().is_terminal() {
-            progress.clear();
-        } else {
-            progress.writing(dist.outcomes().len() as u64);
-        }
+        progress.writing(dist.outcomes().len() as u64);
         // JSON has no styles to strip: straight to standard output.
         let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         write_json(&mut w, expr, &dist, &at_least, &at_most, progress)?;

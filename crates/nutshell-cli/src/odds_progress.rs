@@ -42,10 +42,15 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// From now on the bar counts the `total` fractions being written
-    /// (with [`Progress::wrote`]).
+    /// From now on the bar counts the `total` fractions being written to
+    /// standard output (with [`Progress::wrote`]); or, when that is the
+    /// terminal the bar is on, the bar is removed.
     pub fn writing(&self, total: u64) {
-        self.set_phase(Phase::Writing(total));
+        if std::io::stdout().is_terminal() {
+            self.clear();
+        } else {
+            self.set_phase(Phase::Writing(total));
+        }
     }
 
     /// `n` more fractions were written.

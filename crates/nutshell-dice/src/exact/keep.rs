@@ -131,9 +131,7 @@ impl Ctx<'_> {
         self.keep_dp_work = self.keep_dp_work.saturating_add(all_steps);
         // Each pass of the DP (a lane, or eight side by side) takes its steps.
         let charged = all_steps.saturating_mul(self.family.dp_passes(k));
-        if self.work.saturating_add(charged) > self.limits.max_work {
-            return Err(self.too_much_work());
-        }
+        self.check_room(charged)?;
         if self.measuring_only() {
             self.charge_lane(charged)?;
             return Ok(self.placeholder(result, false));

@@ -229,6 +229,16 @@ impl<'a> Ctx<'a> {
         self.charge_lane(units.saturating_mul(self.k as u64))
     }
 
+    /// Refuses at once, charging nothing, if `units` more steps (in all,
+    /// over every lane) would pass the limit: for work charged as a whole
+    /// when it is done or as it goes.
+    pub fn check_room(&self, units: u64) -> Result<(), ExactError> {
+        if self.work.saturating_add(units) > self.limits.max_work {
+            return Err(self.too_much_work());
+        }
+        Ok(())
+    }
+
     /// Counts `units` elementary steps done in one lane (a computation that
     /// runs lane by lane charges each lane's steps as it takes them).
     pub fn charge_lane(&mut self, units: u64) -> Result<(), ExactError> {
@@ -241,7 +251,7 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    pub(crate) fn too_much_work(&self) -> ExactError {
+    fn too_much_work(&self) -> ExactError {
         ExactError::TooMuchWork {
             limit: self.limits.max_work,
             span: self.span,
@@ -419,9 +429,7 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
     let n = dist.len;
     let (symmetric, rebuilt) = to_rebuild(&dist, k);
     let cost = rebuild_cost(rebuilt, k);
-    if ctx.work.saturating_add(cost) > ctx.limits.max_work {
-        return Err(ctx.too_much_work());
-    }
+    ctx.check_room(cost)?;
     // Charged as a whole at the end; shown to a progress bar as it goes.
     let (before, per_weight) = (ctx.work, cost / rebuilt.max(1));
     let show = |done: usize| {
