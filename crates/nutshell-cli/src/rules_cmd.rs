@@ -168,6 +168,9 @@ pub struct FantasyArgs {
     /// A nominal success: every magnitude die counts as 1
     #[arg(long)]
     pub nominal: bool,
+    /// The effect does double damage: the whole magnitude pool and every modifier doubled (a critical doubles it again)
+    #[arg(long)]
+    pub double: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -205,6 +208,12 @@ pub struct TieredArgs {
     /// Net edges on the DC (negative lowers it)
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub dc_edge: Option<i32>,
+    /// A bonus to the damage or healing roll of --effect, under its own stacking cap (repeatable)
+    #[arg(long, value_name = "N")]
+    pub effect_bonus: Vec<i64>,
+    /// A penalty to the damage or healing roll of --effect, as a positive number, under the cap (repeatable)
+    #[arg(long, value_name = "N")]
+    pub effect_penalty: Vec<i64>,
     /// This is the K-th check of the round (-5 for each before it)
     #[arg(long, value_name = "K")]
     pub action: Option<u32>,
@@ -329,6 +338,7 @@ fn validate(args: &CheckArgs) -> Result<(), Failure> {
         ("--step", f.step.is_some()),
         ("--extra", f.extra.is_some()),
         ("--nominal", f.nominal),
+        ("--double", f.double),
     ];
     for (flag, given) in fantasy_flags {
         only_for(r, &[Fantasy], flag, given)?;
@@ -355,6 +365,8 @@ fn validate(args: &CheckArgs) -> Result<(), Failure> {
     let tiered_flags = [
         ("--bonus", !t.bonus.is_empty()),
         ("--penalty", !t.penalty.is_empty()),
+        ("--effect-bonus", !t.effect_bonus.is_empty()),
+        ("--effect-penalty", !t.effect_penalty.is_empty()),
         ("--advantage", t.advantage > 0),
         ("--disadvantage", t.disadvantage > 0),
         ("--edge", t.edge.is_some()),
@@ -400,6 +412,7 @@ fn check_request(args: &CheckArgs) -> Result<CheckRequest, Failure> {
             step: f.step,
             extra: f.extra,
             nominal: f.nominal,
+            double: f.double,
         }),
         Ruleset::Mls => CheckRequest::Mls(MlsCheck {
             modifier,
@@ -427,6 +440,8 @@ fn check_request(args: &CheckArgs) -> Result<CheckRequest, Failure> {
             jam_tier: t.jam_tier,
             attempt: t.attempt,
             effect: f.effect.clone(),
+            effect_bonus: t.effect_bonus.clone().into(),
+            effect_penalty: t.effect_penalty.clone().into(),
             reroll: f.reroll,
             then: t
                 .then

@@ -745,6 +745,24 @@ fn inapplicable_flags_are_refused() {
         .stderr(predicate::str::contains("--reroll is not an option of mls"));
 }
 
+/// tiered-d20, *Rolling Dice*: "second check taking a -5 penalty" (RULING T-6)
+/// and the jam's "+5 cumulative bonus per attempt after the first" (RULING
+/// T-8) count checks and attempts from 1: a 0th is refused, not read as the first.
+#[test]
+fn tiered_d20_counts_actions_and_attempts_from_one() {
+    for args in [
+        ["--action", "0", "--dc", "10"],
+        ["--jam-tier", "2", "--attempt", "0"],
+    ] {
+        nutshell()
+            .args(["check", "tiered-d20", "--skill", "0", "--faces", "10"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("from 1"));
+    }
+}
+
 /// tiered-d20, Advantage & Disadvantage: "you can reroll only one of the dice"
 /// (P-31: the lower, on a failure).
 #[test]

@@ -97,6 +97,12 @@ pub struct Effect {
     pub extra: u64,
     /// A nominal success: every die counts as 1 (RULING F-7).
     pub nominal: bool,
+    /// The effect does "double damage" or similar: the whole pool and every
+    /// modifier doubled ("Any effect that does \"double damage\" or similar also
+    /// applies double the normal modifiers to the roll", *Modifiers, Step
+    /// Changes, and Extra Dice*), after extra dice; a critical doubles it again
+    /// (project ruling P-78).
+    pub double: bool,
 }
 
 /// The tools for a magnitude check, which choose its die (fantasy, "Degree of
@@ -147,6 +153,7 @@ impl Effect {
             steps: 0,
             extra: 0,
             nominal: false,
+            double: false,
         }
     }
 }
@@ -502,6 +509,9 @@ impl Check {
         let mut pool = Pool::parse(&effect.pool)?;
         pool.step(effect.steps)?;
         pool.add_extra(effect.extra)?;
+        if effect.double {
+            pool.double()?;
+        }
         if outcome == Outcome::CriticalSuccess {
             pool.double()?;
         }
@@ -537,6 +547,12 @@ impl Check {
                     "{} extra dice of the largest type in the pool",
                     effect.extra
                 ),
+            ));
+        }
+        if effect.double {
+            transcript.push(Step::new(
+                "fantasy, Modifiers, Step Changes, and Extra Dice (P-78)",
+                "double damage: the whole pool and every modifier doubled",
             ));
         }
         if outcome == Outcome::CriticalSuccess {

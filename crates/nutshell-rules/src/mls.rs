@@ -10,6 +10,7 @@ use crate::odds::{self, OutcomeOdds};
 use crate::outcome::{CheckResult, ContestResult, Outcome, Step};
 use num_rational::BigRational;
 use nutshell_dice::DiceSource;
+use std::cmp::Ordering;
 
 /// The ruleset id.
 pub const ID: &str = "mls";
@@ -177,7 +178,8 @@ pub enum Decider {
         /// Both rolled the same natural 18 or 3, so the totals decide.
         both_natural: Option<i64>,
         /// Both were critical successes: `Some(true)` when the active side's
-        /// (higher) roll was reduced to a normal success, `Some(false)` the opponent's.
+        /// (higher) roll was reduced to a normal success, `Some(false)` the
+        /// opponent's; `None` too when their totals were equal (no higher roll).
         reduced_active: Option<bool>,
     },
 }
@@ -200,7 +202,8 @@ pub struct Opposed {
 /// roll is a success and higher than the opponent's; a natural 18 beats
 /// anything but another natural 18, a natural 3 loses to anything but another
 /// natural 3; when both are critical successes the higher is reduced to a
-/// normal success. It allocates nothing, so combat calls it in its hot loop.
+/// normal success. The outcomes are as adjusted: the other side of a natural
+/// 18 counts as a failure, of a natural 3 as a success. It allocates nothing, so combat calls it in its hot loop.
 ///
 /// ```
 /// use nutshell_rules::mls::{opposed, Rolled};
@@ -220,14 +223,14 @@ pub fn opposed(active: Rolled, opponent: Rolled) -> Opposed {
         return Opposed {
             wins: true,
             active: Outcome::CriticalSuccess,
-            opponent: o,
+            opponent: counted_as_failure(o),
             decider: Decider::ActiveNatural18,
         };
     }
     if o_nat == 18 && a_nat != 18 {
         return Opposed {
             wins: false,
-            active: a,
+            active: counted_as_failure(a),
             opponent: Outcome::CriticalSuccess,
             decider: Decider::OpponentNatural18,
         };
@@ -236,14 +239,14 @@ pub fn opposed(active: Rolled, opponent: Rolled) -> Opposed {
         return Opposed {
             wins: false,
             active: Outcome::Fumble,
-            opponent: o,
+            opponent: counted_as_success(o),
             decider: Decider::ActiveNatural3,
         };
     }
     if o_nat == 3 && a_nat != 3 {
         return Opposed {
             wins: true,
-            active: if a.succeeded() { a } else { Outcome::Success },
+            active: counted_as_success(a),
             opponent: Outcome::Fumble,
             decider: Decider::OpponentNatural3,
         };
@@ -256,12 +259,18 @@ pub fn opposed(active: Rolled, opponent: Rolled) -> Opposed {
     };
     let mut reduced_active = None;
     if a == Outcome::CriticalSuccess && o == Outcome::CriticalSuccess {
-        if active.total > opponent.total {
-            a = Outcome::Success;
-            reduced_active = Some(true);
-        } else {
-            o = Outcome::Success;
-            reduced_active = Some(false);
+        // Equal totals have no higher roll to reduce: both stay critical,
+        // and the active side, not higher, fails (docs/rulings.md).
+        match active.total.cmp(&opponent.total) {
+            Ordering::Greater => {
+                a = Outcome::Success;
+                reduced_active = Some(true);
+            }
+            Ordering::Less => {
+                o = Outcome::Success;
+                reduced_active = Some(false);
+            }
+            Ordering::Equal => {}
         }
     }
     Opposed {
@@ -272,6 +281,30 @@ pub fn opposed(active: Rolled, opponent: Rolled) -> Opposed {
             both_natural,
             reduced_active,
         },
+    }
+}
+
+/// The other side of a natural 18: "treated as a Critical against a Failure
+/// even if the other character rolled a success or a critical" (mls, Natural
+/// 18s). A fumble stays a fumble ("If the enemy rolled a Fumble this still
+/// applies").
+fn counted_as_failure(other: Outcome) -> Outcome {
+    if other.succeeded() {
+        Outcome::Failure
+    } else {
+        other
+    }
+}
+
+/// The other side of a natural 3: "treated as a Fumble against a Success even
+/// if the other character rolled a failure or a fumble" (mls, Natural 3s). A
+/// critical stays a critical ("If the enemy rolled a Critical this still
+/// applies").
+fn counted_as_success(other: Outcome) -> Outcome {
+    if other.succeeded() {
+        other
+    } else {
+        Outcome::Success
     }
 }
 
@@ -315,6 +348,7 @@ fn judge(contest: &Contest, a_nat: i64, o_nat: i64) -> (bool, Outcome, Outcome, 
             match reduced_active {
                 Some(true) => steps.push(Step::new(RULE_OPPOSED, "both are critical successes: the higher roll (the active side's) is reduced to a normal success")),
                 Some(false) => steps.push(Step::new(RULE_OPPOSED, "both are critical successes: the higher roll (the opponent's) is reduced to a normal success")),
+                None if r.active == Outcome::CriticalSuccess && r.opponent == Outcome::CriticalSuccess => steps.push(Step::new(RULE_OPPOSED, "both are critical successes with equal totals: neither roll is higher, so neither is reduced")),
                 None => {}
             }
             let a = r.active;

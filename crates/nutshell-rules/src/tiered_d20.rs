@@ -56,6 +56,11 @@ pub fn stack(bonuses: &[i64], penalties: &[i64]) -> i64 {
     capped(bonuses) - capped(penalties)
 }
 
+/// The operator that adds `n` to an expression.
+fn sign(n: i64) -> char {
+    if n < 0 { '-' } else { '+' }
+}
+
 /// One tiered-d20 check.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Check {
@@ -86,6 +91,11 @@ pub struct Check {
     pub jam: Option<(i64, u32)>,
     /// Damage or healing dice of the action, maximized on a critical success.
     pub effect: Option<String>,
+    /// Bonuses to the damage or healing roll, under their own stacking cap
+    /// ("a bonus or penalty to a d20 roll or damage roll", RULING T-5).
+    pub effect_bonuses: Vec<i64>,
+    /// Penalties to the damage or healing roll, as positive magnitudes (under the cap).
+    pub effect_penalties: Vec<i64>,
     /// Something in the game lets the roller reroll the d20 once. It is spent
     /// on a failure or critical failure; with advantage or disadvantage only
     /// one of the dice is rerolled, the lower one ("Advantage & Disadvantage";
@@ -351,6 +361,18 @@ impl Check {
         let largest = |v: &[i64]| v.iter().copied().max().unwrap_or(0);
         error::mul(2, largest(&self.bonuses), "the bonuses' cap")?;
         error::mul(2, largest(&self.penalties), "the penalties' cap")?;
+        sum(&self.effect_bonuses, "the damage roll's bonuses")?;
+        sum(&self.effect_penalties, "the damage roll's penalties")?;
+        error::mul(
+            2,
+            largest(&self.effect_bonuses),
+            "the damage roll's bonuses' cap",
+        )?;
+        error::mul(
+            2,
+            largest(&self.effect_penalties),
+            "the damage roll's penalties' cap",
+        )?;
         let action = error::mul(-5, i64::from(self.action.max(1)) - 1, "the round's penalty")?;
         let jam = match self.jam {
             Some((tier, attempt)) => {
@@ -435,13 +457,33 @@ impl Check {
 
     /// The effect expression for an outcome: the dice on a success, maximized
     /// on a critical success (RULING T-7), none on a failure.
+    ///
+    /// Bonuses and penalties to the damage roll stack under the cap of RULING
+    /// T-5 and are added after the dice (a critical maximizes the dice only):
+    ///
+    /// ```
+    /// use nutshell_rules::{Outcome, tiered_d20::Check};
+    /// let check = Check {
+    ///     effect: Some("2d6".into()),
+    ///     effect_bonuses: vec![1, 1, 1, 2],
+    ///     ..Check::default()
+    /// };
+    /// assert_eq!(check.effect_expression(Outcome::Success).as_deref(), Some("(2d6) + 4"));
+    /// assert_eq!(check.effect_expression(Outcome::CriticalSuccess).as_deref(), Some("maximize(2d6) + 4"));
+    /// assert_eq!(check.effect_expression(Outcome::Failure), None);
+    /// ```
     pub fn effect_expression(&self, outcome: Outcome) -> Option<String> {
         let effect = self.effect.as_ref()?;
-        match outcome {
-            Outcome::CriticalSuccess => Some(format!("maximize({effect})")),
-            Outcome::Success => Some(effect.clone()),
-            _ => None,
-        }
+        let dice = match outcome {
+            Outcome::CriticalSuccess => format!("maximize({effect})"),
+            Outcome::Success => effect.clone(),
+            _ => return None,
+        };
+        Some(match stack(&self.effect_bonuses, &self.effect_penalties) {
+            0 => dice,
+            n if outcome == Outcome::CriticalSuccess => format!("{dice} {} {}", sign(n), n.abs()),
+            n => format!("({dice}) {} {}", sign(n), n.abs()),
+        })
     }
 
     /// The exact probability of each tier (and the effect's distribution on

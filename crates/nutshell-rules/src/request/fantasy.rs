@@ -102,6 +102,8 @@ pub struct FantasyCheck {
     pub extra: Option<u64>,
     /// A nominal success.
     pub nominal: bool,
+    /// The effect does double damage: the pool and every modifier doubled.
+    pub double: bool,
 }
 
 const RULE_MAGNITUDE: &str = "fantasy, Degree of Success and Magnitude Rolls (RULING F-6, P-30)";
@@ -168,10 +170,11 @@ impl FantasyCheck {
                 steps: self.step.unwrap_or(0),
                 extra: self.extra.unwrap_or(0),
                 nominal: self.nominal,
+                double: self.double,
             }),
-            None if self.step.is_some() || self.extra.is_some() || self.nominal => {
+            None if self.step.is_some() || self.extra.is_some() || self.nominal || self.double => {
                 return invalid(
-                    "--step, --extra and --nominal change the magnitude pool: ask for it with --magnitude or --effect POOL",
+                    "--step, --extra, --nominal and --double change the magnitude pool: ask for it with --magnitude or --effect POOL",
                 );
             }
             None => None,

@@ -40,6 +40,10 @@ pub struct TieredCheck {
     pub attempt: Option<u32>,
     /// Damage or healing dice of the action.
     pub effect: Option<String>,
+    /// Bonuses to the damage or healing roll, under their own stacking cap.
+    pub effect_bonus: Numbers,
+    /// Penalties to the damage or healing roll, as positive numbers, under the cap.
+    pub effect_penalty: Numbers,
     /// One reroll of a d20: for a single check, or for the whole turn.
     pub reroll: bool,
     /// Further checks in the same round, each with its own options.
@@ -103,9 +107,40 @@ impl TieredCheck {
         };
         let bonuses = self.bonus.values();
         let penalties = self.penalty.values();
+        let effect_bonuses = self.effect_bonus.values();
+        let effect_penalties = self.effect_penalty.values();
         if bonuses.iter().chain(&penalties).any(|&v| v < 0) {
             return Err(at(
                 "--bonus and --penalty take positive numbers (a penalty of 2 is --penalty 2)"
+                    .into(),
+            ));
+        }
+        if effect_bonuses
+            .iter()
+            .chain(&effect_penalties)
+            .any(|&v| v < 0)
+        {
+            return Err(at(
+                "--effect-bonus and --effect-penalty take positive numbers (a penalty of 2 is --effect-penalty 2)"
+                    .into(),
+            ));
+        }
+        if self.effect.is_none() && !(effect_bonuses.is_empty() && effect_penalties.is_empty()) {
+            return Err(at(
+                "--effect-bonus and --effect-penalty change the damage or healing roll: give its dice with --effect".into(),
+            ));
+        }
+        // "the second check taking a -5 penalty" (RULING T-6), "+5 ... per
+        // attempt after the first" (RULING T-8): both count from 1.
+        if self.action == Some(0) {
+            return Err(at(
+                "--action counts the checks of a round from 1 (the first check is --action 1)"
+                    .into(),
+            ));
+        }
+        if self.attempt == Some(0) {
+            return Err(at(
+                "--attempt counts the attempts to clear a jam from 1 (the first is --attempt 1)"
                     .into(),
             ));
         }
@@ -139,6 +174,8 @@ impl TieredCheck {
             action: self.action.unwrap_or(1),
             jam: self.jam_tier.map(|tier| (tier, self.attempt.unwrap_or(1))),
             effect: self.effect.clone(),
+            effect_bonuses,
+            effect_penalties,
             reroll: self.reroll,
         };
         check.validate().map_err(|e| at(e.to_string()))?;
@@ -232,9 +269,11 @@ impl TieredCheck {
             "jam-tier" => self.jam_tier = Some(number(name, value)?),
             "attempt" => self.attempt = Some(number(name, value)?),
             "effect" => self.effect = Some(value.to_string()),
+            "effect-bonus" => push(&mut self.effect_bonus, number(name, value)?),
+            "effect-penalty" => push(&mut self.effect_penalty, number(name, value)?),
             _ => {
                 return Err(format!(
-                    "--{name} is not an option of a tiered-d20 check (--skill, --mod, --dc, --bonus, --penalty, --advantage, --disadvantage, --edge, --lose-edge, --dc-edge, --jam-tier, --attempt, --effect)"
+                    "--{name} is not an option of a tiered-d20 check (--skill, --mod, --dc, --bonus, --penalty, --advantage, --disadvantage, --edge, --lose-edge, --dc-edge, --jam-tier, --attempt, --effect, --effect-bonus, --effect-penalty)"
                 ));
             }
         }

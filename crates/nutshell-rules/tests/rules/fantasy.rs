@@ -258,6 +258,7 @@ fn with_effect(pool: &str, steps: i64, extra: u64, nominal: bool) -> Check {
             steps,
             extra,
             nominal,
+            double: false,
         }),
         ..check(0, 10)
     }
@@ -306,6 +307,30 @@ fn magnitude_on_success_and_critical() {
         .roll(&mut faces(&[2]))
         .unwrap();
     assert!(r.effect.is_none());
+}
+
+/// "Any effect that does \"double damage\" or similar also applies double the
+/// normal modifiers to the roll" (Modifiers, Step Changes, and Extra Dice): the
+/// whole pool and every modifier doubled, after extra dice; a critical doubles
+/// it again (P-78).
+#[test]
+fn double_damage_doubles_the_modifiers_too() {
+    let double = |check: Check| Check {
+        effect: check.effect.map(|e| Effect { double: true, ..e }),
+        ..check
+    };
+    let r = double(with_effect("1d8+4", 0, 1, false))
+        .roll(&mut faces(&[15, 1, 2, 3, 4]))
+        .unwrap();
+    let effect = r.effect.unwrap();
+    assert_eq!(effect.expression, "4d8 + 8");
+    assert_eq!(effect.total, 10 + 8);
+    assert!(r.transcript.iter().any(|s| s.rule.contains("P-78")));
+    let r = double(with_effect("1d6+1", 0, 0, false))
+        .roll(&mut faces(&[20, 12, 1, 1, 1, 1]))
+        .unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.effect.unwrap().expression, "4d6 + 4");
 }
 
 /// Step changes apply to the magnitude dice (RULING F-9): "the Weapon

@@ -195,6 +195,64 @@ fn a_natural_3_against_a_critical() {
     assert_eq!(r.sides[1].outcome, Outcome::Fumble);
 }
 
+/// "the result is treated as a Critical against a Failure even if the other
+/// character rolled a success or a critical" (mls, Natural 18s): the other
+/// side of a natural 18 counts as a failure, whichever side rolled it.
+#[test]
+fn the_other_side_of_a_natural_18_counts_as_a_failure() {
+    // Active natural 18 against the opponent's 4+4+4 + 5 = 17, a success.
+    let r = contest(0, 5).roll(&mut faces(&[6, 6, 6, 4, 4, 4])).unwrap();
+    assert_eq!(r.winner, "first");
+    assert_eq!(r.sides[1].outcome, Outcome::Failure);
+    // Active 5+5+5 + 10 = 25, a critical, against the opponent's natural 18.
+    let r = contest(10, 0)
+        .roll(&mut faces(&[5, 5, 5, 6, 6, 6]))
+        .unwrap();
+    assert_eq!(r.winner, "none");
+    assert_eq!(r.sides[0].outcome, Outcome::Failure);
+    assert_eq!(r.sides[1].outcome, Outcome::CriticalSuccess);
+}
+
+/// "the result is treated as a Fumble against a Success even if the other
+/// character rolled a failure or a fumble" (mls, Natural 3s): the other side
+/// of a natural 3 counts as a success, whichever side rolled it.
+#[test]
+fn the_other_side_of_a_natural_3_counts_as_a_success() {
+    // Active natural 3 against the opponent's 1+1+2 + 0 = 4, a fumble by its
+    // total: it still counts as a success.
+    let r = contest(10, 0)
+        .roll(&mut faces(&[1, 1, 1, 1, 1, 2]))
+        .unwrap();
+    assert_eq!(r.winner, "none");
+    assert_eq!(r.sides[0].outcome, Outcome::Fumble);
+    assert_eq!(r.sides[1].outcome, Outcome::Success);
+    // The opponent's natural 3 against the active side's 1+2+2 + 0 = 5, a fumble
+    // by its total: the active side counts as a success and wins.
+    let r = contest(0, 10)
+        .roll(&mut faces(&[1, 2, 2, 1, 1, 1]))
+        .unwrap();
+    assert_eq!(r.winner, "first");
+    assert_eq!(r.sides[0].outcome, Outcome::Success);
+}
+
+/// "If both get a Critical success then the higher roll is reduced to a normal
+/// success" (mls, Opposed Rolls; RULING M-3). With equal totals neither roll is
+/// higher: both stay critical, and the active side, not higher, fails.
+#[test]
+fn equal_critical_totals_reduce_neither_side() {
+    let r = contest(10, 10)
+        .roll(&mut faces(&[4, 4, 4, 4, 4, 4]))
+        .unwrap();
+    assert_eq!(r.winner, "none");
+    assert_eq!(r.sides[0].outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.sides[1].outcome, Outcome::CriticalSuccess);
+    let said: Vec<_> = r.transcript.iter().map(|s| s.text.as_str()).collect();
+    assert!(
+        said.iter().any(|t| t.contains("neither is reduced")),
+        "{said:?}"
+    );
+}
+
 /// Project ruling P-13: the contest's result is the active side's: it succeeds
 /// (`first`) or nothing happens (`none`); the opponent never "wins".
 #[test]

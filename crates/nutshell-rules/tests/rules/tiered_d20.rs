@@ -364,6 +364,40 @@ fn critical_success_maximizes_effect_dice() {
     assert_eq!(crit.distribution.len(), 1);
 }
 
+/// "Sometimes a special ability or circumstance gives you a bonus or penalty to
+/// a d20 roll or damage roll ... multiple bonuses and penalties can only stack
+/// to a maximum amount equal to twice the single highest one" (Bonuses &
+/// Penalties; RULING T-5): the damage roll's bonuses have their own cap, and a
+/// critical maximizes the dice, not the bonus (RULING T-7).
+#[test]
+fn damage_roll_bonuses_stack_under_their_own_cap() {
+    let c = Check {
+        effect: Some("2d6".into()),
+        // Three +1 and a +2: capped at +4 (twice the +2), less one penalty of 1.
+        effect_bonuses: vec![1, 1, 1, 2],
+        effect_penalties: vec![1],
+        // The d20 roll's bonuses are capped apart: +1 here.
+        bonuses: vec![1],
+        ..check(0, 10)
+    };
+    let r = c.roll(&mut faces(&[9, 5, 3])).unwrap();
+    assert_eq!(r.total, Some(10), "9 + the d20 roll's own bonus of 1");
+    assert_eq!(r.outcome, Outcome::Success);
+    assert_eq!(r.effect.unwrap().total, 5 + 3 + 3);
+    let r = c.roll(&mut faces(&[19])).unwrap();
+    assert_eq!(r.outcome, Outcome::CriticalSuccess);
+    assert_eq!(r.effect.unwrap().total, 12 + 3);
+    let odds = c.odds().unwrap();
+    let success = odds
+        .effects
+        .iter()
+        .find(|e| e.outcome == "success")
+        .unwrap();
+    assert_eq!(success.expression, "2d6 + 3");
+    let lowest = success.distribution.iter().map(|p| p.value).min().unwrap();
+    assert_eq!(lowest, 2 + 3);
+}
+
 /// "requiring a DC10+Tier check to get it working again. Multiple attempts to
 /// get the same item working again get a +5 cumulative bonus per attempt after
 /// the first." (RULING T-8)
