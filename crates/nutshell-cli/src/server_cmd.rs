@@ -47,7 +47,9 @@ pub struct ServeArgs {
 /// `nutshell verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// A room's log as exported by `GET /api/rooms/{room}/log` (JSON lines; `-` reads standard input)
+    /// A room's log as exported by `GET /api/rooms/{room}/log` (JSON lines; `-` reads standard
+    /// input), read a line at a time: any size, lines up to 64 MiB (an explicit --max-file-size
+    /// bounds the file and each line instead)
     pub file: PathBuf,
 }
 
@@ -91,13 +93,33 @@ pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
 }
 
 pub fn verify(args: &VerifyArgs, limits: &Limits) -> Result<(), Failure> {
-    let text = if args.file.as_os_str() == "-" {
-        crate::files::read_stdin()?
-    } else {
-        crate::files::read_text(&args.file)?
-    };
+    use nutshell_server::verify::{ReadLimits, VerifyError, verify_reader};
     let shown = args.file.display();
-    match nutshell_server::verify::verify_with(&text, limits) {
+    // A room log is the user's own data, read a line at a time: no cap on the
+    // whole file unless `--max-file-size` is given (a value other than its
+    // default), which then bounds the file and each line; otherwise one line
+    // may have at most 64 MiB.
+    let read = match crate::files::max_bytes() {
+        crate::files::DEFAULT_MAX_FILE_BYTES => ReadLimits::default(),
+        given => ReadLimits {
+            max_line_bytes: given,
+            max_total_bytes: Some(given),
+        },
+    };
+    let checked = if args.file.as_os_str() == "-" {
+        verify_reader(std::io::stdin().lock(), limits, read)
+    } else {
+        let file = std::fs::File::open(&args.file)
+            .map_err(|e| Failure::bad_input(format!("error: cannot read {shown}: {e}")))?;
+        verify_reader(std::io::BufReader::new(file), limits, read)
+    };
+    match checked {
+        // Exit 2: the file could not be read to its end (or is over a limit).
+        Err(VerifyError::Read(message)) => Err(Failure::bad_input(format!(
+            "error: cannot read {shown}: {message}"
+        ))),
+        // Exit 1: the log does not check.
+        Err(VerifyError::Log(failure)) => Err(Failure::other(format!("error: {shown}: {failure}"))),
         Ok(report) => {
             let mut out = std::io::stdout().lock();
             writeln!(
@@ -125,7 +147,5 @@ pub fn verify(args: &VerifyArgs, limits: &Limits) -> Result<(), Failure> {
             }
             Ok(())
         }
-        // Exit 1: the log does not check (2 is for a file that cannot be read).
-        Err(failure) => Err(Failure::other(format!("error: {shown}: {failure}"))),
     }
 }

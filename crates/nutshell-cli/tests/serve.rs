@@ -297,3 +297,89 @@ fn every_acknowledged_roll_survives_a_sigkill() {
         events.len() as i64 + 1
     );
 }
+
+/// A room's log is the user's own data: one accepted `10000d6` makes an
+/// export over 1 MiB (the default --max-file-size of other files), and
+/// `verify` reads it, from a file and from standard input, a line at a time;
+/// an explicit --max-file-size still bounds it. An empty log is refused.
+#[test]
+fn verify_reads_a_log_over_a_mebibyte_and_refuses_an_empty_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite:{}", dir.path().join("table.db").display());
+    let server = serve(&database);
+    let a = &server.address;
+    let (_, room) = request(a, "POST", "/api/rooms", None, "{}");
+    let room = json(&room);
+    let id = room["room"].as_str().unwrap();
+    let gm = room["gm_key"].as_str().unwrap();
+    let (status, roll) = request(
+        a,
+        "POST",
+        &format!("/api/rooms/{id}/rolls"),
+        Some(gm),
+        r#"{"expression":"10000d6"}"#,
+    );
+    assert_eq!(status, 201, "{roll}");
+    let (status, _) = request(a, "POST", &format!("/api/rooms/{id}/reveal"), Some(gm), "");
+    assert_eq!(status, 200);
+    let (status, log) = request(a, "GET", &format!("/api/rooms/{id}/log"), Some(gm), "");
+    assert_eq!(status, 200);
+    assert!(log.len() > 1 << 20, "{} bytes", log.len());
+    let file = dir.path().join("room.jsonl");
+    std::fs::write(&file, &log).unwrap();
+
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("3 events from #1"), "{stdout}");
+    assert!(stdout.contains("1 rolls recomputed"), "{stdout}");
+
+    let mut child = Command::new(cargo_bin("nutshell"))
+        .args(["verify", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(log.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("-: OK: room"));
+
+    // A bound the user gives is kept: exit 2, naming it.
+    let output = Command::new(cargo_bin("nutshell"))
+        .args(["verify", "--max-file-size", "100000"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("longer than 100000 bytes"), "{stderr}");
+
+    // An empty file holds no events: not OK, exit 1.
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("OK"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no events"), "{stderr}");
+}

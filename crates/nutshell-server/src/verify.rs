@@ -8,10 +8,16 @@
 //! refused. So one changed byte anywhere makes a line fail, and the first
 //! failing line is named.
 //!
+//! A log is read a line at a time ([`verify_reader`], [`Verifier`]): a roll is
+//! recomputed as soon as its epoch's seed is revealed, so what is held is the
+//! chain's end, the seeds and commitments, the rolls of epochs not revealed
+//! yet and the fights' steps (replayed in order at the end). A log with no
+//! event is refused.
+//!
 //! ```
 //! use nutshell_server::verify::verify;
-//! let report = verify("").unwrap();
-//! assert_eq!(report.events, 0);
+//! // An empty log proves nothing: refused, as the whole log (line 0).
+//! assert_eq!(verify("").unwrap_err().line, 0);
 //! let bad = verify("{not json}\n").unwrap_err();
 //! assert_eq!(bad.line, 1);
 //! ```
@@ -49,13 +55,24 @@ pub struct Report {
 }
 
 /// The first thing that does not check.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// 1-based line number in the file.
+    /// 1-based line number in the file (0: the log as a whole, such as an
+    /// empty one).
     pub line: usize,
     pub message: String,
 }
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            0 => f.write_str(&self.message),
+            line => write!(f, "line {line}: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
 
 fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, Failure> {
     Err(Failure {
@@ -94,7 +111,7 @@ struct PendingRoll {
 }
 
 /// Checks the log `text` (JSON lines, as `GET /api/rooms/{room}/log` gives
-/// it); with `limits` of the engine for recomputing rolls.
+/// it) with the engine's default limits for recomputing rolls.
 pub fn verify(text: &str) -> Result<Report, Failure> {
     verify_with(text, &Limits::default())
 }
@@ -102,19 +119,147 @@ pub fn verify(text: &str) -> Result<Report, Failure> {
 /// [`verify`] with explicit engine limits (a server run with larger limits
 /// needs the same to recompute its rolls).
 pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
-    let mut report = Report::default();
-    let mut previous: Option<(i64, String)> = None;
-    let mut commitments: HashMap<i64, String> = HashMap::new();
-    let mut seeds: HashMap<i64, fair::Seed> = HashMap::new();
-    let mut rolls: Vec<PendingRoll> = Vec::new();
-    let mut steps: Vec<PendingRoll> = Vec::new();
-    let mut fights: HashMap<i64, Replay> = HashMap::new();
-    let mut sheets = crate::sheet::Custody::default();
-    let mut hidden_seen = false;
+    let mut verifier = Verifier::new(limits);
     for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
+        verifier.line(index + 1, raw)?;
+    }
+    verifier.finish()
+}
+
+/// The longest line [`verify_reader`] reads by default: 64 MiB, far above
+/// any event a server with the default limits writes (a `10000d6` roll, the
+/// most dice one roll may have, is a line of about 1.4 MB).
+pub const DEFAULT_MAX_LINE_BYTES: u64 = 64 << 20;
+
+/// How much [`verify_reader`] reads: a log is the user's own data and is
+/// read a line at a time, so by default only one line is bounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// The most bytes of one line (its newline not counted).
+    pub max_line_bytes: u64,
+    /// The most bytes of the whole input, if any.
+    pub max_total_bytes: Option<u64>,
+}
+
+impl Default for ReadLimits {
+    fn default() -> ReadLimits {
+        ReadLimits {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_total_bytes: None,
+        }
+    }
+}
+
+/// Why [`verify_reader`] gave no report.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// The input could not be read, or is over a [`ReadLimits`] bound: the
+    /// log was not checked to its end.
+    #[error("{0}")]
+    Read(String),
+    /// The log does not check.
+    #[error("{0}")]
+    Log(#[from] Failure),
+}
+
+/// Checks a log read a line at a time from `reader` (a file, standard
+/// input), holding only what later lines need: the chain's end, the
+/// commitments and seeds, the rolls of epochs not yet revealed (each is
+/// recomputed as soon as its seed is revealed) and the fights' steps.
+pub fn verify_reader(
+    mut reader: impl std::io::BufRead,
+    limits: &Limits,
+    read: ReadLimits,
+) -> Result<Report, VerifyError> {
+    use std::io::{BufRead, Read};
+    let mut verifier = Verifier::new(limits);
+    let mut buffer = Vec::new();
+    let mut total: u64 = 0;
+    let mut line = 0;
+    loop {
+        buffer.clear();
+        let got = (&mut reader)
+            .take(read.max_line_bytes.saturating_add(1))
+            .read_until(b'\n', &mut buffer)
+            .map_err(|e| VerifyError::Read(format!("line {}: {e}", line + 1)))?;
+        if got == 0 {
+            break;
+        }
+        line += 1;
+        total += got as u64;
+        if buffer.last() == Some(&b'\n') {
+            buffer.pop();
+            if buffer.last() == Some(&b'\r') {
+                buffer.pop();
+            }
+        } else if buffer.len() as u64 > read.max_line_bytes {
+            return Err(VerifyError::Read(format!(
+                "line {line} is longer than {} bytes, the most one line may have (--max-file-size BYTES raises it)",
+                read.max_line_bytes
+            )));
+        }
+        if let Some(most) = read.max_total_bytes
+            && total > most
+        {
+            return Err(VerifyError::Read(format!(
+                "more than {most} bytes (the --max-file-size given); lines 1 to {} checked",
+                line - 1
+            )));
+        }
+        let text = match std::str::from_utf8(&buffer) {
+            Ok(text) => text,
+            Err(e) => {
+                return Err(Failure {
+                    line,
+                    message: format!("not UTF-8 text (byte {} is not valid)", e.valid_up_to() + 1),
+                }
+                .into());
+            }
+        };
+        verifier.line(line, text)?;
+    }
+    Ok(verifier.finish()?)
+}
+
+/// The state of a check in progress: [`Verifier::line`] for each line in
+/// order, then [`Verifier::finish`].
+pub struct Verifier<'l> {
+    limits: &'l Limits,
+    report: Report,
+    previous: Option<(i64, String)>,
+    commitments: HashMap<i64, String>,
+    seeds: HashMap<i64, fair::Seed>,
+    /// Rolls of epochs whose seed is not revealed yet.
+    rolls: Vec<PendingRoll>,
+    /// Fight steps, replayed in order at the end.
+    steps: Vec<PendingRoll>,
+    fights: HashMap<i64, Replay>,
+    sheets: crate::sheet::Custody,
+    hidden_seen: bool,
+}
+
+impl<'l> Verifier<'l> {
+    /// A check of a log with the engine's `limits` for recomputing rolls.
+    pub fn new(limits: &'l Limits) -> Verifier<'l> {
+        Verifier {
+            limits,
+            report: Report::default(),
+            previous: None,
+            commitments: HashMap::new(),
+            seeds: HashMap::new(),
+            rolls: Vec::new(),
+            steps: Vec::new(),
+            fights: HashMap::new(),
+            sheets: crate::sheet::Custody::default(),
+            hidden_seen: false,
+        }
+    }
+
+    /// Checks line number `line` (1-based), `raw` without its newline. A
+    /// blank line is skipped.
+    pub fn line(&mut self, line: usize, raw: &str) -> Result<(), Failure> {
         if raw.trim().is_empty() {
-            continue;
+            return Ok(());
         }
         let value: Value = match serde_json::from_str(raw) {
             Ok(v) => v,
@@ -155,9 +300,10 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
         let prev = string("prev")?;
         let hash = string("hash")?;
         let body = object.get("body").cloned().unwrap_or(Value::Null);
+        let report = &mut self.report;
 
         // The chain.
-        match &previous {
+        match &self.previous {
             None => {
                 report.room = room.to_string();
                 report.first_seq = seq;
@@ -207,7 +353,7 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                 format!("event {seq}: `hash` does not match the event (expected {expected})"),
             );
         }
-        previous = Some((seq, hash.to_string()));
+        self.previous = Some((seq, hash.to_string()));
         report.events += 1;
 
         // The body.
@@ -219,9 +365,9 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                 return fail(line, "only a secret roll or fight may be hidden");
             }
             report.rolls_hidden += 1;
-            hidden_seen = true;
-            sheets.hidden(seq);
-            continue;
+            self.hidden_seen = true;
+            self.sheets.hidden(seq);
+            return Ok(());
         }
         if fair::body_hash(&body) != body_hash {
             return fail(
@@ -235,7 +381,8 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
         match kind {
             "room" => {
                 let commitment = body_str(&body, "commitment", line)?;
-                commitments.insert(body_int(&body, "epoch", line)?, commitment.to_string());
+                self.commitments
+                    .insert(body_int(&body, "epoch", line)?, commitment.to_string());
             }
             "reveal" => {
                 let ended = body_int(&body, "epoch", line)?;
@@ -244,7 +391,10 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                 else {
                     return fail(line, "the revealed seed is not 64 hex digits");
                 };
-                match commitments.get(&ended) {
+                if self.seeds.contains_key(&ended) {
+                    return fail(line, format!("epoch {ended} is revealed a second time"));
+                }
+                match self.commitments.get(&ended) {
                     Some(c) if *c == fair::commitment(&seed) => report.epochs_revealed += 1,
                     Some(_) => {
                         return fail(
@@ -257,12 +407,21 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                     // The export starts after the commitment: nothing to compare.
                     None => {}
                 }
-                seeds.insert(ended, seed);
+                self.seeds.insert(ended, seed);
                 let next = body_int(&body, "next_epoch", line)?;
                 if next != ended + 1 {
                     return fail(line, "`next_epoch` is not the next epoch");
                 }
-                commitments.insert(next, body_str(&body, "commitment", line)?.to_string());
+                self.commitments
+                    .insert(next, body_str(&body, "commitment", line)?.to_string());
+                // The epoch's rolls, waiting for this seed, recomputed now.
+                let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.rolls)
+                    .into_iter()
+                    .partition(|roll| roll.epoch == ended);
+                self.rolls = waiting;
+                for roll in ready {
+                    self.recompute(&seed, &roll)?;
+                }
             }
             "fight" => {
                 let request: FightRequest = serde_json::from_value(body["request"].clone())
@@ -280,7 +439,7 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                         format!("event {seq}: the fight's start is not what its request makes"),
                     );
                 }
-                fights.insert(
+                self.fights.insert(
                     seq,
                     Replay {
                         fight: Some(fight),
@@ -292,7 +451,7 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                 if body_int(&body, "epoch", line)? != epoch {
                     return fail(line, "the step's epoch is not the event's");
                 }
-                steps.push(PendingRoll {
+                self.steps.push(PendingRoll {
                     line,
                     seq,
                     epoch,
@@ -303,35 +462,40 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                 if body_int(&body, "epoch", line)? != epoch {
                     return fail(line, "the roll's epoch is not the event's");
                 }
-                sheets
+                self.sheets
                     .follow(seq, &body)
                     .map_err(|message| Failure { line, message })?;
-                rolls.push(PendingRoll {
+                let roll = PendingRoll {
                     line,
                     seq,
                     epoch,
                     body,
-                });
+                };
+                match self.seeds.get(&epoch) {
+                    Some(seed) => {
+                        let seed = *seed;
+                        self.recompute(&seed, &roll)?;
+                    }
+                    None => self.rolls.push(roll),
+                }
             }
             _ => {}
         }
+        Ok(())
     }
 
-    // Every roll whose seed is known, recomputed.
-    for roll in rolls {
-        let Some(seed) = seeds.get(&roll.epoch) else {
-            report.rolls_pending += 1;
-            continue;
-        };
+    /// Recomputes `roll` from its epoch's `seed`: its faces, total and
+    /// outcome must be what the log holds.
+    fn recompute(&mut self, seed: &fair::Seed, roll: &PendingRoll) -> Result<(), Failure> {
         let record = RollRecord {
-            room: &report.room,
+            room: &self.report.room,
             epoch: roll.epoch,
             seq: roll.seq,
             roller: body_int(&roll.body, "roller", roll.line)?,
             client_seed: body_str(&roll.body, "client_seed", roll.line)?,
             expression: body_str(&roll.body, "expression", roll.line)?,
         };
-        let again = match fair::perform(seed, &record, limits) {
+        let again = match fair::perform(seed, &record, self.limits) {
             Ok(result) => result,
             Err(e) => {
                 return fail(
@@ -350,10 +514,44 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
                 ),
             );
         }
-        report.rolls_verified += 1;
+        self.report.rolls_verified += 1;
+        Ok(())
     }
 
-    // Every fight step, in order, on its fight as the earlier steps left it.
+    /// The end of the log: every fight step replayed in order, the rolls
+    /// still waiting for their seed counted as pending. A log with no event
+    /// is refused: there is nothing in it to trust.
+    pub fn finish(self) -> Result<Report, Failure> {
+        let Verifier {
+            mut report,
+            rolls,
+            steps,
+            mut fights,
+            seeds,
+            hidden_seen,
+            ..
+        } = self;
+        if report.events == 0 {
+            return fail(
+                0,
+                "no events: a room's log holds at least the event that created the room \
+                 (an export `?after=` its last event is empty and proves nothing)",
+            );
+        }
+        report.rolls_pending += rolls.len();
+        replay_steps(&mut report, steps, &mut fights, &seeds, hidden_seen)?;
+        Ok(report)
+    }
+}
+
+/// Every fight step, in order, on its fight as the earlier steps left it.
+fn replay_steps(
+    report: &mut Report,
+    steps: Vec<PendingRoll>,
+    fights: &mut HashMap<i64, Replay>,
+    seeds: &HashMap<i64, fair::Seed>,
+    hidden_seen: bool,
+) -> Result<(), Failure> {
     for step in steps {
         let id = body_int(&step.body, "fight", step.line)?;
         let number = body_int(&step.body, "step", step.line)?;
@@ -425,7 +623,7 @@ pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
         }
         report.rolls_verified += 1;
     }
-    Ok(report)
+    Ok(())
 }
 
 fn body_str<'a>(body: &'a Value, name: &str, line: usize) -> Result<&'a str, Failure> {
@@ -521,5 +719,97 @@ mod tests {
         let failure = verify(&forged).unwrap_err();
         assert_eq!(failure.line, 2, "{failure}");
         assert!(failure.message.contains("do not follow"), "{failure}");
+    }
+
+    /// A log of one roll of `expression` by the GM, then the reveal.
+    fn one_roll_log(expression: &str) -> String {
+        let seed = [9u8; 32];
+        let record = RollRecord {
+            room: "r",
+            epoch: 0,
+            seq: 2,
+            roller: 0,
+            client_seed: "",
+            expression,
+        };
+        let result = fair::perform(&seed, &record, &Limits::default()).unwrap();
+        let (first, prev) = line(
+            1,
+            "room",
+            0,
+            fair::GENESIS,
+            json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
+        );
+        let roll = json!({"kind": "roll", "roller": 0, "name": "GM", "epoch": 0, "client_seed": "",
+                          "expression": expression, "secret": false, "result": result});
+        let (second, prev) = line(2, "roll", 0, &prev, roll);
+        let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
+                            "next_epoch": 1, "commitment": fair::commitment(&[8u8; 32])});
+        let (third, _) = line(3, "reveal", 0, &prev, reveal);
+        format!("{first}\n{second}\n{third}\n")
+    }
+
+    /// One accepted `10000d6` makes a line over 1 MiB: read a line at a time,
+    /// with no bound on the whole log by default, it verifies; the bounds
+    /// given are kept.
+    #[test]
+    fn a_log_over_a_mebibyte_is_read_a_line_at_a_time() {
+        let log = one_roll_log("10000d6");
+        assert!(log.len() > 1 << 20, "{} bytes", log.len());
+        let report =
+            verify_reader(log.as_bytes(), &Limits::default(), ReadLimits::default()).unwrap();
+        assert_eq!((report.events, report.rolls_verified), (3, 1));
+        let capped = ReadLimits {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_total_bytes: Some(1 << 20),
+        };
+        let refused = verify_reader(log.as_bytes(), &Limits::default(), capped).unwrap_err();
+        assert!(
+            matches!(&refused, VerifyError::Read(m) if m.contains("more than 1048576 bytes")),
+            "{refused}"
+        );
+        let short_lines = ReadLimits {
+            max_line_bytes: 1000,
+            max_total_bytes: None,
+        };
+        let refused = verify_reader(log.as_bytes(), &Limits::default(), short_lines).unwrap_err();
+        assert!(
+            matches!(&refused, VerifyError::Read(m) if m.contains("line 2 is longer than 1000 bytes")),
+            "{refused}"
+        );
+    }
+
+    /// Lines ending in CR LF read as lines; a byte that is not UTF-8 names
+    /// its line; a forged roll is named when its seed is revealed.
+    #[test]
+    fn a_streamed_log_names_its_failing_line() {
+        let log = one_roll_log("3d6 + 1d20");
+        let crlf = log.replace('\n', "\r\n");
+        let read = |text: &[u8]| verify_reader(text, &Limits::default(), ReadLimits::default());
+        assert_eq!(read(crlf.as_bytes()).unwrap().rolls_verified, 1);
+        let mut bytes = log.clone().into_bytes();
+        let second = log.find('\n').unwrap() + 5;
+        bytes[second] = 0xff;
+        match read(&bytes).unwrap_err() {
+            VerifyError::Log(failure) => {
+                assert_eq!(failure.line, 2, "{failure}");
+                assert!(failure.message.contains("not UTF-8"), "{failure}");
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    /// An empty log, or one of blank lines only, holds nothing to trust: it
+    /// is refused, not reported OK with 0 events.
+    #[test]
+    fn an_empty_log_is_refused() {
+        for text in ["", "\n", "  \n\n"] {
+            let failure = verify(text).unwrap_err();
+            assert_eq!(failure.line, 0);
+            assert!(failure.to_string().starts_with("no events"), "{failure}");
+            let streamed =
+                verify_reader(text.as_bytes(), &Limits::default(), ReadLimits::default());
+            assert!(matches!(streamed, Err(VerifyError::Log(_))));
+        }
     }
 }
