@@ -130,6 +130,9 @@ impl From<StoreError> for ApiError {
     /// A database that cannot be reached is a 503 with `Retry-After` (the
     /// server reconnects by itself); any other store failure is a 500.
     fn from(error: StoreError) -> ApiError {
+        if let StoreError::NameTaken(_) = error {
+            return ApiError::new(StatusCode::CONFLICT, "name_taken", error.to_string());
+        }
         if error.is_unavailable() {
             let mut answer = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,

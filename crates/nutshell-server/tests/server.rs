@@ -242,6 +242,7 @@ on_both_databases!(
     many_fights_are_simulated_in_batches_that_add_up,
     a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed,
     character_sheets_are_made_kept_per_player_checked_and_verified,
+    a_join_under_a_members_or_the_gms_name_is_refused,
 );
 
 async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
@@ -1275,6 +1276,81 @@ async fn keys_are_checked_on_every_request(backend: Backend) {
     assert_eq!(status, 403);
     // None of it reached the log: room and join only.
     assert_eq!(lines(&app.log(&room, &player).await).len(), 2);
+}
+
+/// A player cannot pass for the GM or for another member: a join whose name
+/// is a member's (trimmed, in any case; the GM's is `GM`) is refused with 409
+/// and nothing is written. Every event body of a roll or a join names the
+/// roller's role, so a client can mark the GM.
+async fn a_join_under_a_members_or_the_gms_name_is_refused(backend: Backend) {
+    let Some(app) = spawn_app(
+        backend,
+        "a_join_under_a_members_or_the_gms_name_is_refused",
+    )
+    .await
+    else {
+        return;
+    };
+    let (_, room) = app.post("/api/rooms", None, json!({})).await;
+    let id = room["room"].as_str().unwrap();
+    let gm = room["gm_key"].as_str().unwrap();
+    let invite = room["invite"].as_str().unwrap();
+    let join = format!("/api/rooms/{id}/join");
+    let (status, ada) = app
+        .post(&join, None, json!({"invite": invite, "name": "Ada"}))
+        .await;
+    assert_eq!(status, 201, "{ada}");
+    for name in ["GM", "gm", " Gm ", "Ada", "ADA", "  ada"] {
+        let (status, body) = app
+            .post(&join, None, json!({"invite": invite, "name": name}))
+            .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (409, Some("name_taken")),
+            "{name:?}: {body}"
+        );
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("already a member's name"),
+            "{body}"
+        );
+    }
+    let (status, bob) = app
+        .post(&join, None, json!({"invite": invite, "name": "Gmork"}))
+        .await;
+    assert_eq!(status, 201, "{bob}");
+    let player = ada["player_key"].as_str().unwrap();
+    let rolls = format!("/api/rooms/{id}/rolls");
+    for key in [gm, player] {
+        let (status, body) = app
+            .post(&rolls, Some(key), json!({"expression": "1d6"}))
+            .await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let log = lines(&app.log(id, gm).await);
+    // room, Ada, Gmork, two rolls: the refused joins wrote nothing.
+    assert_eq!(log.len(), 5);
+    let roles: Vec<(&str, &str)> = log[1..]
+        .iter()
+        .map(|e| {
+            (
+                e["body"]["name"].as_str().unwrap(),
+                e["body"]["role"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("Ada", "player"),
+            ("Gmork", "player"),
+            ("GM", "gm"),
+            ("Ada", "player")
+        ]
+    );
+    verify(&app.log(id, gm).await).unwrap();
 }
 
 async fn bad_requests_get_json_errors_and_change_nothing(backend: Backend) {

@@ -114,7 +114,7 @@ pub async fn create(
     }
     let start = fight::start(&fight);
     let secret = fields.secret;
-    let (roller, name) = (me.id, me.name.clone());
+    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
     let body_request = json!(request);
     let (event, ()) = state
         .store
@@ -127,6 +127,7 @@ pub async fn create(
                     "kind": "fight",
                     "roller": roller,
                     "name": name,
+                    "role": role,
                     "epoch": room.epoch,
                     "secret": secret,
                     "request": body_request,
@@ -233,7 +234,7 @@ async fn step(
         None => rebuild(state, &me.room, id).await?,
     };
     let secret = first.secret;
-    let (roller, name) = (me.id, me.name.clone());
+    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
     let text = fight::step_text(id, number, rounds);
     let seed_text = client_seed.clone();
     let expected = head.seq;
@@ -268,6 +269,7 @@ async fn step(
                     "rounds": rounds.to_json(),
                     "roller": roller,
                     "name": name,
+                    "role": role,
                     "epoch": room.epoch,
                     "client_seed": seed_text,
                     "secret": secret,

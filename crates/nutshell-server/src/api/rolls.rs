@@ -85,6 +85,7 @@ impl Committed {
 pub(crate) struct RollPlan {
     roller: i64,
     name: String,
+    role: Role,
     text: String,
     client_seed: String,
     secret: bool,
@@ -113,6 +114,7 @@ impl RollPlan {
         Ok(RollPlan {
             roller: me.id,
             name: me.name.clone(),
+            role: me.role,
             text,
             client_seed,
             secret,
@@ -146,6 +148,7 @@ impl RollPlan {
             "kind": "roll",
             "roller": self.roller,
             "name": self.name,
+            "role": self.role.as_str(),
             "epoch": room.epoch,
             "client_seed": self.client_seed,
             "expression": self.text,

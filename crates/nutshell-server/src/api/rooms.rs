@@ -107,7 +107,7 @@ pub async fn join(
         kind: "join",
         epoch: room.epoch,
         secret: false,
-        body: json!({"kind": "join", "name": name}),
+        body: json!({"kind": "join", "name": name, "role": Role::Player.as_str()}),
         thread: None,
     };
     let (member, event) = state
@@ -140,7 +140,7 @@ pub async fn show(
         .members(&room.id)
         .await?
         .into_iter()
-        .map(|m| json!({"id": m.id, "name": m.name, "role": if m.role == Role::Gm { "gm" } else { "player" }}))
+        .map(|m| json!({"id": m.id, "name": m.name, "role": m.role.as_str()}))
         .collect();
     let next = state.store.next_seq(&room.id).await?;
     Ok(Json(json!({
@@ -150,6 +150,6 @@ pub async fn show(
         "commitment": fair::commitment(&room.seed),
         "last_seq": next - 1,
         "members": members,
-        "you": {"id": me.id, "name": me.name, "role": if me.role == Role::Gm { "gm" } else { "player" }},
+        "you": {"id": me.id, "name": me.name, "role": me.role.as_str()},
     })))
 }

@@ -52,6 +52,10 @@ pub enum StoreError {
     /// The writer task is gone (the server is stopping).
     #[error("the server is stopping")]
     Stopping,
+    /// A join under a name a member of the room has (the GM's `GM`
+    /// included), compared trimmed and without regard to case.
+    #[error("`{0}` is already a member's name in this room (the GM is `GM`): choose another name")]
+    NameTaken(String),
 }
 
 impl StoreError {
@@ -93,12 +97,18 @@ pub enum Role {
 }
 
 impl Role {
-    fn as_str(self) -> &'static str {
+    /// `gm` or `player`, as event bodies and the room's view name a role.
+    pub fn as_str(self) -> &'static str {
         match self {
             Role::Gm => "gm",
             Role::Player => "player",
         }
     }
+}
+
+/// Whether two members' names are one: trimmed, without regard to case.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
 }
 
 /// A room's state that is not in its log.
@@ -402,6 +412,18 @@ impl Store {
         // could not be promoted while another join writes (SQLite answers
         // "database is locked" at once) or would race for the member id.
         let mut tx = self.begin_write(room).await?;
+        // Names are compared inside the write transaction, so two joins
+        // under one name sent at once cannot both be let in.
+        let names: Vec<String> = sqlx::query("SELECT name FROM members WHERE room = $1")
+            .bind(room)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| row.try_get("name"))
+            .collect::<Result<_, _>>()?;
+        if names.iter().any(|taken| same_name(taken, name)) {
+            return Err(StoreError::NameTaken(name.to_string()));
+        }
         let next: i64 =
             sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS next FROM members WHERE room = $1")
                 .bind(room)
