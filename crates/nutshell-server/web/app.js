@@ -19,7 +19,7 @@ const seats = {
 
 function hashParams() {
   const params = new URLSearchParams(location.hash.slice(1));
-  return { room: params.get("room"), invite: params.get("invite"), key: params.get("key") };
+  return { room: params.get("room"), invite: params.get("invite"), key: params.get("key"), table: params.get("table") };
 }
 
 async function api(method, path, key, body) {
@@ -33,6 +33,22 @@ async function api(method, path, key, body) {
 
 function errorText(answer) {
   return answer.data?.error?.message ?? `the server answered ${answer.status}`;
+}
+
+// An error in its box: the message wraps to the screen; lines that are
+// quoted text (the expression with a caret under the bad character, a
+// file's line and its marker: lines that start with spaces or a `|`
+// gutter) keep their columns in a box of their own that scrolls sideways.
+function setError(node, text) {
+  const parts = [];
+  for (const line of text.split("\n")) {
+    const quoted = /^(\s{2,}|\s*\d*\s*\|)/.test(line);
+    const last = parts[parts.length - 1];
+    if (last && last.quoted === quoted) last.lines.push(line);
+    else parts.push({ quoted, lines: [line] });
+  }
+  node.replaceChildren(...parts.map((part) => el(part.quoted ? "pre" : "p", part.quoted ? "quoted" : "message", part.lines.join("\n"))));
+  node.hidden = false;
 }
 
 function show(section) {
@@ -61,30 +77,91 @@ function time(ms) {
   return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
-// The dice of a roll's transcript as chips: kept, dropped, exploded.
-function diceChips(dice) {
+// The dice of a roll's transcript (`nutshell roll --json`), one box a die,
+// as the text line writes them: a rerolled face struck out before the face
+// that replaced it (2→4: the rerolled face counts for nothing); an exploded
+// or compounded die's faces added up in its one box (6!+6!+2 =14); a dropped
+// die dashed, struck through and in brackets; a success ✓ and a failure ✗.
+function diceChips(dice, terms) {
   const box = el("span", "dice");
   for (const die of dice ?? []) {
-    for (const face of die.faces ?? []) {
-      const classes = ["die"];
-      if (!die.kept) classes.push("dropped");
-      if (face.cause === "explosion" || die.exploded) classes.push("exploded");
-      const chip = el("span", classes.join(" "), String(face.value));
-      chip.title = `${die.die}${die.kept ? "" : ", dropped"}${die.exploded ? ", exploded" : ""}`;
-      box.append(chip);
+    const classes = ["die"];
+    const kept = die.kept !== false;
+    if (!kept) classes.push("dropped");
+    if (die.exploded) classes.push("exploded");
+    if (die.rerolled) classes.push("rerolled");
+    if (die.successes) classes.push("success");
+    if (die.failures) classes.push("failure");
+    const chip = el("span", classes.join(" "));
+    const term = terms?.[die.term]?.expression ?? "";
+    const bang = term.includes("!!") ? "!!" : term.includes("!p") ? "!p" : "!";
+    const faces = die.faces ?? [{ face: die.face, value: die.value ?? die.face, cause: "roll" }];
+    let counted = 0;
+    for (const face of faces) {
+      if (face.rerolled) {
+        chip.append(el("s", "face rerolled", String(face.face)), "→");
+        continue;
+      }
+      counted += 1;
+      let text = String(face.face);
+      if (face.clamped) text = `${face.face}${face.value > face.face ? "↑" : "↓"}${face.value}`;
+      else if (face.value !== undefined && face.value !== face.face) text = String(face.value);
+      chip.append(el("span", "face", text));
+      if (face.exploded) chip.append(el("span", "bang", bang), "+");
     }
+    if (counted > 1) chip.append(el("span", "sum", ` =${die.value}`));
+    if (die.limit_reached) chip.append("…");
+    if (die.successes) chip.append(el("span", "mark", die.successes > 1 ? `✓×${die.successes}` : "✓"));
+    if (die.failures) chip.append(el("span", "mark", die.failures > 1 ? `✗×${die.failures}` : "✗"));
+    chip.dataset.value = String(die.value ?? die.face);
+    const notes = [];
+    if (!kept) notes.push("dropped");
+    if (die.rerolled) notes.push("rerolled");
+    if (die.exploded) notes.push(bang === "!!" ? "compounded" : "exploded");
+    if (die.successes) notes.push(`${die.successes} success${die.successes > 1 ? "es" : ""}`);
+    if (die.failures) notes.push(`${die.failures} failure${die.failures > 1 ? "s" : ""}`);
+    chip.title = `${die.die}: ${die.value}${notes.length ? `, ${notes.join(", ")}` : ""}`;
+    box.append(chip);
   }
   return box;
+}
+
+// A contest's two sides by name: the result says `first`, `second` or
+// `none`; the page says who (the roller's side first, as the form asks for
+// it; MLS calls it the active side).
+function contestNames(ruleset, first) {
+  return {
+    first: ruleset === "mls" ? `${first} (the active side)` : first,
+    second: "the opponent",
+    none: ruleset === "mls" ? "no one (the action fails)" : "no one (both sides fail)",
+  };
+}
+
+// Each side of a contest in a line: its outcome, total and dice.
+function contestSides(result, names) {
+  return (result.sides ?? []).map((side, i) => {
+    const dice = (side.dice ?? []).map((d) => d.face).join(", ");
+    const total = side.total !== undefined && side.total !== null ? `, total ${side.total}` : "";
+    const line = el("div", "contest-side", `${i === 0 ? names.first : names.second}: ${side.outcome ?? ""}${total}${dice ? ` (dice ${dice})` : ""}`);
+    line.dataset.side = i === 0 ? "first" : "second";
+    return line;
+  });
 }
 
 // What a roll event's body shows: dice, a check, a contest, a fight, a sheet.
 function rollBody(body) {
   const part = el("div");
+  const name = body.name ?? "the roller";
   const result = body.result ?? {};
   const expression = body.expression ?? "";
-  if (expression.startsWith("check ") || expression.startsWith("contest ")) {
-    const outcome = result.outcome ?? result.winner ?? "";
-    part.append(el("div", null, `${result.ruleset ?? ""} ${expression.split(" ")[0]}: `), el("span", "total", outcome));
+  if (expression.startsWith("contest ")) {
+    const names = contestNames(result.ruleset, `${name}'s side`);
+    part.append(el("div", null, `${result.ruleset ?? ""} contest, winner: `), el("span", "total", names[result.winner] ?? result.winner ?? ""));
+    part.append(...contestSides(result, names));
+    for (const side of result.sides ?? []) for (const line of side.transcript ?? []) part.append(el("div", "meta", `${line.text} (${line.rule})`));
+    for (const line of result.transcript ?? []) part.append(el("div", "meta", `${line.text} (${line.rule})`));
+  } else if (expression.startsWith("check ")) {
+    part.append(el("div", null, `${result.ruleset ?? ""} check: `), el("span", "total", result.outcome ?? ""));
     for (const line of result.transcript ?? []) part.append(el("div", "meta", `${line.text} (${line.rule})`));
   } else if (expression.startsWith("fight ")) {
     part.append(el("div", null, `Fight: ${(result.sides ?? []).join(" against ")}`));
@@ -105,7 +182,7 @@ function rollBody(body) {
     odds.type = "button";
     odds.addEventListener("click", () => showOdds(part, result.expression ?? expression, result.total));
     head.append(odds);
-    part.append(head, diceChips(result.dice), el("div", "meta expr", result.text ?? ""));
+    part.append(head, diceChips(result.dice, result.terms), el("div", "meta expr", result.text ?? ""));
   }
   return part;
 }
@@ -237,12 +314,22 @@ async function enterRoom(room, seat) {
   members = info.members.map((m) => m.name);
   showWho();
   for (const node of document.querySelectorAll(".gm-only")) node.hidden = seat.role !== "gm";
+  // Links carry what they need after the `#`, which a browser never sends
+  // to the server: the invite and the table's name (shown on the join page)
+  // for players; the key, and for a GM the invite, for the member's other
+  // device (the server keeps only hashes: the invite cannot be asked for
+  // again).
+  const table = `&table=${encodeURIComponent(info.name)}`;
   if (seat.role === "gm" && seat.invite) {
-    const link = `${location.origin}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(seat.invite)}`;
+    const link = `${location.origin}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(seat.invite)}${table}`;
     $("invite-link").href = link;
     $("invite-link").textContent = link;
+  } else if (seat.role === "gm") {
+    $("invite-link").removeAttribute("href");
+    $("invite-link").textContent = "not known in this browser: open the seat link of the browser that made the room";
   }
-  $("seat-link").href = `${location.origin}/#room=${encodeURIComponent(room)}&key=${encodeURIComponent(seat.key)}`;
+  const invite = seat.role === "gm" && seat.invite ? `&invite=${encodeURIComponent(seat.invite)}` : "";
+  $("seat-link").href = `${location.origin}/#room=${encodeURIComponent(room)}&key=${encodeURIComponent(seat.key)}${invite}`;
   $("export").href = `/api/rooms/${encodeURIComponent(room)}/log?key=${encodeURIComponent(seat.key)}`;
   show("table");
   listen(room, seat.key);
@@ -335,7 +422,8 @@ function rulesFields() {
     input.name = name;
     if (type === "flag") {
       input.type = "checkbox";
-      wrap.append(input, document.createTextNode(` ${label}`));
+      wrap.className = "flag";
+      wrap.append(input, document.createTextNode(label));
     } else {
       input.type = type === "number" ? "number" : "text";
       if (type === "number") input.step = "1";
@@ -345,14 +433,14 @@ function rulesFields() {
   }
 }
 
-function oddsTable(odds) {
+function oddsTable(odds, names) {
   const table = el("table", "odds");
   const head = el("tr");
   head.append(el("th", null, "outcome"), el("th", null, "exact"), el("th", null, "%"));
   table.append(head);
   for (const row of odds?.outcomes ?? []) {
     const tr = el("tr");
-    tr.append(el("td", null, row.outcome), el("td", "num", row.probability), el("td", "num", `${Number(row.percent).toFixed(2)}`));
+    tr.append(el("td", null, names?.[row.outcome] ? `winner: ${names[row.outcome]}` : row.outcome), el("td", "num", row.probability), el("td", "num", `${Number(row.percent).toFixed(2)}`));
     table.append(tr);
   }
   return table;
@@ -373,34 +461,53 @@ async function rollRules(e) {
   const error = $("rules-error");
   const result = $("rules-result");
   if (!answer.ok) {
-    error.textContent = errorText(answer).replace(/^error: /, "");
-    error.hidden = false;
+    setError(error, errorText(answer).replace(/^error: /, ""));
     result.replaceChildren();
     return;
   }
   error.hidden = true;
   const data = answer.data;
-  const outcome = kind === "check" ? data.outcome : `winner: ${data.winner}`;
+  const names = kind === "contest" ? contestNames(ruleset, "your side") : null;
   const summary = el("p");
-  summary.append(el("span", "total", outcome ?? ""), document.createTextNode(data.total !== undefined ? ` (total ${data.total})` : ""));
+  if (names) {
+    summary.append("winner: ", el("span", "total", names[data.winner] ?? data.winner ?? ""));
+  } else {
+    summary.append(el("span", "total", data.outcome ?? ""), document.createTextNode(data.total !== undefined ? ` (total ${data.total})` : ""));
+  }
   const lines = el("div");
-  for (const line of data.transcript ?? []) lines.append(el("div", "meta", `${line.text} (${line.rule})`));
+  if (names) lines.append(...contestSides(data, names));
   for (const side of data.sides ?? []) for (const line of side.transcript ?? []) lines.append(el("div", "meta", `${line.text} (${line.rule})`));
-  result.replaceChildren(summary, lines, el("div", "meta", "The exact odds of every outcome:"), oddsTable(data.odds));
+  for (const line of data.transcript ?? []) lines.append(el("div", "meta", `${line.text} (${line.rule})`));
+  result.replaceChildren(summary, lines, el("div", "meta", "The exact odds of every outcome:"), oddsTable(data.odds, names));
 }
 
 // ---------------------------------------------------------------- odds of a roll
 
 // The exact distribution of a roll's expression as bars, the rolled total
-// marked, and how often a total at least as high comes up.
+// marked, and how often a total at least as high comes up. Exploding dice
+// reach far (3d6! to 321) with chances too small to see: each end is cut
+// where what lies beyond it comes up less than once in CHART_CUT rolls
+// (never cutting the total rolled), and a note says what was cut.
+const CHART_CUT = 1e-6;
+
+function percentText(p) {
+  if (p > 0 && p < 1e-6) return "< 0.0001%";
+  if (p < 0.001) return `${Number((p * 100).toPrecision(2))}%`;
+  return `${(p * 100).toFixed(1)}%`;
+}
+
 async function showOdds(item, expression, total) {
   const old = item.querySelector(".chart");
   if (old) { old.remove(); return; }
   const box = el("div", "chart");
   item.append(box);
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/odds`, current.seat.key, { expression });
-  if (!answer.ok) { box.append(el("div", "error", errorText(answer))); return; }
-  const rows = answer.data.distribution ?? [];
+  if (!answer.ok) { const error = el("div", "error"); setError(error, errorText(answer)); box.append(error); return; }
+  const all = answer.data.distribution ?? [];
+  let first = 0, last = all.length - 1, below = 0, above = 0;
+  while (first < last && all[first].value < total && below + all[first].p < CHART_CUT) below += all[first++].p;
+  while (last > first && all[last].value > total && above + all[last].p < CHART_CUT) above += all[last--].p;
+  const rows = all.slice(first, last + 1);
   const highest = Math.max(...rows.map((r) => r.p), 0) || 1;
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
@@ -416,15 +523,22 @@ async function showOdds(item, expression, total) {
     bar.setAttribute("y", String(100 - h));
     bar.setAttribute("height", String(h));
     bar.setAttribute("class", row.value === total ? "bar hit" : "bar");
+    bar.dataset.value = String(row.value);
     const title = document.createElementNS(ns, "title");
     title.textContent = `${row.value}: ${row.probability} (${(row.p * 100).toFixed(2)}%)`;
     bar.append(title);
     svg.append(bar);
   });
-  const atLeast = rows.filter((r) => r.value >= total).reduce((sum, r) => sum + r.p, 0);
+  const atLeast = all.filter((r) => r.value >= total).reduce((sum, r) => sum + r.p, 0);
   svg.setAttribute("aria-label", `distribution of ${expression}`);
-  const low = rows[0]?.value, high = rows[rows.length - 1]?.value;
-  box.append(svg, el("div", "meta", `${expression}: ${low} to ${high}, mean ${Number(answer.data.mean).toFixed(2)}. Rolled ${total}: as high or higher ${(atLeast * 100).toFixed(1)}% of the time.`));
+  const axis = el("div", "axis");
+  axis.append(el("span", null, String(rows[0]?.value ?? "")), el("span", null, String(rows[rows.length - 1]?.value ?? "")));
+  const low = all[0]?.value, high = all[all.length - 1]?.value;
+  box.append(svg, axis, el("div", "meta", `${expression}: ${low} to ${high}, mean ${Number(answer.data.mean).toFixed(2)}. Rolled ${total}: as high or higher ${(atLeast * 100).toFixed(1)}% of the time.`));
+  const cut = [];
+  if (first > 0) cut.push(`values below ${rows[0].value} (from ${low}): ${percentText(below)}`);
+  if (last < all.length - 1) cut.push(`values beyond ${rows[rows.length - 1].value} (to ${high}): ${percentText(above)}`);
+  if (cut.length) box.append(el("div", "meta chart-cut", `Not drawn, too rare to see: ${cut.join("; ")} of the time.`));
 }
 
 // ---------------------------------------------------------------- verification
@@ -438,10 +552,63 @@ function canonical(value) {
   return JSON.stringify(value);
 }
 
-async function sha256Hex(bytes) {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+// SHA-256 (FIPS 180-4) in plain JavaScript, for when the browser has no
+// `crypto.subtle`: browsers give it only to secure contexts (https, or
+// localhost), so a table served over plain http on a network address would
+// otherwise never verify. The browser test checks it against
+// `crypto.subtle` on inputs of many lengths.
+const SHA256_K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+function sha256Plain(bytes) {
+  const length = bytes.length;
+  // The message, a 1 bit, zeros, and its length in bits as 64 bits.
+  const padded = new Uint8Array((((length + 8) >> 6) + 1) << 6);
+  padded.set(bytes);
+  padded[length] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
+  view.setUint32(padded.length - 4, (length << 3) >>> 0);
+  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  const ror = (x, n) => (x >>> n) | (x << (32 - n));
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + 4 * i);
+    for (let i = 16; i < 64; i++) {
+      const x = w[i - 15], y = w[i - 2];
+      w[i] = w[i - 16] + (ror(x, 7) ^ ror(x, 18) ^ (x >>> 3)) + w[i - 7] + (ror(y, 17) ^ ror(y, 19) ^ (y >>> 10));
+    }
+    let [a, b, c, d, e, f, g, k] = h;
+    for (let i = 0; i < 64; i++) {
+      const t1 = (k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[i] + w[i]) | 0;
+      const t2 = ((ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      k = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+  }
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  h.forEach((word, i) => outView.setUint32(4 * i, word));
+  return hex(out);
 }
+
+// The browser's own SHA-256 where it has one, else the plain one.
+async function sha256Hex(bytes) {
+  if (!globalThis.crypto?.subtle?.digest) return sha256Plain(bytes);
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+}
+// For the browser test: the plain SHA-256, checked against crypto.subtle.
+window.nutshellSha256Plain = sha256Plain;
 
 const utf8 = (text) => new TextEncoder().encode(text);
 const GENESIS = "0".repeat(64);
@@ -483,8 +650,16 @@ async function verifyLog(room, key) {
 async function verifyNow() {
   if (!current) return;
   const out = $("verified");
+  out.className = "";
   out.textContent = "checking…";
-  const report = await verifyLog(current.room, current.seat.key);
+  let report;
+  try {
+    report = await verifyLog(current.room, current.seat.key);
+  } catch (error) {
+    // Never left at "checking…": a network failure or a log that cannot be
+    // read is said as such.
+    report = { ok: false, problem: `the check could not be finished (${error?.message ?? error})` };
+  }
   if (!report.ok) { out.textContent = `✗ ${report.problem}`; out.className = "error"; return; }
   out.className = "ok";
   let rolls = 0;
@@ -515,7 +690,7 @@ function countFaces(event) {
   for (const die of event.body.result?.dice ?? []) {
     const sides = Number(/^d(\d+)$/.exec(die.die ?? "")?.[1]);
     if (!Number.isInteger(sides) || sides < 2) continue;
-    const faces = die.faces ? die.faces.map((f) => f.face) : [die.face];
+    const faces = die.faces ? die.faces.filter((f) => f.cause !== "fixed").map((f) => f.face) : [die.face];
     const key = `${name}\u0000${sides}`;
     if (!tally.has(key)) tally.set(key, { name, sides, faces: [] });
     tally.get(key).faces.push(...faces.filter((f) => Number.isInteger(f)));
@@ -614,7 +789,7 @@ function advanceForm(sheet) {
   );
   const button = el("button", null, "Advance (the dice are rolled for the table)");
   button.type = "submit";
-  const error = el("pre", "error");
+  const error = el("div", "error");
   error.hidden = true;
   error.setAttribute("role", "alert");
   const result = el("div", "advance-result");
@@ -636,7 +811,7 @@ function advanceForm(sheet) {
     const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/sheets/${sheet.seq}/advance`, current.seat.key, body);
     button.disabled = false;
     error.hidden = answer.ok;
-    if (!answer.ok) { error.textContent = errorText(answer).replace(/; /g, "\n"); return; }
+    if (!answer.ok) { setError(error, errorText(answer).replace(/; /g, "\n")); return; }
     const entries = (answer.data.entries ?? []).map((entry) => el("li", null, `${entry.change}${entry.roll ? ` [${entry.roll}]` : ""}`));
     const ledger = el("ul", "ledger");
     ledger.append(...entries);
@@ -765,8 +940,7 @@ async function makeSheet(e) {
   const error = $("sheet-error");
   if (!answer.ok) {
     // The rules a character breaks are listed one a line.
-    error.textContent = errorText(answer).replace(/; /g, "\n");
-    error.hidden = false;
+    setError(error, errorText(answer).replace(/; /g, "\n"));
     return;
   }
   error.hidden = true;
@@ -820,8 +994,9 @@ function fightStarted(event) {
     ending: null,
   });
   shownFight = event.seq;
-  // Everyone at the table sees the fight as it starts.
-  $("fights").open = true;
+  // Everyone at the table sees a fight as it starts; a fight of the history
+  // a reload replays is drawn, but its panel stays closed until opened.
+  if (event.seq > historyUpTo) $("fights").open = true;
   drawFight();
 }
 
@@ -925,7 +1100,7 @@ async function stepFight(rounds) {
   for (const id of ["fight-step", "fight-end"]) $(id).disabled = false;
   const error = $("fight-error");
   error.hidden = answer.ok;
-  if (!answer.ok) error.textContent = errorText(answer);
+  if (!answer.ok) setError(error, errorText(answer));
 }
 
 async function startFight(e) {
@@ -936,7 +1111,7 @@ async function startFight(e) {
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/fights`, current.seat.key, body);
   const error = $("fight-error");
   error.hidden = answer.ok;
-  if (!answer.ok) { error.textContent = errorText(answer); return; }
+  if (!answer.ok) { setError(error, errorText(answer)); return; }
   $("fight-step").focus();
 }
 
@@ -958,17 +1133,24 @@ function wilson(count, trials) {
 }
 
 function rateChart(rows) {
-  // One bar a row, a whisker for its interval, the words beside.
-  const height = rows.length * 8 + 1;
-  const svg = svgEl("svg", { viewBox: `0 0 100 ${height}`, role: "img", "aria-label": "win rates with 95% intervals" });
-  rows.forEach((row, i) => {
-    const y = i * 8 + 0.5;
+  // One row an outcome: its words as text of the page (so they are as
+  // large on a phone as anywhere), under them a bar for the rate with a
+  // whisker for its interval.
+  const chart = el("div", "rates");
+  chart.setAttribute("role", "img");
+  chart.setAttribute("aria-label", "win rates with 95% intervals");
+  for (const row of rows) {
     const rate = wilson(row.count, row.trials);
-    svg.append(svgEl("rect", { class: "bar", x: 0, y: y + 3.2, width: 100 * rate.p, height: 3 }));
-    svg.append(svgEl("line", { class: "whisker", x1: 100 * rate.low, x2: 100 * rate.high, y1: y + 4.7, y2: y + 4.7 }));
-    svg.append(svgEl("text", { x: 0, y: y + 2.4 }, `${row.label}: ${(rate.p * 100).toFixed(1)}% (95%: ${(rate.low * 100).toFixed(1)}–${(rate.high * 100).toFixed(1)}%)`));
-  });
-  return svg;
+    const line = el("div", "rate");
+    line.append(el("div", "rate-label", `${row.label}: ${(rate.p * 100).toFixed(1)}% (95%: ${(rate.low * 100).toFixed(1)}–${(rate.high * 100).toFixed(1)}%)`));
+    const svg = svgEl("svg", { viewBox: "0 0 100 4", preserveAspectRatio: "none", "aria-hidden": "true" });
+    svg.append(svgEl("rect", { class: "track", x: 0, y: 0.5, width: 100, height: 3 }));
+    svg.append(svgEl("rect", { class: "bar", x: 0, y: 0.5, width: 100 * rate.p, height: 3 }));
+    svg.append(svgEl("line", { class: "whisker", x1: 100 * rate.low, x2: 100 * rate.high, y1: 2, y2: 2 }));
+    line.append(svg);
+    chart.append(line);
+  }
+  return chart;
 }
 
 async function simulateFights() {
@@ -988,7 +1170,7 @@ async function simulateFights() {
   error.hidden = true;
   for (let first = 0; first < SIM_TRIALS; first += SIM_BATCH) {
     const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/simulate`, current.seat.key, { ...setting, seed, first, trials: SIM_BATCH });
-    if (!answer.ok) { error.textContent = errorText(answer); error.hidden = false; break; }
+    if (!answer.ok) { setError(error, errorText(answer)); break; }
     const data = answer.data;
     counts.sides = data.sides;
     counts.wins[0] += data.wins[0].count;
@@ -1094,8 +1276,7 @@ $("roll-form").addEventListener("submit", async (e) => {
   const error = $("roll-error");
   if (!answer.ok) {
     // The server's message carries the expression and a caret under the bad character.
-    error.textContent = errorText(answer).replace(/^error: /, "");
-    error.hidden = false;
+    setError(error, errorText(answer).replace(/^error: /, ""));
     return;
   }
   error.hidden = true;
@@ -1111,8 +1292,21 @@ $("rules-set").addEventListener("change", rulesFields);
 $("rules-form").addEventListener("submit", rollRules);
 rulesFields();
 
-$("reveal").addEventListener("click", async () => {
+// Revealing cannot be undone: the button asks first.
+$("reveal").addEventListener("click", () => {
+  $("reveal-confirm").hidden = false;
+  $("reveal").hidden = true;
+  $("reveal-no").focus();
+});
+$("reveal-no").addEventListener("click", () => {
+  $("reveal-confirm").hidden = true;
+  $("reveal").hidden = false;
+  $("reveal").focus();
+});
+$("reveal-yes").addEventListener("click", async () => {
   if (!current) return;
+  $("reveal-confirm").hidden = true;
+  $("reveal").hidden = false;
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/reveal`, current.seat.key);
   if (!answer.ok) $("who").textContent = errorText(answer);
 });
@@ -1120,16 +1314,25 @@ $("reveal").addEventListener("click", async () => {
 // ---------------------------------------------------------------- start
 
 function start() {
-  const { room, invite, key } = hashParams();
+  const { room, invite, key, table } = hashParams();
   if (room && key) {
-    // A seat link (another device of the same member): keep the key, drop it
-    // from the address bar.
-    seats.set(room, { key, role: null });
+    // A seat link (another device of the same member): keep the key (and a
+    // GM's invite), drop them from the address bar.
+    const seat = { key, role: null };
+    if (invite) seat.invite = invite;
+    seats.set(room, seat);
     history.replaceState(null, "", `#room=${encodeURIComponent(room)}`);
   }
   const seat = room && seats.get(room);
   if (seat) return enterRoom(room, seat);
-  if (room && invite) { show("join"); $("join-name").focus(); return; }
+  if (room && invite) {
+    $("join-table").textContent = table ? `Join the table “${table}”` : "Join the table";
+    show("join");
+    $("join-name").focus();
+    return;
+  }
+  // A room's address without a seat in this browser: say what to ask for.
+  $("no-seat").hidden = !room;
   show("start");
 }
 
