@@ -70,6 +70,18 @@ impl<'c, 'a> Walker<'c, 'a> {
             }
             NodeKind::Chain(first, rest) => self.chain(first, rest, cap)?,
             NodeKind::Compare(op, left, right) => self.compare(*op, left, right)?,
+            NodeKind::Call(func, args) if crate::plan::rounding::rounds(*func) => {
+                let numerator = self.node(&args[0], None)?;
+                let d = self.node(&args[1], None)?;
+                if d.min <= 0 && d.max() >= 0 && !d.is_zero_at((0 - d.min) as usize, self.ctx.k) {
+                    return Err(self.may_fail("the divisor can be 0".to_string(), args[1].span));
+                }
+                let overflow = self.ctx.overflow();
+                let func = *func;
+                self.ctx.combine(&numerator, &d, |a, b| {
+                    crate::plan::rounding::round_div(func, a, b).ok_or_else(|| overflow.clone())
+                })?
+            }
             NodeKind::Call(func, args) => {
                 let mut acc = self.node(&args[0], None)?;
                 if *func == Func::Abs {
@@ -470,12 +482,15 @@ impl<'c, 'a> Walker<'c, 'a> {
                 span: node.span,
             });
         }
-        // Natural faces with their multiplicities.
+        // Natural faces with their multiplicities, sorted: n log n, so a die of
+        // a million sides costs no more than its million outcomes.
+        let mut sorted: Vec<i64> = faces.iter().collect();
+        sorted.sort_unstable();
         let mut natural: Vec<(i64, u64)> = Vec::new();
-        for f in faces.iter() {
-            match natural.iter_mut().find(|(v, _)| *v == f) {
-                Some(entry) => entry.1 += 1,
-                None => natural.push((f, 1)),
+        for f in sorted {
+            match natural.last_mut() {
+                Some((v, c)) if *v == f => *c += 1,
+                _ => natural.push((f, 1)),
             }
         }
         // Rerolls change how likely each natural face is to stand.

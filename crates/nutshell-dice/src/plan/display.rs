@@ -50,6 +50,17 @@ impl Display for Node {
                 write!(f, " {} ", op.symbol())?;
                 child(f, right, 1)
             }
+            NodeKind::Call(func, args) if super::rounding::rounds(*func) => {
+                write!(f, "{}(", func.name())?;
+                if matches!(args[1].kind, NodeKind::Const(1)) {
+                    write!(f, "{}", args[0])?;
+                } else {
+                    child(f, &args[0], 2)?;
+                    f.write_str(" / ")?;
+                    child(f, &args[1], 3)?;
+                }
+                f.write_char(')')
+            }
             NodeKind::Call(func, args) => {
                 write!(f, "{}(", func.name())?;
                 for (i, arg) in args.iter().enumerate() {

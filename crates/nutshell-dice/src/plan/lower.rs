@@ -53,6 +53,10 @@ impl Lowerer<'_> {
                     Func::Maximize => {
                         NodeKind::Fixed(FixedFace::Highest, Box::new(lowered.remove(0)))
                     }
+                    f if rounding::rounds(*f) => {
+                        let (numerator, denominator) = rounding::fraction(lowered.remove(0))?;
+                        NodeKind::Call(*func, vec![numerator, denominator])
+                    }
                     _ => NodeKind::Call(*func, lowered),
                 }
             }

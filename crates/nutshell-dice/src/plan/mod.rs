@@ -22,6 +22,7 @@
 mod die;
 mod display;
 mod lower;
+pub mod rounding;
 
 pub use die::{Faces, MAX_FACES};
 pub(crate) use display::precedence;

@@ -193,6 +193,15 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                     values.push(self.eval(arg)?);
                 }
                 match func {
+                    f if crate::plan::rounding::rounds(*f) => {
+                        if values[1] == 0 {
+                            return Err(Box::new(RollError::DivisionByZero {
+                                span: args[1].span,
+                            }));
+                        }
+                        crate::plan::rounding::round_div(*f, values[0], values[1])
+                            .ok_or_else(overflow)
+                    }
                     Func::Min => Ok(*values.iter().min().expect("min has arguments")),
                     Func::Max => Ok(*values.iter().max().expect("max has arguments")),
                     _ => values[0].checked_abs().ok_or_else(overflow),

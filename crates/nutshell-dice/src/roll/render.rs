@@ -139,6 +139,17 @@ impl Renderer<'_> {
                 let _ = write!(self.out, " {} ", op.symbol());
                 self.child(right, 1);
             }
+            NodeKind::Call(func, args) if crate::plan::rounding::rounds(*func) => {
+                let _ = write!(self.out, "{}(", func.name());
+                if matches!(args[1].kind, NodeKind::Const(1)) {
+                    self.node(&args[0]);
+                } else {
+                    self.child(&args[0], 2);
+                    self.out.push_str(" / ");
+                    self.child(&args[1], 3);
+                }
+                self.out.push(')');
+            }
             NodeKind::Call(func, args) => {
                 let _ = write!(self.out, "{}(", func.name());
                 for (i, arg) in args.iter().enumerate() {

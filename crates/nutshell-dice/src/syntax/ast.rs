@@ -117,6 +117,13 @@ pub enum Func {
     Nominal,
     /// Every die inside shows its highest face (tiered-d20, "Critical Failure/Success").
     Maximize,
+    /// Rounds down; division inside is exact until then (`floor(7/2)` is 3).
+    Floor,
+    /// Rounds up; division inside is exact until then (`ceil(7/2)` is 4).
+    Ceil,
+    /// Rounds to the nearest, halves up; division inside is exact until then
+    /// (`round(7/2)` is 4, `round(-7/2)` is -3).
+    Round,
 }
 
 impl Func {
@@ -128,6 +135,9 @@ impl Func {
             Func::Abs => "abs",
             Func::Nominal => "nominal",
             Func::Maximize => "maximize",
+            Func::Floor => "floor",
+            Func::Ceil => "ceil",
+            Func::Round => "round",
         }
     }
 
@@ -139,6 +149,9 @@ impl Func {
             Func::Abs,
             Func::Nominal,
             Func::Maximize,
+            Func::Floor,
+            Func::Ceil,
+            Func::Round,
         ]
         .into_iter()
         .find(|f| f.name().eq_ignore_ascii_case(name))

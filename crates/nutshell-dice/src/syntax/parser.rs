@@ -44,6 +44,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Expr, NotationError> {
         pos: 0,
         depth: 0,
         max_depth: limits.nesting(),
+        negative_faces: false,
     };
     parser.skip_ws();
     if parser.at_end() {
@@ -74,6 +75,10 @@ struct Parser {
     pos: usize,
     depth: usize,
     max_depth: usize,
+    /// The die whose modifiers are being read can show a negative face
+    /// (`dF`, `d{-2..2}`): a `-` right after `r`, `!`, `cs` or `f` is then
+    /// the face's sign (`4dFr-1` rerolls the -1s), not a subtraction.
+    negative_faces: bool,
 }
 
 impl Parser {
@@ -556,7 +561,15 @@ impl Parser {
         };
         let _ = d_span;
         let sides_span = self.span_from(sides_start);
-        let modifiers = self.modifiers(false)?;
+        self.negative_faces = match &sides {
+            Sides::Fate => true,
+            Sides::List(faces) => faces.iter().any(|&f| f < 0),
+            Sides::Range(low, _) => *low < 0,
+            _ => false,
+        };
+        let modifiers = self.modifiers(false);
+        self.negative_faces = false;
+        let modifiers = modifiers?;
         Ok(Expr {
             kind: ExprKind::Dice(Box::new(DiceTerm {
                 count,
@@ -627,6 +640,7 @@ impl Parser {
     /// Modifiers after a dice term (`group == false`) or a group.
     fn modifiers(&mut self, group: bool) -> Result<Vec<Modifier>, NotationError> {
         let mut out = Vec::new();
+        let mut deduct = None;
         loop {
             let start = self.pos;
             let Some(c) = self.peek() else { break };
@@ -640,6 +654,22 @@ impl Parser {
                         Selection::KeepHighest
                     };
                     ModifierKind::Select(which, self.optional_count()?)
+                }
+                // Foundry's deduct failures: `df=1`, `df<3` count each
+                // failure as -1, as `f` does.
+                'd' if self.peek_at(1).is_some_and(|c| c.eq_ignore_ascii_case(&'f')) => {
+                    self.pos += 2;
+                    deduct = Some(self.span_from(start));
+                    match self.compare_point("df")? {
+                        Some(point) => ModifierKind::Failure(point),
+                        None => {
+                            return Err(NotationError::new(
+                                self.span_from(start),
+                                "`df` (deduct failures) needs the failures' target here",
+                            )
+                            .with_label("as in `6d6cs>4df=1` or `6d6>=5df<2`: each failure counts -1 (also written `f1`, `f<2`)"));
+                        }
+                    }
                 }
                 'd' => {
                     self.pos += 1;
@@ -711,6 +741,14 @@ impl Parser {
                 span: self.span_from(start),
             });
         }
+        // Foundry's `df` without a success count subtracts the failures from
+        // the total of the other dice: not a count, and not what `f` does.
+        if let Some(span) = deduct
+            && !out.iter().any(|m| matches!(m.kind, ModifierKind::Success(_)))
+        {
+            return Err(NotationError::new(span, "`df` deducts failures from a success count here")
+                .with_label("count the successes too, as in `6d6cs>4df=1`"));
+        }
         Ok(out)
     }
 
@@ -771,8 +809,9 @@ impl Parser {
                 if !starts_number || after.is_empty() {
                     return Ok(None);
                 }
-                // A bare `-` after `!` or `r` is subtraction, as in `1d6!-1`.
-                if self.peek() == Some('-') {
+                // A bare `-` after `!` or `r` is subtraction, as in `1d6!-1`,
+                // unless the die has negative faces (`4dFr-1`).
+                if self.peek() == Some('-') && !self.negative_faces {
                     return Ok(None);
                 }
                 CmpOp::Eq
@@ -922,7 +961,12 @@ impl Parser {
         let span = self.span_from(start);
         let arity_ok = match func {
             Func::Min | Func::Max => !args.is_empty(),
-            Func::Abs | Func::Nominal | Func::Maximize => args.len() == 1,
+            Func::Abs
+            | Func::Nominal
+            | Func::Maximize
+            | Func::Floor
+            | Func::Ceil
+            | Func::Round => args.len() == 1,
         };
         if !arity_ok {
             let wanted = match func {

@@ -498,6 +498,14 @@ fn exact_matches_enumeration_for_every_notation_feature() {
         "3d6",
         "4d6kh3",
         "4d6dl1",
+        "ceil(3d6/2)",
+        "round(2d6/4)",
+        "round(-(2d6)/4)",
+        "floor(1d6/2 + 1d4/3)",
+        "ceil(1d6*3/4 - 1)",
+        "ceil(10/1d4)",
+        "4dFro-1",
+        "4d6cs>4df=1",
         "3d6kl2",
         "5d4dh2",
         "3d6k",
@@ -673,6 +681,8 @@ mod random {
                     .prop_map(|(a, b, m)| format!("{{{a}, {b}}}{m}")),
                 (inner.clone(), 0i64..6).prop_map(|(a, t)| format!("({a}) >= {t}")),
                 inner.clone().prop_map(|a| format!("nominal({a})")),
+                (inner.clone(), prop::sample::select(vec!["floor", "ceil", "round"]), 2i64..5)
+                    .prop_map(|(a, f, d)| format!("{f}(({a}) / {d} + 1/3)")),
                 (small_dice(), small_dice()).prop_map(|(a, b)| {
                     let strip = |d: &str| d.split(['>', 'c']).next().unwrap().to_string();
                     format!("{{{} + {}}}kh2", strip(&a), strip(&b))

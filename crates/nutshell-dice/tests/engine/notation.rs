@@ -630,3 +630,61 @@ fn faces_are_consumed_in_transcript_order_and_checked() {
     );
     assert_eq!(err.span().column(), 7);
 }
+
+// ---- rounding functions, Foundry's df, signed compare points ----
+
+/// Roll20 and Foundry compute `floor`, `ceil` and `round` over exact division
+/// (`round` halves up, as JavaScript's `Math.round`); elsewhere `/` rounds down
+/// (RULING N-1).
+#[test]
+fn floor_ceil_and_round_divide_exactly_then_round() {
+    check("ceil(7/2)", &[], 4, "ceil(7 / 2) = 4");
+    check("floor(7/2)", &[], 3, "floor(7 / 2) = 3");
+    check("round(7/2)", &[], 4, "round(7 / 2) = 4");
+    check("round(-7/2)", &[], -3, "round(-7 / 2) = -3");
+    check("round(5/3)", &[], 2, "round(5 / 3) = 2");
+    check("7/2", &[], 3, "7 / 2 = 3");
+    // Every division inside is exact: 5/2 + 1/2 is 3, not 2 + 0.
+    check("floor(5/2 + 1/2)", &[], 3, "floor((10 + 2) / 4) = 3");
+    check(
+        "ceil(1d6/2 + 1)",
+        &[3],
+        3,
+        "ceil((1d6 + 2) / 2) = ceil(([3] + 2) / 2) = 3",
+    );
+    check("ceil(10/1d4)", &[3], 4, "ceil(10 / 1d4) = ceil(10 / [3]) = 4");
+    check("ceil(4d6)", &[1, 2, 3, 4], 10, "ceil(4d6) = ceil([1, 2, 3, 4]) = 10");
+    let e = Expression::parse("ceil(10/1d4 + 1)").unwrap_err();
+    assert!(e.to_string().contains("can only divide by numbers"), "{e}");
+    assert!(matches!(
+        roll_error("round(6/(1d2 - 1))", &[1]),
+        RollError::DivisionByZero { .. }
+    ));
+}
+
+/// Foundry's `df` (deduct failures) after a success count: each failure counts
+/// -1, as `f` does. Without a success count Foundry subtracts from the total of
+/// the other dice, which nutshell does not do: refused, not misread.
+#[test]
+fn foundry_deduct_failures() {
+    check(
+        "6d6cs>4df=1",
+        &[1, 6, 5, 2, 3, 4],
+        1,
+        "6d6>=5f1 = [1✗, 6✓, 5✓, 2, 3, 4] = 1",
+    );
+    check("4d6>=5df<2", &[1, 1, 6, 3], -1, "4d6>=5f<=1 = [1✗, 1✗, 6✓, 3] = -1");
+    for bad in ["6d6df=1", "6d6cs>4df"] {
+        let e = Expression::parse(bad).unwrap_err();
+        assert!(e.to_string().contains("df"), "{bad}: {e}");
+    }
+}
+
+/// A die with negative faces reads `-` after `r`, `!` or a count as the face's
+/// sign (`4dFr-1` rerolls the -1s); on other dice it stays a subtraction.
+#[test]
+fn a_minus_after_a_compare_point_on_dice_with_negative_faces() {
+    check("4dFr-1", &[-1, 0, 1, 0, 0], 1, "4dFr=-1 = [-1→0, 1, 0, 0] = 1");
+    check("1d6r-1", &[1, 4], 3, "1d6r1 - 1 = [1→4] - 1 = 3");
+    check("2d{-2..2}>=-1", &[-2, -1], 1, "2d{-2..2}>=-1 = [-2, -1✓] = 1");
+}
