@@ -66,7 +66,9 @@ pub(super) fn fraction(node: Node) -> Result<(Node, Node), NotationError> {
                                 span,
                                 "inside floor, ceil and round a sum can only divide by numbers",
                             )
-                            .with_label("divide the whole sum by the dice instead: ceil((10 + 1d4) / 1d4)"));
+                            .with_label(
+                                "divide the whole sum by the dice instead: ceil((10 + 1d4) / 1d4)",
+                            ));
                         }
                         let left = product(p, qx.clone(), span)?;
                         let right = product(px, q.clone(), span)?;

@@ -195,9 +195,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                 match func {
                     f if crate::plan::rounding::rounds(*f) => {
                         if values[1] == 0 {
-                            return Err(Box::new(RollError::DivisionByZero {
-                                span: args[1].span,
-                            }));
+                            return Err(Box::new(RollError::DivisionByZero { span: args[1].span }));
                         }
                         crate::plan::rounding::round_div(*f, values[0], values[1])
                             .ok_or_else(overflow)

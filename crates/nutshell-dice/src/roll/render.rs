@@ -247,12 +247,18 @@ impl Renderer<'_> {
             } else {
                 None
             };
+            // What the face counts for, after `min`/`max` and a penetrating
+            // die's -1: a clamp shows as `6↓3`, penetration alone as the value.
             let mut text = face.natural.to_string();
-            let clamped = clamp(term, face.natural);
-            if clamped != face.natural {
-                let arrow = if clamped > face.natural { '↑' } else { '↓' };
-                let _ = write!(text, "{arrow}{clamped}");
-            } else if face.value != face.natural {
+            let clamped = clamp(term, face.natural) != face.natural;
+            if clamped && face.value != face.natural {
+                let arrow = if face.value > face.natural {
+                    '↑'
+                } else {
+                    '↓'
+                };
+                let _ = write!(text, "{arrow}{}", face.value);
+            } else if !clamped && face.value != face.natural {
                 text = face.value.to_string();
             }
             match mark {

@@ -50,7 +50,8 @@ pub struct DieReport {
     pub faces: Vec<FaceReport>,
     /// What it counts for.
     pub value: i64,
-    /// Whether it was kept.
+    /// Whether it was kept: false when keep/drop dropped it, or the group
+    /// member it is in.
     pub kept: bool,
     /// Whether any face exploded.
     pub exploded: bool,
@@ -146,6 +147,9 @@ struct Order<'p> {
     /// Each term with the counting that scores its dice (a pooled group's own).
     terms: Vec<(&'p Node, &'p DiceTerm, Counting)>,
     groups: Vec<(&'p Node, &'p GroupTerm)>,
+    /// The terms of each member of a group that is not pooled: `(group,
+    /// member, first term, end of its terms)`.
+    members: Vec<(usize, usize, usize, usize)>,
     labels: Vec<&'p str>,
 }
 
@@ -163,8 +167,15 @@ impl<'p> Order<'p> {
                 self.terms.push((node, term, term.counting));
             }
             NodeKind::Group(group) => {
+                let index = self.groups.len();
                 self.groups.push((node, group));
-                group.members.iter().for_each(|m| self.walk(m));
+                for (member, m) in group.members.iter().enumerate() {
+                    let start = self.terms.len();
+                    self.walk(m);
+                    if !group.pooled {
+                        self.members.push((index, member, start, self.terms.len()));
+                    }
+                }
                 if group.pooled {
                     let pooled = group.members.len();
                     let start = self.terms.len() - pooled;
@@ -199,6 +210,19 @@ pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> Rol
             .and_then(|i| order.labels.get(i as usize))
             .map(|s| s.to_string())
     };
+    // The terms inside a group member that was dropped: their dice count
+    // for nothing, whatever keep/drop did inside the member.
+    let mut dropped_term = vec![false; order.terms.len()];
+    for &(group, member, start, end) in &order.members {
+        let dropped = t
+            .groups
+            .get(group)
+            .and_then(|record| t.members_of(record).get(member))
+            .is_some_and(|r| !r.kept);
+        if dropped {
+            dropped_term[start..end].iter_mut().for_each(|d| *d = true);
+        }
+    }
     let mut dice = Vec::with_capacity(t.dice.len());
     let mut terms = Vec::with_capacity(t.terms.len());
     for (index, record) in t.terms.iter().enumerate() {
@@ -215,7 +239,9 @@ pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> Rol
             total: record.total,
             label: label_of(record.label),
         });
+        let in_dropped_member = dropped_term.get(index).copied().unwrap_or(false);
         for die in t.dice_of(record) {
+            let kept = die.kept && !in_dropped_member;
             let faces = t.faces_of(die);
             let per_face = counts_each_face(term);
             let counted = |value: i64, kept: bool| -> Option<&'static str> {
@@ -238,14 +264,14 @@ pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> Rol
                     exploded: f.exploded,
                     clamped: super::clamp(term, f.natural) != f.natural,
                     counted: if per_face && !f.rerolled {
-                        counted(f.value, die.kept)
+                        counted(f.value, kept)
                     } else {
                         None
                     },
                 })
                 .collect();
             if !per_face && let Some(last) = face_reports.iter_mut().rev().find(|f| !f.rerolled) {
-                last.counted = counted(die.value, die.kept);
+                last.counted = counted(die.value, kept);
             }
             dice.push(DieReport {
                 term: index,
@@ -253,7 +279,7 @@ pub(crate) fn report(expression: &Expression, t: &Transcript, total: i64) -> Rol
                 label: label_of(record.label),
                 faces: face_reports,
                 value: die.value,
-                kept: die.kept,
+                kept,
                 exploded: faces.iter().any(|f| f.exploded),
                 rerolled: faces.iter().any(|f| f.rerolled),
                 successes: die.successes,

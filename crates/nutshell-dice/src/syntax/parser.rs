@@ -657,7 +657,10 @@ impl Parser {
                 }
                 // Foundry's deduct failures: `df=1`, `df<3` count each
                 // failure as -1, as `f` does.
-                'd' if self.peek_at(1).is_some_and(|c| c.eq_ignore_ascii_case(&'f')) => {
+                'd' if self
+                    .peek_at(1)
+                    .is_some_and(|c| c.eq_ignore_ascii_case(&'f')) =>
+                {
                     self.pos += 2;
                     deduct = Some(self.span_from(start));
                     match self.compare_point("df")? {
@@ -744,10 +747,15 @@ impl Parser {
         // Foundry's `df` without a success count subtracts the failures from
         // the total of the other dice: not a count, and not what `f` does.
         if let Some(span) = deduct
-            && !out.iter().any(|m| matches!(m.kind, ModifierKind::Success(_)))
+            && !out
+                .iter()
+                .any(|m| matches!(m.kind, ModifierKind::Success(_)))
         {
-            return Err(NotationError::new(span, "`df` deducts failures from a success count here")
-                .with_label("count the successes too, as in `6d6cs>4df=1`"));
+            return Err(NotationError::new(
+                span,
+                "`df` deducts failures from a success count here",
+            )
+            .with_label("count the successes too, as in `6d6cs>4df=1`"));
         }
         Ok(out)
     }
@@ -961,12 +969,9 @@ impl Parser {
         let span = self.span_from(start);
         let arity_ok = match func {
             Func::Min | Func::Max => !args.is_empty(),
-            Func::Abs
-            | Func::Nominal
-            | Func::Maximize
-            | Func::Floor
-            | Func::Ceil
-            | Func::Round => args.len() == 1,
+            Func::Abs | Func::Nominal | Func::Maximize | Func::Floor | Func::Ceil | Func::Round => {
+                args.len() == 1
+            }
         };
         if !arity_ok {
             let wanted = match func {

@@ -681,7 +681,11 @@ mod random {
                     .prop_map(|(a, b, m)| format!("{{{a}, {b}}}{m}")),
                 (inner.clone(), 0i64..6).prop_map(|(a, t)| format!("({a}) >= {t}")),
                 inner.clone().prop_map(|a| format!("nominal({a})")),
-                (inner.clone(), prop::sample::select(vec!["floor", "ceil", "round"]), 2i64..5)
+                (
+                    inner.clone(),
+                    prop::sample::select(vec!["floor", "ceil", "round"]),
+                    2i64..5
+                )
                     .prop_map(|(a, f, d)| format!("{f}(({a}) / {d} + 1/3)")),
                 (small_dice(), small_dice()).prop_map(|(a, b)| {
                     let strip = |d: &str| d.split(['>', 'c']).next().unwrap().to_string();

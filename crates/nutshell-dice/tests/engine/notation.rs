@@ -313,6 +313,15 @@ fn compounding() {
 fn penetrating() {
     // Each added roll counts one less: 6 + (6-1) + (3-1).
     check("1d6!p", &[6, 6, 3], 13, "1d6!p = [6!p+5!p+2] = 13");
+    // With a clamp, each face shows what it counts for after both (`max3`
+    // then -1): the numbers shown add up to the total.
+    check(
+        "1d6!pmax3",
+        &[6, 6, 5],
+        7,
+        "1d6!pmax3 = [6↓3!p+6↓2!p+5↓2] = 7",
+    );
+    check("1d6!pmin2", &[6, 1], 7, "1d6!pmin2 = [6!p+1] = 7");
 }
 
 #[test]
@@ -602,6 +611,21 @@ fn report_lists_every_die_in_roll_order() {
     assert_eq!(json["terms"][0]["total"], 3);
 }
 
+/// A die inside a group member that keep/drop dropped counts for nothing: the
+/// report says `kept: false`, so summing the kept dice gives the total.
+#[test]
+fn report_marks_the_dice_of_a_dropped_group_member_not_kept() {
+    let expr = Expression::parse("{3d6, 2d8+1}kh1").unwrap();
+    let report = expr
+        .roll(&mut Scripted::new([3, 4, 3, 5, 1]))
+        .unwrap()
+        .report();
+    assert_eq!(report.total, 10);
+    let kept: Vec<bool> = report.dice.iter().map(|d| d.kept).collect();
+    assert_eq!(kept, [true, true, true, false, false]);
+    assert_eq!(report.groups[0].members[1].kept, false);
+}
+
 #[test]
 fn report_marks_successes_and_clamps() {
     let expr = Expression::parse("2d6min3>=4").unwrap();
@@ -652,8 +676,18 @@ fn floor_ceil_and_round_divide_exactly_then_round() {
         3,
         "ceil((1d6 + 2) / 2) = ceil(([3] + 2) / 2) = 3",
     );
-    check("ceil(10/1d4)", &[3], 4, "ceil(10 / 1d4) = ceil(10 / [3]) = 4");
-    check("ceil(4d6)", &[1, 2, 3, 4], 10, "ceil(4d6) = ceil([1, 2, 3, 4]) = 10");
+    check(
+        "ceil(10/1d4)",
+        &[3],
+        4,
+        "ceil(10 / 1d4) = ceil(10 / [3]) = 4",
+    );
+    check(
+        "ceil(4d6)",
+        &[1, 2, 3, 4],
+        10,
+        "ceil(4d6) = ceil([1, 2, 3, 4]) = 10",
+    );
     let e = Expression::parse("ceil(10/1d4 + 1)").unwrap_err();
     assert!(e.to_string().contains("can only divide by numbers"), "{e}");
     assert!(matches!(
@@ -673,7 +707,12 @@ fn foundry_deduct_failures() {
         1,
         "6d6>=5f1 = [1✗, 6✓, 5✓, 2, 3, 4] = 1",
     );
-    check("4d6>=5df<2", &[1, 1, 6, 3], -1, "4d6>=5f<=1 = [1✗, 1✗, 6✓, 3] = -1");
+    check(
+        "4d6>=5df<2",
+        &[1, 1, 6, 3],
+        -1,
+        "4d6>=5f<=1 = [1✗, 1✗, 6✓, 3] = -1",
+    );
     for bad in ["6d6df=1", "6d6cs>4df"] {
         let e = Expression::parse(bad).unwrap_err();
         assert!(e.to_string().contains("df"), "{bad}: {e}");
@@ -684,7 +723,17 @@ fn foundry_deduct_failures() {
 /// sign (`4dFr-1` rerolls the -1s); on other dice it stays a subtraction.
 #[test]
 fn a_minus_after_a_compare_point_on_dice_with_negative_faces() {
-    check("4dFr-1", &[-1, 0, 1, 0, 0], 1, "4dFr=-1 = [-1→0, 1, 0, 0] = 1");
+    check(
+        "4dFr-1",
+        &[-1, 0, 1, 0, 0],
+        1,
+        "4dFr=-1 = [-1→0, 1, 0, 0] = 1",
+    );
     check("1d6r-1", &[1, 4], 3, "1d6r1 - 1 = [1→4] - 1 = 3");
-    check("2d{-2..2}>=-1", &[-2, -1], 1, "2d{-2..2}>=-1 = [-2, -1✓] = 1");
+    check(
+        "2d{-2..2}>=-1",
+        &[-2, -1],
+        1,
+        "2d{-2..2}>=-1 = [-2, -1✓] = 1",
+    );
 }
