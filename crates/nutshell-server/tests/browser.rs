@@ -426,12 +426,7 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     );
     assert_eq!(player.js("return window.innerWidth").await, json!(390));
     // Nothing is wider than the phone's screen.
-    assert_eq!(
-        player
-            .js("return document.documentElement.scrollWidth <= window.innerWidth")
-            .await,
-        json!(true)
-    );
+    assert_eq!(player.js(FITS).await, json!(true));
     player.screenshot("player-phone").await;
 
     // A secret GM roll: the player's page shows only that it happened, and
@@ -1285,8 +1280,10 @@ async fn reveals(base: &str, room: &str, key: &str) -> usize {
         .count()
 }
 
-/// Whether the page scrolls sideways: it must not, at any width.
-const FITS: &str = "return document.scrollingElement.scrollWidth <= window.innerWidth";
+/// Whether the page scrolls sideways: it must not, at any width. (Measured
+/// against the layout viewport: on a phone's emulation `innerWidth` grows
+/// with a page that overflows, so comparing with it proves nothing.)
+const FITS: &str = "return document.scrollingElement.scrollWidth <= document.documentElement.clientWidth && window.innerWidth === document.documentElement.clientWidth";
 
 /// Every die of a roll as the page draws it: its value, dropped, success,
 /// failure, its struck-out (rerolled) faces, its explosions, and the faces
@@ -1529,7 +1526,7 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
     .await;
     let error = gm
         .until(
-            "const e = document.getElementById('roll-error'); const m = e.querySelector('.message'); const q = e.querySelector('pre.quoted'); return !e.hidden && m && q && [m.scrollWidth <= m.clientWidth, getComputedStyle(m).whiteSpace, m.getBoundingClientRect().right <= window.innerWidth, q.textContent]",
+            "const e = document.getElementById('roll-error'); const m = e.querySelector('.message'); const q = e.querySelector('pre.quoted'); return !e.hidden && m && q && [m.scrollWidth <= m.clientWidth, getComputedStyle(m).whiteSpace, m.getBoundingClientRect().right <= document.documentElement.clientWidth, q.textContent]",
             wait,
             "the roll's error",
         )
@@ -1570,7 +1567,7 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
         .await;
     let error = gm
         .until(
-            "const e = document.getElementById('rules-error'); const m = e.querySelector('.message'); return !e.hidden && m && [m.scrollWidth <= m.clientWidth, m.getBoundingClientRect().right <= window.innerWidth, e.textContent]",
+            "const e = document.getElementById('rules-error'); const m = e.querySelector('.message'); return !e.hidden && m && [m.scrollWidth <= m.clientWidth, m.getBoundingClientRect().right <= document.documentElement.clientWidth, e.textContent]",
             wait,
             "the check's error",
         )
@@ -1672,7 +1669,7 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
     .await;
     assert_eq!(gm.js(FITS).await, json!(true), "the dice panel");
     let panel = gm
-        .js("const t = document.querySelector('#dice-panel table'); return t.getBoundingClientRect().right <= window.innerWidth")
+        .js("const t = document.querySelector('#dice-panel table'); return t.getBoundingClientRect().right <= document.documentElement.clientWidth")
         .await;
     assert_eq!(panel, json!(true), "the dice panel's table fits");
     gm.js("document.getElementById('dice-panel').scrollIntoView();")
@@ -1781,7 +1778,7 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
     let invite = gm
         .js("return document.getElementById('invite-link').href")
         .await;
-    let other = driver.browser(1000, 900).await;
+    let other = driver.browser(390, 844).await;
     other.go(&format!("{base}/#room={room}")).await;
     other
         .until(
@@ -1790,6 +1787,7 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
             "the note: ask your GM for the invite",
         )
         .await;
+    assert_eq!(other.js(FITS).await, json!(true), "the note");
     other.go("about:blank").await;
     other.go(invite.as_str().unwrap()).await;
     other
@@ -1799,6 +1797,8 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
             "the join page names the table",
         )
         .await;
+    assert_eq!(other.js(FITS).await, json!(true), "the join page");
+    other.screenshot("phone-join").await;
     other.go("about:blank").await;
     other.go(&seat).await;
     let shown = other
