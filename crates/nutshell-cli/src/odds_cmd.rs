@@ -97,13 +97,17 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
     }
     if dist.tail() != BigRational::from_integer(0.into()) {
         let limits = expr.limits();
+        let most = match limits.max_repeats_per_die {
+            1 => "at most 1 explosion per die".to_string(),
+            n => format!("at most {n} explosions per die"),
+        };
         let depth = if limits.tail_digits > 0 {
             format!(
-                "followed until the tail is below 1e-{}, at most {} explosions per die",
-                limits.tail_digits, limits.max_repeats_per_die
+                "followed until the tail is below 1e-{}, {most}",
+                limits.tail_digits
             )
         } else {
-            format!("at most {} explosions per die", limits.max_repeats_per_die)
+            most
         };
         writeln!(
             out,

@@ -51,8 +51,9 @@ impl Source {
     pub fn leftover_warning(&self) -> Option<String> {
         match self {
             Source::Scripted(s) if s.remaining() > 0 => Some(format!(
-                "warning: {} of the faces given were not used (the roll needed {})",
+                "warning: {} of the faces given {} not used (the roll needed {})",
                 s.remaining(),
+                if s.remaining() == 1 { "was" } else { "were" },
                 s.used()
             )),
             _ => None,

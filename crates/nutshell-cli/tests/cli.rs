@@ -131,7 +131,7 @@ fn leftover_faces_are_a_warning() {
         .assert()
         .success()
         .stdout("1d6 = [6] = 6\n")
-        .stderr("warning: 1 of the faces given were not used (the roll needed 1)\n");
+        .stderr("warning: 1 of the faces given was not used (the roll needed 1)\n");
 }
 
 #[test]

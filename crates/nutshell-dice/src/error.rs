@@ -92,7 +92,8 @@ impl fmt::Display for RollError {
                 ..
             } => write!(
                 f,
-                "ran out of faces: die {position} (a {die} of `{term}`) needs a face, but only {given} were given"
+                "ran out of faces: die {position} (a {die} of `{term}`) needs a face, but only {given} {} given",
+                if *given == 1 { "was" } else { "were" }
             ),
             RollError::Source {
                 term,

@@ -45,8 +45,9 @@ impl<'s> Dice<'s> {
             .draw(&Faces::standard(sides))
             .map_err(|e| match e {
                 SourceError::Exhausted { given } => FightError::Dice(format!(
-                    "ran out of faces: die {position} (a d{sides} {}) needs a face, but only {given} were given",
-                    purpose()
+                    "ran out of faces: die {position} (a d{sides} {}) needs a face, but only {given} {} given",
+                    purpose(),
+                    if given == 1 { "was" } else { "were" }
                 )),
                 SourceError::NotOnDie { face } => FightError::Dice(format!(
                     "face {face} is not on a d{sides}: die {position} (a d{sides} {}) cannot show it",

@@ -45,7 +45,8 @@ impl<'s> Dice<'s> {
         let position = self.rolled.len() + 1;
         let face = self.source.draw(&faces).map_err(|e| match e {
             SourceError::Exhausted { given } => RulesError::Dice(format!(
-                "ran out of faces: die {position} (the {die} {purpose}) needs a face, but only {given} were given"
+                "ran out of faces: die {position} (the {die} {purpose}) needs a face, but only {given} {} given",
+                if given == 1 { "was" } else { "were" }
             )),
             SourceError::NotOnDie { face } => RulesError::Dice(format!(
                 "face {face} is not on a {die}: die {position} (the {die} {purpose}) cannot show it"
