@@ -383,3 +383,81 @@ fn verify_reads_a_log_over_a_mebibyte_and_refuses_an_empty_one() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no events"), "{stderr}");
 }
+
+/// The server logs one line per request to standard error (method, path,
+/// status, time), never a key given in the query, and without colour codes
+/// when standard error is a file.
+#[test]
+fn serve_logs_one_plain_line_per_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite:{}", dir.path().join("table.db").display());
+    let log_path = dir.path().join("serve.log");
+    let mut child = Command::new(cargo_bin("nutshell"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-limit",
+            "0",
+            "--database",
+            &database,
+        ])
+        .env_remove("RUST_LOG")
+        .env_remove("NO_COLOR")
+        .env("CLICOLOR_FORCE", "1")
+        .stderr(std::fs::File::create(&log_path).unwrap())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let address = loop {
+        let text = std::fs::read_to_string(&log_path).unwrap();
+        if let Some(rest) = text.split("listening on http://").nth(1) {
+            break rest.split('/').next().unwrap().to_string();
+        }
+        assert!(std::time::Instant::now() < deadline, "no address: {text}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let (_, room) = request(&address, "POST", "/api/rooms", None, "{}");
+    let room = json(&room);
+    let id = room["room"].as_str().unwrap();
+    let gm = room["gm_key"].as_str().unwrap();
+    let (status, _) = request(
+        &address,
+        "GET",
+        &format!("/api/rooms/{id}/log?after=0&key={gm}"),
+        None,
+        "",
+    );
+    assert_eq!(status, 200);
+    let (status, _) = request(
+        &address,
+        "GET",
+        &format!("/api/rooms/{id}/rolls"),
+        Some(gm),
+        "",
+    );
+    assert_eq!(status, 405);
+    for _ in 0..20 {
+        request(&address, "GET", "/api/health", None, "");
+    }
+    let stopped = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&log_path).unwrap();
+    assert!(!text.contains('\u{1b}'), "colour codes in a file: {text}");
+    assert!(!text.contains(gm), "a key in the log: {text}");
+    assert!(text.contains("POST /api/rooms 201"), "{text}");
+    assert!(
+        text.contains(&format!("GET /api/rooms/{id}/log?after=0&key=… 200")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("GET /api/rooms/{id}/rolls 405")),
+        "{text}"
+    );
+    assert_eq!(text.matches("GET /api/health 200").count(), 20, "{text}");
+}

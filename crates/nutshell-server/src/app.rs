@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Path};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -36,7 +37,7 @@ pub struct AppState {
 
 /// The whole API.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let api = Router::new()
         .route("/", get(crate::web::index))
         .route("/web/app.js", get(crate::web::script))
         .route("/web/style.css", get(crate::web::style))
@@ -76,7 +77,133 @@ pub fn router(state: AppState) -> Router {
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(tower_http::trace::TraceLayer::new_for_http())
-        .with_state(state)
+        .with_state(state);
+    // Around the whole router rather than each route, so they see its final
+    // answers (a 405's `Allow` header is added after the route's layers).
+    Router::new()
+        .fallback_service(api)
+        .layer(axum::middleware::from_fn(json_errors))
+        .layer(axum::middleware::from_fn(log_request))
+}
+
+/// Logs one line per request at `info`: method, path (a `key` in the query
+/// is blanked out), status and the time to the answer's head.
+async fn log_request(request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let method = request.method().clone();
+    let path = shown_path(request.uri());
+    let response = next.run(request).await;
+    tracing::info!(
+        "{method} {path} {} {:.1} ms",
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    response
+}
+
+/// A request's path and query for the log, the value of `key=` (a member's
+/// key, for clients that cannot send headers) replaced by `…`.
+fn shown_path(uri: &axum::http::Uri) -> String {
+    let path = uri.path();
+    match uri.query() {
+        None => path.to_string(),
+        Some(query) => {
+            let query: Vec<&str> = query
+                .split('&')
+                .map(|pair| {
+                    if pair.starts_with("key=") {
+                        "key=…"
+                    } else {
+                        pair
+                    }
+                })
+                .collect();
+            format!("{path}?{}", query.join("&"))
+        }
+    }
+}
+
+/// Makes every error answer JSON in the API's shape: the ones the handlers
+/// give already are; the router's and the framework's own (405 for a method
+/// a route does not take, a rejected query or path, a body over the limit)
+/// come as text or empty and are rewritten here with the same status (a
+/// 422 of the framework's becomes 400: every bad input is 400).
+async fn json_errors(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, MAX_BODY_BYTES)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let allow = parts
+        .headers
+        .get(header::ALLOW)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let error = match status {
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+            status,
+            "method_not_allowed",
+            format!("{path} does not take {method}; it takes {allow}"),
+        ),
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => unsupported_media_type(),
+        StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => {
+            ApiError::bad_request("bad_request", or_reason(text, status))
+        }
+        StatusCode::NOT_FOUND => ApiError::not_found(or_reason(text, status)),
+        _ if status.is_server_error() => ApiError::new(status, "internal", or_reason(text, status)),
+        _ => ApiError::new(status, "error", or_reason(text, status)),
+    };
+    let mut answer = error.into_response();
+    for name in [header::ALLOW, header::RETRY_AFTER] {
+        if let Some(value) = parts.headers.get(&name) {
+            answer.headers_mut().insert(name, value.clone());
+        }
+    }
+    answer
+}
+
+fn or_reason(text: String, status: StatusCode) -> String {
+    if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    }
+}
+
+/// 413 `too_large`: a body over [`MAX_BODY_BYTES`].
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        format!("the body is over {MAX_BODY_BYTES} bytes, the most a request may send"),
+    )
+}
+
+/// 415 `unsupported_media_type`: a body sent without `Content-Type:
+/// application/json`.
+fn unsupported_media_type() -> ApiError {
+    ApiError::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported_media_type",
+        "send the body as JSON, with `Content-Type: application/json`",
+    )
 }
 
 /// An error as the API answers it: a status and
@@ -151,8 +278,25 @@ impl From<StoreError> for ApiError {
 }
 
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    /// A body that is not JSON, or not the JSON the route takes (a missing
+    /// or mistyped field), is 400 `bad_json`; a body over the limit 413
+    /// `too_large`; one without a JSON content type 415.
     fn from(rejection: axum::extract::rejection::JsonRejection) -> ApiError {
-        ApiError::new(rejection.status(), "bad_json", rejection.body_text())
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => unsupported_media_type(),
+            StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => {
+                ApiError::bad_request("bad_json", rejection.body_text())
+            }
+            status => ApiError::new(status, "bad_body", rejection.body_text()),
+        }
+    }
+}
+
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    /// A query string that does not parse (`?after=abc`): 400 `bad_query`.
+    fn from(rejection: axum::extract::rejection::QueryRejection) -> ApiError {
+        ApiError::bad_request("bad_query", rejection.body_text())
     }
 }
 
@@ -165,13 +309,14 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        // The scheme's name is case-insensitive (RFC 9110): `bearer` too.
         let from_header = parts
             .headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .map(str::to_string);
+            .and_then(|v| v.trim().split_once([' ', '\t']))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, key)| key.trim().to_string());
         let from_query = parts.uri.query().and_then(|q| {
             q.split('&')
                 .find_map(|pair| pair.strip_prefix("key="))

@@ -103,13 +103,19 @@ pub fn state(store: Store, limits: Limits, rate: rate::RateLimit) -> AppState {
 /// SIGTERM: the listener stops taking connections, requests in flight finish
 /// (an acknowledged event is committed before its answer is sent), then the
 /// process exits. `ready` is called with the bound address (the port may have
-/// been 0). Logs go to stderr (`RUST_LOG` filters them; default `info`).
+/// been 0). Logs go to stderr, one line per request (`RUST_LOG` filters
+/// them; default `info`), coloured only when stderr is a terminal.
 pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Colours only on a terminal (and never with NO_COLOR set): a log file
+    // gets plain text.
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colour)
         .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -508,7 +508,7 @@ async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(backend: 
     for (path, body, status_wanted, needle) in [
         (step.clone(), json!({"rounds": 0}), 400, "`rounds`"),
         (step.clone(), json!({"rounds": "all"}), 400, "`rounds`"),
-        (step.clone(), json!({"bogus": 1}), 422, "bogus"),
+        (step.clone(), json!({"bogus": 1}), 400, "bogus"),
         (
             step.clone(),
             json!({"client_seed": "x".repeat(300)}),
@@ -1283,11 +1283,7 @@ async fn keys_are_checked_on_every_request(backend: Backend) {
 /// and nothing is written. Every event body of a roll or a join names the
 /// roller's role, so a client can mark the GM.
 async fn a_join_under_a_members_or_the_gms_name_is_refused(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "a_join_under_a_members_or_the_gms_name_is_refused",
-    )
-    .await
+    let Some(app) = spawn_app(backend, "a_join_under_a_members_or_the_gms_name_is_refused").await
     else {
         return;
     };
@@ -1373,7 +1369,7 @@ async fn bad_requests_get_json_errors_and_change_nothing(backend: Backend) {
     let (status, body) = app
         .post(&path, Some(&player), json!({"expresion": "1d6"}))
         .await;
-    assert_eq!(status, 422, "{body}");
+    assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"]["code"], "bad_json");
     let (status, body) = app
         .post(
@@ -1987,6 +1983,181 @@ async fn two_servers_batching_into_several_rooms_stay_gapless() {
         assert!(seqs.len() >= 3 + 18, "{}", seqs.len());
         verify(&log).unwrap();
     }
+}
+
+/// `(status, the error's code, its message, the Allow header)` of an answer
+/// that must be a JSON error in the API's shape.
+async fn json_error(response: reqwest::Response) -> (u16, String, String, String) {
+    let status = response.status().as_u16();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let allow = response
+        .headers()
+        .get("allow")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let text = response.text().await.unwrap();
+    assert!(
+        kind.starts_with("application/json"),
+        "{status} {kind}: {text:?}"
+    );
+    let body: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text:?}"));
+    let code = body["error"]["code"]
+        .as_str()
+        .expect("error.code")
+        .to_string();
+    let message = body["error"]["message"]
+        .as_str()
+        .expect("error.message")
+        .to_string();
+    (status, code, message, allow)
+}
+
+/// Every error the server sends is `{"error": {"code", "message"}}` with
+/// the status that fits, the framework's own refusals included: a mistyped
+/// field 400 (not 422), no JSON content type 415, a method a route does not
+/// take 405 naming the one it does, a bad query 400, a body over the limit
+/// 413 `too_large`. The auth scheme is read in any case.
+#[tokio::test]
+async fn every_error_is_json_with_the_status_that_fits() {
+    let app = spawn_app(Backend::Sqlite, "errors").await.unwrap();
+    let (room, gm, player) = app.room_with_player().await;
+    let url = |path: &str| format!("{}/api/rooms/{room}{path}", app.base);
+    let client = &app.client;
+
+    let sent = client
+        .post(url("/rolls"))
+        .bearer_auth(&player)
+        .json(&json!({"expresion": "1d6"}))
+        .send()
+        .await
+        .unwrap();
+    let (status, code, message, _) = json_error(sent).await;
+    assert_eq!((status, code.as_str()), (400, "bad_json"), "{message}");
+    assert!(message.contains("unknown field `expresion`"), "{message}");
+
+    let sent = client
+        .post(url("/rolls"))
+        .bearer_auth(&player)
+        .body(r#"{"expression":"1d6"}"#)
+        .send()
+        .await
+        .unwrap();
+    let (status, code, message, _) = json_error(sent).await;
+    assert_eq!((status, code.as_str()), (415, "unsupported_media_type"));
+    assert!(message.contains("application/json"), "{message}");
+
+    let sent = client
+        .get(url("/rolls"))
+        .bearer_auth(&player)
+        .send()
+        .await
+        .unwrap();
+    let (status, code, message, allow) = json_error(sent).await;
+    assert_eq!((status, code.as_str()), (405, "method_not_allowed"));
+    assert!(
+        message.contains("GET") && message.contains("POST"),
+        "{message}"
+    );
+    assert!(allow.contains("POST"), "{allow}");
+
+    for path in ["/events?after=abc", "/log?after=abc"] {
+        let sent = client
+            .get(url(path))
+            .bearer_auth(&player)
+            .send()
+            .await
+            .unwrap();
+        let (status, code, message, _) = json_error(sent).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (400, "bad_query"),
+            "{path}: {message}"
+        );
+    }
+
+    let big = json!({"expression": "1d6", "client_seed": "x".repeat(70 * 1024)});
+    let sent = client
+        .post(url("/rolls"))
+        .bearer_auth(&player)
+        .json(&big)
+        .send()
+        .await
+        .unwrap();
+    let (status, code, _, _) = json_error(sent).await;
+    assert_eq!((status, code.as_str()), (413, "too_large"));
+
+    let sent = client
+        .post(format!("{}/api/rooms", app.base))
+        .header("content-type", "application/json")
+        .body("{\"name\": ")
+        .send()
+        .await
+        .unwrap();
+    let (status, code, _, _) = json_error(sent).await;
+    assert_eq!((status, code.as_str()), (400, "bad_json"));
+
+    let sent = client
+        .get(format!("{}/api/nothing", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json_error(sent).await.0, 404);
+
+    // A fight's and a simulation's unknown field names every field taken.
+    let sides = json!({"a": include_str!("../../../examples/mls/duel/knight.toml"),
+                       "b": include_str!("../../../examples/mls/duel/brigand.toml"),
+                       "distanse": 2});
+    let sent = client
+        .post(url("/fights"))
+        .bearer_auth(&gm)
+        .json(&sides)
+        .send()
+        .await
+        .unwrap();
+    let (status, code, message, _) = json_error(sent).await;
+    assert_eq!((status, code.as_str()), (400, "bad_fight"), "{message}");
+    for field in ["`distance`", "`map`", "`run`", "`secret`", "`client_seed`"] {
+        assert!(message.contains(field), "{field}: {message}");
+    }
+    let sent = client
+        .post(url("/simulate"))
+        .bearer_auth(&gm)
+        .json(&sides)
+        .send()
+        .await
+        .unwrap();
+    let (status, _, message, _) = json_error(sent).await;
+    assert_eq!(status, 400, "{message}");
+    for field in ["`distance`", "`trials`", "`seed`", "`first`"] {
+        assert!(message.contains(field), "{field}: {message}");
+    }
+
+    // `bearer`, `BEARER`: the scheme in any case.
+    for scheme in ["bearer", "BEARER", "Bearer"] {
+        let answer = client
+            .get(url(""))
+            .header("authorization", format!("{scheme} {player}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 200, "{scheme}");
+    }
+    let sent = client
+        .get(url(""))
+        .header("authorization", format!("Basic {player}"))
+        .send()
+        .await
+        .unwrap();
+    let (status, code, _, _) = json_error(sent).await;
+    assert_eq!((status, code.as_str()), (401, "no_key"));
+    // Nothing of it was written: room and join only.
+    assert_eq!(lines(&app.log(&room, &gm).await).len(), 2);
 }
 
 #[tokio::test]

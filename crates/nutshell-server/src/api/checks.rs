@@ -57,8 +57,15 @@ pub(crate) fn split<T: DeserializeOwned>(
         "advance" => "bad_advance",
         _ => "bad_fight",
     };
-    let request: T = serde_json::from_value(Value::Object(object))
-        .map_err(|e| ApiError::bad_request(code, format!("the {what}: {e}")))?;
+    let own: &[&str] = match what {
+        "check" | "contest" => &["client_seed", "secret", "odds"],
+        "fight" => &["run", "client_seed", "secret"],
+        "sheet" => &["client_seed", "secret"],
+        _ => &["client_seed"],
+    };
+    let request: T = serde_json::from_value(Value::Object(object)).map_err(|e| {
+        ApiError::bad_request(code, format!("the {what}: {}", with_own_fields(&e, own)))
+    })?;
     Ok((
         RollFields {
             client_seed,
@@ -89,6 +96,30 @@ impl RollFields {
         }
         Ok(())
     }
+}
+
+/// A deserializing error, its list of the fields allowed (serde's "unknown
+/// field `x`, expected one of ...") completed with the body's `own` fields
+/// taken out before the request was read (`client_seed`, `secret`, ...).
+pub(crate) fn with_own_fields(error: &serde_json::Error, own: &[&str]) -> String {
+    let text = error.to_string();
+    let Some(rest) = text.strip_prefix("unknown field `") else {
+        return text;
+    };
+    let Some((unknown, expected)) = rest.split_once('`') else {
+        return text;
+    };
+    let mut fields: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    for field in own {
+        if !fields.contains(field) {
+            fields.push(field);
+        }
+    }
+    let list: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+    format!(
+        "unknown field `{unknown}`; the fields are {}",
+        list.join(", ")
+    )
 }
 
 pub(crate) fn flag(object: &mut Map<String, Value>, name: &str) -> Result<bool, ApiError> {

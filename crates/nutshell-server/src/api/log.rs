@@ -2,6 +2,7 @@
 
 use std::convert::Infallible;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::IntoResponse;
@@ -29,8 +30,9 @@ pub struct After {
 pub async fn log(
     State(state): State<AppState>,
     InRoom(me): InRoom,
-    Query(after): Query<After>,
+    after: Result<Query<After>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
+    let Query(after) = after?;
     let mut text = String::new();
     let mut last = after.after.unwrap_or(0);
     loop {
@@ -54,9 +56,10 @@ pub async fn log(
 pub async fn events(
     State(state): State<AppState>,
     InRoom(me): InRoom,
-    Query(after): Query<After>,
+    after: Result<Query<After>, QueryRejection>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let Query(after) = after?;
     let from_header = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())

@@ -33,10 +33,10 @@ fn entropy(error: getrandom::Error) -> ApiError {
 pub async fn create(
     State(state): State<AppState>,
     address: ClientAddress,
-    body: Option<Json<CreateRoom>>,
+    body: Result<Option<Json<CreateRoom>>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     address.limit(&state)?;
-    let request = body.map(|Json(b)| b).unwrap_or_default();
+    let request = body?.map(|Json(b)| b).unwrap_or_default();
     let name = match request.name {
         Some(name) => super::display_name(&name, "name")?,
         None => "Table".to_string(),

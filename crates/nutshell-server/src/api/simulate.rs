@@ -74,8 +74,12 @@ pub async fn simulate(
             u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"))
         }
     };
-    let request: FightRequest = serde_json::from_value(body)
-        .map_err(|e| ApiError::bad_request("bad_simulation", e.to_string()))?;
+    let request: FightRequest = serde_json::from_value(body).map_err(|e| {
+        ApiError::bad_request(
+            "bad_simulation",
+            super::checks::with_own_fields(&e, &["trials", "seed", "first"]),
+        )
+    })?;
     let (sides, options) = request
         .setting()
         .map_err(|e| ApiError::bad_request("bad_simulation", e))?;
