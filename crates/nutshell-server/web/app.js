@@ -41,11 +41,16 @@ function errorText(answer) {
 // gutter) keep their columns in a box of their own that scrolls sideways.
 function setError(node, text) {
   const parts = [];
-  for (const line of text.split("\n")) {
-    const quoted = /^(\s{2,}|\s*\d*\s*\|)/.test(line);
+  const add = (quoted, line) => {
     const last = parts[parts.length - 1];
     if (last && last.quoted === quoted) last.lines.push(line);
     else parts.push({ quoted, lines: [line] });
+  };
+  for (const line of text.split("\n")) {
+    // The words after a caret are message too: they wrap under its box.
+    const caret = /^(\s+\^+) (.+)$/.exec(line);
+    if (caret) { add(true, caret[1]); add(false, `at the caret: ${caret[2]}`); continue; }
+    add(/^(\s{2,}|\s*\d*\s*\|)/.test(line), line);
   }
   node.replaceChildren(...parts.map((part) => el(part.quoted ? "pre" : "p", part.quoted ? "quoted" : "message", part.lines.join("\n"))));
   node.hidden = false;
