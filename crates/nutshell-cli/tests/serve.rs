@@ -22,6 +22,8 @@ impl Drop for Server {
 }
 
 /// Starts `nutshell serve` and waits for the line that names its address.
+/// The pipe of its standard error is closed then: the server must go on
+/// answering (and logging nowhere) with its standard error gone.
 fn serve(database: &str) -> Server {
     let mut child = Command::new(cargo_bin("nutshell"))
         .args([

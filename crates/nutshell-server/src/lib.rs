@@ -116,6 +116,9 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeEr
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(colour)
+        // A standard error that is gone (a closed pipe) loses the log lines;
+        // reporting that would `eprintln!`, which panics the request's task.
+        .log_internal_errors(false)
         .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
