@@ -194,6 +194,8 @@ mod tests {
             &["odds", "odds"],
             &["odds", "3d6", "--at-least=3"],
             &["odds", "--", "-1d6"],
+            &["odds", "-1d6"],
+            &["odds", "-1d4+5", "--json"],
             &["odds", "3d6", "--max-file-size", "10", "--max-dice", "0"],
             &["odds", "3d6", "--at-least", "+3"],
             &["odds", "3d6", "--max-work", "007"],
@@ -206,7 +208,15 @@ mod tests {
             assert_eq!(format!("{small:?}"), format!("{full:?}"), "{line:?}");
             // The plain lines are the small parser's own.
             let os: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
-            let odd = ["--simulate", "--at-least=3", "--", "+3", "roll"];
+            let odd = [
+                "--simulate",
+                "--at-least=3",
+                "--",
+                "+3",
+                "roll",
+                "-1d6",
+                "-1d4+5",
+            ];
             if !line.iter().any(|w| odd.contains(w)) {
                 assert!(crate::odds_line::read(&os).is_some(), "{line:?}");
             }
@@ -220,7 +230,6 @@ mod tests {
             &["odds", "3d6", "--simulate", "0"],
             &["odds", "3d6", "--json", "--json"],
             &["odds", "3d6", "4d6"],
-            &["odds", "-1d6"],
             &["--json", "odds", "3d6"],
             &["odds", "3d6", "--max-nesting", "0"],
             &["odds", "3d6", "--max-nesting", "1001"],

@@ -22,8 +22,9 @@ const CHUNK: u64 = 100_000;
 
 #[derive(Debug, Clone, Args)]
 pub struct OddsArgs {
-    /// A dice expression, such as 4d6kh3 or '3d6! >= 20'
-    #[arg(value_name = "EXPR")]
+    /// A dice expression, such as 4d6kh3 or '3d6! >= 20' (it may start with
+    /// -, as -1d4+5); - reads it from standard input
+    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
     pub expression: String,
     /// Also print P(total >= T), exactly even for exploding dice
     #[arg(long, value_name = "T", allow_hyphen_values = true)]
@@ -46,7 +47,13 @@ pub struct OddsArgs {
 }
 
 pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
-    let text = &args.expression;
+    let input;
+    let text = if args.expression == "-" {
+        input = crate::files::read_stdin()?;
+        input.trim()
+    } else {
+        args.expression.as_str()
+    };
     let expr =
         Expression::parse_with(text, limits).map_err(|e| Failure::bad_input(e.render(text)))?;
     match args.simulate {

@@ -42,9 +42,16 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
         .collect();
     let texts = expression_texts(&given)?;
     let mut parsed = Vec::with_capacity(texts.len());
-    for text in &texts {
-        let expr =
-            Expression::parse_with(text, limits).map_err(|e| Failure::bad_input(e.render(text)))?;
+    for (text, origin) in &texts {
+        let expr = Expression::parse_with(text, limits).map_err(|e| {
+            let message = e.render(text);
+            Failure::bad_input(match message.strip_prefix("error: ") {
+                Some(rest) if texts.len() > 1 => {
+                    format!("error: {origin} (nothing was rolled): {rest}")
+                }
+                _ => message,
+            })
+        })?;
         parsed.push(expr);
     }
     let mut source = args.source.source()?;
@@ -77,20 +84,21 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
 }
 
 /// The expressions from the command line, with `-` replaced by the lines of
-/// standard input.
-fn expression_texts(arguments: &[String]) -> Result<Vec<String>, Failure> {
+/// standard input, each with where it came from (for an error's first words).
+fn expression_texts(arguments: &[String]) -> Result<Vec<(String, String)>, Failure> {
     let mut texts = Vec::new();
-    for argument in arguments {
+    for (position, argument) in arguments.iter().enumerate() {
         if argument == "-" {
             let input = crate::files::read_stdin()?;
             texts.extend(
                 input
                     .lines()
-                    .filter(|l| !l.trim().is_empty())
-                    .map(str::to_string),
+                    .enumerate()
+                    .filter(|(_, l)| !l.trim().is_empty())
+                    .map(|(n, l)| (l.to_string(), format!("line {} of standard input", n + 1))),
             );
         } else {
-            texts.push(argument.clone());
+            texts.push((argument.clone(), format!("expression {}", position + 1)));
         }
     }
     if texts.is_empty() {

@@ -185,6 +185,21 @@ fn expressions_can_come_from_standard_input() {
         .stdout("1d6 = [4] = 4\n2d4 - 1 = [1, 2] - 1 = 2\n");
 }
 
+/// A bad line among several names its line and says that nothing was rolled
+/// (every expression is read before any die is rolled).
+#[test]
+fn a_bad_line_of_standard_input_is_named() {
+    nutshell()
+        .args(["roll", "-", "--seed", "1"])
+        .write_stdin("1d6\n\nbad\n3d6\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with(
+            "error: line 3 of standard input (nothing was rolled): unknown function",
+        ));
+}
+
 #[test]
 fn a_megabyte_expression_is_refused_quickly() {
     nutshell()

@@ -122,3 +122,27 @@ fn a_long_exact_computation_shows_a_progress_bar_on_a_terminal() {
     assert_eq!(json["distribution"].as_array().unwrap().len(), 5001);
     assert_eq!(json["mean"], "3500");
 }
+
+/// As with `roll`, the expression may start with `-`, and `-` reads it from
+/// standard input (for an expression longer than the shell allows).
+#[test]
+fn the_expression_may_start_with_a_minus_or_come_from_standard_input() {
+    let json = odds(&["-1d4+5"]);
+    let values: Vec<i64> = json["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(values, [1, 2, 3, 4]);
+    let out = Command::cargo_bin("nutshell")
+        .unwrap()
+        .args(["odds", "-", "--json"])
+        .write_stdin("3d6 + 1\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["expression"], "3d6 + 1");
+    assert_eq!(json["distribution"].as_array().unwrap().len(), 16);
+}

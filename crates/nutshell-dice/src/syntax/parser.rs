@@ -905,7 +905,7 @@ impl Parser {
         let Some(func) = Func::from_name(&name) else {
             return Err(
                 NotationError::new(name_span, format!("unknown function `{name}`"))
-                    .with_label("expected min, max, abs, nominal or maximize"),
+                    .with_label("expected min, max, abs, floor, ceil, round, nominal or maximize"),
             );
         };
         self.skip_ws();
