@@ -812,4 +812,29 @@ mod tests {
             assert!(matches!(streamed, Err(VerifyError::Log(_))));
         }
     }
+
+    /// Each epoch is revealed once: a second reveal of it (a seed swapped
+    /// after the rolls were checked against the first) is refused.
+    #[test]
+    fn an_epoch_revealed_twice_is_refused() {
+        let seed = [3u8; 32];
+        let (first, prev) = line(
+            1,
+            "room",
+            0,
+            fair::GENESIS,
+            json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
+        );
+        let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
+                            "next_epoch": 1, "commitment": fair::commitment(&[4u8; 32])});
+        let (second, prev) = line(2, "reveal", 0, &prev, reveal.clone());
+        let (third, _) = line(3, "reveal", 0, &prev, reveal);
+        assert_eq!(verify(&format!("{first}\n{second}\n")).unwrap().events, 2);
+        let failure = verify(&format!("{first}\n{second}\n{third}\n")).unwrap_err();
+        assert_eq!(failure.line, 3, "{failure}");
+        assert!(
+            failure.message.contains("revealed a second time"),
+            "{failure}"
+        );
+    }
 }
