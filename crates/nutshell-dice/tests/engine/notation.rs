@@ -623,7 +623,7 @@ fn report_marks_the_dice_of_a_dropped_group_member_not_kept() {
     assert_eq!(report.total, 10);
     let kept: Vec<bool> = report.dice.iter().map(|d| d.kept).collect();
     assert_eq!(kept, [true, true, true, false, false]);
-    assert_eq!(report.groups[0].members[1].kept, false);
+    assert!(!report.groups[0].members[1].kept);
 }
 
 #[test]
