@@ -22,10 +22,13 @@ use num_bigint::BigUint;
 /// The DP's products (place by place, over the states a row feeds) that
 /// make one step of the work limit: a step is about a nanosecond, and the
 /// DP's inner product, a 128-bit multiply-add with its share of the row's
-/// bookkeeping, takes about a third of one (measured on exploded pools from
-/// `30d6!kh15` to `80d6!kh40`, one lane at a time or eight side by side, on
-/// the development machine: 0.30 to 0.44 ns per product).
-const DP_PRODUCTS_PER_STEP: u64 = 3;
+/// bookkeeping, takes 0.3 to 0.9 of one (measured on the development
+/// machine: 0.3 to 0.45 ns from `30d6!kh15` to `80d6!kh40`, 0.6 ns on mixed
+/// pools such as `{40d6+40d8}kh40`, 0.9 ns on dice of a thousand faces,
+/// `21d1000dl1`, whose rows leave the cache; one lane at a time or eight
+/// side by side). One to a step keeps the slowest within the second per
+/// 10^9 steps that `max_work` promises; most answer sooner than charged.
+const DP_PRODUCTS_PER_STEP: u64 = 1;
 
 /// What one product of the threshold recurrence costs against one of the
 /// DP, for the choice between them: about four times (1 to 1.5 ns, its dot

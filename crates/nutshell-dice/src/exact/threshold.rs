@@ -41,9 +41,13 @@ struct Outcome<'a> {
 }
 
 /// Steps of the work limit (about a nanosecond each) charged for two
-/// products of the recurrence: one takes about 1.5 ns (measured from
-/// `100d20kh50` to `80d6!kh40` on the development machine).
-const STEPS_PER_TWO_PRODUCTS: u64 = 3;
+/// products of the recurrence: one takes 1.5 ns on dice of few faces and up
+/// to 3.5 ns on dice of hundreds (measured on the development machine from
+/// `100d20kh50` and `1000d6kh500` to `100d100kh50` and `21d1000dl1`, whose
+/// longer rows leave the cache). The larger figure is charged, so a long
+/// computation stays within the second per 10^9 steps that `max_work`
+/// promises; few-faced pools answer sooner than charged.
+const STEPS_PER_TWO_PRODUCTS: u64 = 7;
 
 /// The estimated products per lane of [`Ctx::keep_highest_by_threshold`] for
 /// a die whose nonzero outcomes have these scores (ascending), keeping `keep`.
