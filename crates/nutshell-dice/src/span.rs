@@ -116,9 +116,19 @@ pub(crate) fn render_caret(
     expression: &str,
     span: Span,
 ) -> String {
+    // White space prints as a space and control characters (an escape
+    // sequence would restyle the terminal) as U+FFFD.
     let chars: Vec<char> = expression
         .chars()
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .map(|c| {
+            if c.is_whitespace() {
+                ' '
+            } else if c.is_control() {
+                char::REPLACEMENT_CHARACTER
+            } else {
+                c
+            }
+        })
         .collect();
     let start = span.start.min(chars.len());
     let end = span.end.clamp(start + 1, chars.len().max(start) + 1);
@@ -132,15 +142,46 @@ pub(crate) fn render_caret(
     if window_end < chars.len() {
         line.push('…');
     }
-    let lead = start - window_start + usize::from(window_start > 0);
+    // Carets go under the columns a terminal draws, not under characters:
+    // a CJK character or an emoji takes two, a combining mark none.
+    let columns = |range: std::ops::Range<usize>| -> usize {
+        range
+            .map(|i| chars.get(i).map_or(1, |&c| display_width(c)))
+            .sum()
+    };
+    let lead = columns(window_start..start) + usize::from(window_start > 0);
     let mut out = format!("{severity}: {message}\n  {line}\n  ");
     out.extend(std::iter::repeat_n(' ', lead));
-    out.extend(std::iter::repeat_n('^', end - start));
+    out.extend(std::iter::repeat_n('^', columns(start..end).max(1)));
     if let Some(label) = label {
         out.push(' ');
         out.push_str(label);
     }
     out
+}
+
+/// The columns a terminal gives `c`: two for East Asian wide characters and
+/// emoji, none for combining marks, joiners and variation selectors, else one.
+fn display_width(c: char) -> usize {
+    match u32::from(c) {
+        0x0300..=0x036F | 0x200B..=0x200F | 0x20D0..=0x20FF | 0xFE00..=0xFE0F => 0,
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x1F680..=0x1F6FF
+        | 0x1F900..=0x1F9FF
+        | 0x20000..=0x3FFFD => 2,
+        _ => 1,
+    }
 }
 
 #[cfg(test)]
@@ -151,6 +192,30 @@ mod tests {
     fn caret_sits_under_the_column_even_after_non_ascii_text() {
         let text = render_caret("error", "bad", Some("here"), "ü+ä?", Span::at(3));
         assert_eq!(text, "error: bad\n  ü+ä?\n     ^ here");
+    }
+
+    /// A terminal draws CJK characters and emoji two columns wide: the caret
+    /// counts columns, not characters.
+    #[test]
+    fn caret_sits_under_the_column_after_wide_characters() {
+        let text = render_caret("error", "bad", None, "1d6[日本]+é", Span::at(8));
+        assert_eq!(
+            text.lines().nth(2).unwrap(),
+            format!("  {}^", " ".repeat(10))
+        );
+        let text = render_caret("error", "bad", None, "1d6[🔥]+x", Span::at(7));
+        assert_eq!(
+            text.lines().nth(2).unwrap(),
+            format!("  {}^", " ".repeat(8))
+        );
+    }
+
+    /// An escape character in the expression is not sent to the terminal.
+    #[test]
+    fn control_characters_print_as_replacement_characters() {
+        let text = render_caret("error", "bad", None, "1d6\u{1b}[31mX", Span::at(3));
+        assert!(!text.contains('\u{1b}'));
+        assert!(text.contains("1d6\u{fffd}[31mX"));
     }
 
     #[test]

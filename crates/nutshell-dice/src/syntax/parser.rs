@@ -152,6 +152,7 @@ impl Parser {
     fn describe_here(&self) -> String {
         match self.peek() {
             None => "the end of the expression".to_string(),
+            Some(c) if c.is_control() => format!("control character U+{:04X}", u32::from(c)),
             Some(c) => format!("`{c}`"),
         }
     }
@@ -175,6 +176,11 @@ impl Parser {
                         .with_label("expected an operator such as `+`")
                 }
             }
+            Some(c) if c.is_control() => NotationError::new(
+                span,
+                format!("unexpected control character U+{:04X}", u32::from(c)),
+            )
+            .with_label("expected an operator such as `+`"),
             Some(c) if c.is_ascii() => NotationError::new(span, format!("unexpected `{c}`"))
                 .with_label("expected an operator such as `+`"),
             Some(c) => NotationError::new(span, format!("unexpected character `{c}`"))
@@ -421,7 +427,10 @@ impl Parser {
             )),
             c if c.is_ascii() => Err(NotationError::new(
                 self.here(),
-                format!("expected {EXPECTED_OPERAND}, found `{c}`"),
+                format!(
+                    "expected {EXPECTED_OPERAND}, found {}",
+                    self.describe_here()
+                ),
             )),
             c => Err(
                 NotationError::new(self.here(), format!("unexpected character `{c}`"))

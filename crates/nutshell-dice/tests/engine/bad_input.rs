@@ -274,3 +274,18 @@ impl nutshell_dice::DiceSource for AlwaysHighest {
         Ok(faces.max())
     }
 }
+
+/// A control character (an escape that would restyle the terminal) is named
+/// by its code point, never printed.
+#[test]
+fn control_characters_are_named_not_printed() {
+    for text in ["1d6\u{1b}[31mX", "1d6+\u{7}"] {
+        let e = Expression::parse(text).unwrap_err();
+        let shown = e.render(text);
+        assert!(shown.contains("control character U+00"), "{shown}");
+        assert!(
+            !shown.chars().any(|c| c.is_control() && c != '\n'),
+            "{shown:?}"
+        );
+    }
+}
