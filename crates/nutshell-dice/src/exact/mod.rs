@@ -116,7 +116,7 @@ impl fmt::Display for ExactError {
                 outcomes, limit, ..
             } => write!(
                 f,
-                "the exact distribution would have {outcomes} outcomes, more than the limit of {limit} (max_outcomes); estimate it with --simulate"
+                "the exact distribution would span {outcomes} values here (every whole number from the lowest to the highest), more than the limit of {limit} (max_outcomes); estimate it with --simulate"
             ),
             ExactError::TooMuchWork { limit, .. } => write!(
                 f,
