@@ -673,7 +673,6 @@ mod tests {
     /// A log with a fight of an earlier server (one roll event, the whole
     /// fight in it), `result` as its outcome.
     fn legacy_log(edit: impl FnOnce(&mut Value)) -> String {
-        let seed = [7u8; 32];
         let request = FightRequest {
             a: include_str!("../../../examples/mls/duel/knight.toml").to_string(),
             b: include_str!("../../../examples/mls/duel/brigand.toml").to_string(),
@@ -682,14 +681,24 @@ mod tests {
             max_turns: 100,
             map: None,
         };
-        let text = request.text();
+        roll_log([7u8; 32], &request.text(), edit)
+    }
+
+    /// A log of one roll of `expression` by the GM, then the reveal.
+    fn one_roll_log(expression: &str) -> String {
+        roll_log([9u8; 32], expression, |_| {})
+    }
+
+    /// The room's opening, one roll of `expression` by the GM under `seed`
+    /// (its result passed through `edit`), then the reveal.
+    fn roll_log(seed: [u8; 32], expression: &str, edit: impl FnOnce(&mut Value)) -> String {
         let record = RollRecord {
             room: "r",
             epoch: 0,
             seq: 2,
             roller: 0,
             client_seed: "",
-            expression: &text,
+            expression,
         };
         let mut result = fair::perform(&seed, &record, &Limits::default()).unwrap();
         edit(&mut result);
@@ -701,7 +710,7 @@ mod tests {
             json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
         );
         let roll = json!({"kind": "roll", "roller": 0, "name": "GM", "epoch": 0, "client_seed": "",
-                          "expression": text, "secret": false, "result": result});
+                          "expression": expression, "secret": false, "result": result});
         let (second, prev) = line(2, "roll", 0, &prev, roll);
         let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
                             "next_epoch": 1, "commitment": fair::commitment(&[8u8; 32])});
@@ -719,34 +728,6 @@ mod tests {
         let failure = verify(&forged).unwrap_err();
         assert_eq!(failure.line, 2, "{failure}");
         assert!(failure.message.contains("do not follow"), "{failure}");
-    }
-
-    /// A log of one roll of `expression` by the GM, then the reveal.
-    fn one_roll_log(expression: &str) -> String {
-        let seed = [9u8; 32];
-        let record = RollRecord {
-            room: "r",
-            epoch: 0,
-            seq: 2,
-            roller: 0,
-            client_seed: "",
-            expression,
-        };
-        let result = fair::perform(&seed, &record, &Limits::default()).unwrap();
-        let (first, prev) = line(
-            1,
-            "room",
-            0,
-            fair::GENESIS,
-            json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
-        );
-        let roll = json!({"kind": "roll", "roller": 0, "name": "GM", "epoch": 0, "client_seed": "",
-                          "expression": expression, "secret": false, "result": result});
-        let (second, prev) = line(2, "roll", 0, &prev, roll);
-        let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
-                            "next_epoch": 1, "commitment": fair::commitment(&[8u8; 32])});
-        let (third, _) = line(3, "reveal", 0, &prev, reveal);
-        format!("{first}\n{second}\n{third}\n")
     }
 
     /// One accepted `10000d6` makes a line over 1 MiB: read a line at a time,
