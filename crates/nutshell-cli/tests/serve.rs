@@ -113,6 +113,51 @@ fn dechunk(mut text: &str) -> String {
     }
 }
 
+/// Reveals the room's seed as its GM and writes the exported log to
+/// `room.jsonl` in `dir`: the log's text and the file.
+fn reveal_and_export(
+    address: &str,
+    room: &str,
+    gm: &str,
+    dir: &std::path::Path,
+) -> (String, std::path::PathBuf) {
+    let (status, _) = request(
+        address,
+        "POST",
+        &format!("/api/rooms/{room}/reveal"),
+        Some(gm),
+        "",
+    );
+    assert_eq!(status, 200);
+    let (status, log) = request(
+        address,
+        "GET",
+        &format!("/api/rooms/{room}/log"),
+        Some(gm),
+        "",
+    );
+    assert_eq!(status, 200);
+    let file = dir.join("room.jsonl");
+    std::fs::write(&file, &log).unwrap();
+    (log, file)
+}
+
+/// `nutshell verify FILE` succeeds: its standard output.
+fn verifies(file: &std::path::Path) -> String {
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
@@ -153,24 +198,8 @@ fn a_room_log_from_nutshell_serve_verifies_offline_and_tampering_is_named() {
         r#"{"expression":"1d20","secret":true}"#,
     );
     assert_eq!(status, 201);
-    let (status, _) = request(a, "POST", &format!("/api/rooms/{id}/reveal"), Some(gm), "");
-    assert_eq!(status, 200);
-    let (status, log) = request(a, "GET", &format!("/api/rooms/{id}/log"), Some(gm), "");
-    assert_eq!(status, 200);
-    let file = dir.path().join("room.jsonl");
-    std::fs::write(&file, &log).unwrap();
-
-    let output = Command::new(cargo_bin("nutshell"))
-        .arg("verify")
-        .arg(&file)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let (log, file) = reveal_and_export(a, id, gm, dir.path());
+    let stdout = verifies(&file);
     assert!(stdout.contains("OK: room"), "{stdout}");
     assert!(stdout.contains("2 rolls recomputed"), "{stdout}");
 
@@ -322,25 +351,9 @@ fn verify_reads_a_log_over_a_mebibyte_and_refuses_an_empty_one() {
         r#"{"expression":"10000d6"}"#,
     );
     assert_eq!(status, 201, "{roll}");
-    let (status, _) = request(a, "POST", &format!("/api/rooms/{id}/reveal"), Some(gm), "");
-    assert_eq!(status, 200);
-    let (status, log) = request(a, "GET", &format!("/api/rooms/{id}/log"), Some(gm), "");
-    assert_eq!(status, 200);
+    let (log, file) = reveal_and_export(a, id, gm, dir.path());
     assert!(log.len() > 1 << 20, "{} bytes", log.len());
-    let file = dir.path().join("room.jsonl");
-    std::fs::write(&file, &log).unwrap();
-
-    let output = Command::new(cargo_bin("nutshell"))
-        .arg("verify")
-        .arg(&file)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = verifies(&file);
     assert!(stdout.contains("3 events from #1"), "{stdout}");
     assert!(stdout.contains("1 rolls recomputed"), "{stdout}");
 
