@@ -21,11 +21,11 @@ impl Drop for Server {
     }
 }
 
-/// Starts `nutshell serve` and waits for the line that names its address.
-/// The pipe of its standard error is closed then: the server must go on
-/// answering (and logging nowhere) with its standard error gone.
-fn serve(database: &str) -> Server {
-    let mut child = Command::new(cargo_bin("nutshell"))
+/// `nutshell serve` on a free local port with `database`, no rate limit,
+/// standard output discarded.
+fn serve_command(database: &str) -> Command {
+    let mut command = Command::new(cargo_bin("nutshell"));
+    command
         .args([
             "serve",
             "--listen",
@@ -35,8 +35,16 @@ fn serve(database: &str) -> Server {
             "--database",
             database,
         ])
+        .stdout(Stdio::null());
+    command
+}
+
+/// Starts `nutshell serve` and waits for the line that names its address.
+/// The pipe of its standard error is closed then: the server must go on
+/// answering (and logging nowhere) with its standard error gone.
+fn serve(database: &str) -> Server {
+    let mut child = serve_command(database)
         .stderr(Stdio::piped())
-        .stdout(Stdio::null())
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
@@ -407,21 +415,11 @@ fn serve_logs_one_plain_line_per_request() {
     let dir = tempfile::tempdir().unwrap();
     let database = format!("sqlite:{}", dir.path().join("table.db").display());
     let log_path = dir.path().join("serve.log");
-    let mut child = Command::new(cargo_bin("nutshell"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--rate-limit",
-            "0",
-            "--database",
-            &database,
-        ])
+    let mut child = serve_command(&database)
         .env_remove("RUST_LOG")
         .env_remove("NO_COLOR")
         .env("CLICOLOR_FORCE", "1")
         .stderr(std::fs::File::create(&log_path).unwrap())
-        .stdout(Stdio::null())
         .spawn()
         .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
