@@ -139,6 +139,19 @@ impl<'c, 'a> Walker<'c, 'a> {
                 return Ok(self.ctx.point(c));
             }
             let mut acc: Option<Dist> = None;
+            // What the terms after the i-th add at the least: a partial sum may
+            // be capped at `cap - later[i]` and no more, because
+            // min(min(S, c - m) + R, c) = min(S + R, c) only when R >= m. With
+            // a subtraction (or a term without a known lower bound) later in
+            // the chain, partial sums are not capped at all: capping
+            // `1d20 + 5` at 10 before `- 2` would turn every 10 into 8.
+            let later: Option<Vec<i64>> = bounds.as_ref().and_then(|b| {
+                let mut later = vec![0i64; b.len()];
+                for i in (0..b.len().saturating_sub(1)).rev() {
+                    later[i] = later[i + 1].checked_add(b[i + 1])?;
+                }
+                Some(later)
+            });
             for (i, operand) in operands.iter().enumerate() {
                 let op_cap = match (cap, &bounds, total_bound) {
                     (Some(c), Some(b), Some(total)) => c.checked_sub(total - b[i]),
@@ -148,14 +161,19 @@ impl<'c, 'a> Walker<'c, 'a> {
                 if i > 0 && rest[i - 1].0 == BinOp::Sub {
                     d = self.ctx.map(&d, |v| v.checked_neg())?;
                 }
+                let partial_cap = match (cap, &later) {
+                    (Some(c), Some(later)) => c.checked_sub(later[i]),
+                    _ => None,
+                };
                 acc = Some(match acc {
                     None => d,
                     Some(a) => {
                         let sum = self.ctx.add(&a, &d)?;
-                        self.ctx.cap(sum, cap)?
+                        self.ctx.cap(sum, partial_cap)?
                     }
                 });
             }
+            // The whole sum is capped by `node_inner`.
             return Ok(acc.expect("a chain has operands"));
         }
         let mut acc = self.node(first, None)?;

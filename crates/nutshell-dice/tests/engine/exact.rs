@@ -43,6 +43,31 @@ fn a_threshold_on_compounded_successes_counts_whole_sums() {
     }
 }
 
+/// Issue 23's examples: a comparison of a flat chain with a later subtraction.
+/// Partial sums used to be capped at the threshold before the subtraction
+/// (`1d20 + 5 - 2 >= 10` came out 0). Each answer counted by hand from the
+/// faces: 1d20 >= 7 is 14/20; 3d6 >= 16 is 10/216; 4d6kh3 >= 14 is 115/324;
+/// 20 - 1d6 - 1 is at most 3 never and at least 18 on a 1; 5 + 2d20 >= 34 is
+/// 39/400 * 2 = 39/200.
+#[test]
+fn flat_chains_with_a_later_subtraction_are_not_capped_early() {
+    let p1 = |text: &str| dist(text).probability(1);
+    assert_eq!(p1("1d20 + 5 - 2 >= 10"), ratio(7, 10));
+    assert_eq!(p1("3d6 - 2 - 2 >= 12"), ratio(5, 108));
+    assert_eq!(p1("4d6kh3 + 2 - 1 >= 15"), ratio(115, 324));
+    assert_eq!(p1("2d6 + 1d4 - 1d4 > 7"), p1("2d6 + (1d4 - 1d4) > 7"));
+    assert_eq!(p1("20 - 1d6 - 1 <= 3"), ratio(0, 1));
+    assert_eq!(p1("20 - 1d6 - 1 >= 18"), ratio(1, 6));
+    assert_eq!(p1("5 + 2d20 - 7 >= 27"), ratio(39, 200));
+    assert_eq!(p1("1d6 * 3 + 8 + 2 - 1d12 + 2d4 <= 17"), ratio(5, 12));
+    let exploding = dist("1d6! + 3 - 2 >= 6");
+    assert_eq!(
+        exploding.probability(1) + exploding.tail(),
+        ratio(1, 3),
+        "1d6! >= 5"
+    );
+}
+
 #[test]
 fn known_means() {
     assert_eq!(dist("4d6dl1").mean(), ratio(15869, 1296));
