@@ -7,6 +7,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use nutshell_dice::Limits;
+use nutshell_server::ServerLimits;
+use nutshell_server::rate::Rate;
 
 use crate::exit::Failure;
 
@@ -42,6 +44,155 @@ pub struct ServeArgs {
         value_name = "N"
     )]
     pub rate_burst: u32,
+    /// Open connections in all; more are answered 503 and closed
+    #[arg(
+        long,
+        env = "NUTSHELL_MAX_CONNECTIONS",
+        default_value_t = 4096,
+        value_name = "N"
+    )]
+    pub max_connections: usize,
+    /// Open connections from one client address (an IPv6 /64 counts as one)
+    #[arg(
+        long,
+        env = "NUTSHELL_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 128,
+        value_name = "N"
+    )]
+    pub max_connections_per_address: usize,
+    /// Seconds a client may take to send a request's head (and an idle kept-alive
+    /// connection stays open)
+    #[arg(
+        long,
+        env = "NUTSHELL_HEADER_TIMEOUT",
+        default_value_t = 10.0,
+        value_name = "SECONDS"
+    )]
+    pub header_timeout: f64,
+    /// Seconds from a request's head to its answer, body included (then 408)
+    #[arg(
+        long,
+        env = "NUTSHELL_REQUEST_TIMEOUT",
+        default_value_t = 30.0,
+        value_name = "SECONDS"
+    )]
+    pub request_timeout: f64,
+    /// Seconds a client may leave an answer or a stream unread before it is dropped
+    #[arg(
+        long,
+        env = "NUTSHELL_WRITE_TIMEOUT",
+        default_value_t = 30.0,
+        value_name = "SECONDS"
+    )]
+    pub write_timeout: f64,
+    /// Seconds a database operation may take; then the request gets 503 with Retry-After
+    #[arg(
+        long,
+        env = "NUTSHELL_DATABASE_TIMEOUT",
+        default_value_t = 5.0,
+        value_name = "SECONDS"
+    )]
+    pub database_timeout: f64,
+    /// Threads for long work (exact odds, simulations) at a lower priority; 0: half the cores
+    #[arg(long, env = "NUTSHELL_WORKERS", default_value_t = 0, value_name = "N")]
+    pub workers: usize,
+    /// Most events a room may hold
+    #[arg(
+        long,
+        env = "NUTSHELL_MAX_ROOM_EVENTS",
+        default_value_t = 100_000,
+        value_name = "N"
+    )]
+    pub max_room_events: i64,
+    /// Most bytes of events a room may hold
+    #[arg(long, env = "NUTSHELL_MAX_ROOM_BYTES", default_value_t = 64 * 1024 * 1024, value_name = "BYTES")]
+    pub max_room_bytes: u64,
+    /// Most bytes one event (a roll, a fight step, a sheet) may take
+    #[arg(long, env = "NUTSHELL_MAX_EVENT_BYTES", default_value_t = 256 * 1024, value_name = "BYTES")]
+    pub max_event_bytes: usize,
+    /// Most members of a room, the GM included
+    #[arg(
+        long,
+        env = "NUTSHELL_MAX_MEMBERS",
+        default_value_t = 64,
+        value_name = "N"
+    )]
+    pub max_members: usize,
+    /// Rooms created per hour per client address (0 turns this limit off)
+    #[arg(
+        long,
+        env = "NUTSHELL_ROOMS_PER_HOUR",
+        default_value_t = 30.0,
+        value_name = "N"
+    )]
+    pub rooms_per_hour: f64,
+}
+
+/// `SECONDS` of a timeout flag, or why not.
+fn seconds(flag: &str, value: f64) -> Result<std::time::Duration, Failure> {
+    if value.is_finite() && value > 0.0 && value <= 86_400.0 {
+        Ok(std::time::Duration::from_secs_f64(value))
+    } else {
+        Err(Failure::bad_input(format!(
+            "error: --{flag} {value}: expected seconds above 0 and at most 86400"
+        )))
+    }
+}
+
+/// The server's limits from the flags and the engine limits given.
+fn server_limits(args: &ServeArgs, limits: &Limits) -> Result<ServerLimits, Failure> {
+    let mut server = ServerLimits {
+        engine: nutshell_server::limits::engine_limits_from(limits),
+        ..ServerLimits::default()
+    };
+    for (flag, value) in [
+        ("max-connections", args.max_connections),
+        (
+            "max-connections-per-address",
+            args.max_connections_per_address,
+        ),
+        ("max-event-bytes", args.max_event_bytes),
+        ("max-members", args.max_members),
+    ] {
+        if value == 0 {
+            return Err(Failure::bad_input(format!(
+                "error: --{flag} 0: expected a number above 0"
+            )));
+        }
+    }
+    if args.max_room_events < 1 || args.max_room_bytes == 0 {
+        return Err(Failure::bad_input(
+            "error: --max-room-events and --max-room-bytes must be above 0".to_string(),
+        ));
+    }
+    if !(args.rooms_per_hour.is_finite() && args.rooms_per_hour >= 0.0) {
+        return Err(Failure::bad_input(format!(
+            "error: --rooms-per-hour {}: expected a number, 0 or more",
+            args.rooms_per_hour
+        )));
+    }
+    server.connections.max_connections = args.max_connections;
+    server.connections.max_per_address = args.max_connections_per_address;
+    server.connections.header_timeout = seconds("header-timeout", args.header_timeout)?;
+    server.connections.write_timeout = seconds("write-timeout", args.write_timeout)?;
+    server.request_timeout = seconds("request-timeout", args.request_timeout)?;
+    server.store.timeout = seconds("database-timeout", args.database_timeout)?;
+    server.store.max_room_events = args.max_room_events;
+    server.store.max_room_bytes = args.max_room_bytes;
+    server.store.max_event_bytes = args.max_event_bytes;
+    server.store.max_members = args.max_members;
+    if args.workers > 0 {
+        server.pool.workers = args.workers;
+    }
+    server.rates.per_key = Rate {
+        per_second: args.rate_limit,
+        burst: args.rate_burst,
+    };
+    server.rates.rooms_per_address = Rate {
+        per_second: args.rooms_per_hour / 3600.0,
+        burst: server.rates.rooms_per_address.burst,
+    };
+    Ok(server)
 }
 
 /// `nutshell verify`.
@@ -82,9 +233,7 @@ pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
     let config = nutshell_server::Config {
         listen: args.listen,
         database,
-        limits: limits.clone(),
-        rate_per_second: args.rate_limit,
-        rate_burst: args.rate_burst,
+        limits: server_limits(args, limits)?,
     };
     nutshell_server::run(config, |address| {
         eprintln!("nutshell serve: listening on http://{address}/ (API description: http://{address}/api/openapi.json; Ctrl-C stops)");

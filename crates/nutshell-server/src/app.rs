@@ -29,10 +29,17 @@ pub struct AppState {
     /// The engine's limits for rolls and exact odds: no request can tie the
     /// server up for longer than `max_work` allows.
     pub limits: Limits,
-    /// Requests per member key.
+    /// Requests per member key, and per address for what needs no key.
     pub rate: Arc<crate::rate::RateLimit>,
     /// Fights between steps.
     pub fights: Arc<api::fights::Cache>,
+    /// How large an odds answer may be.
+    pub answer: api::odds::AnswerLimits,
+    /// Long work (odds, simulations), fair between rooms.
+    pub pool: Arc<crate::work::WorkPool>,
+    /// How long a request may take from its head to its answer's head
+    /// (reading its body included).
+    pub request_timeout: std::time::Duration,
 }
 
 /// The whole API.
@@ -76,7 +83,28 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{room}/events", get(api::log::events))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        // A request must be read and answered (its head; a stream goes on)
+        // within the timeout: 408 otherwise, and its work is dropped. The
+        // body must also keep coming: a pause of the same length between
+        // two of its pieces ends it.
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            state.request_timeout,
+        ))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            state.request_timeout,
+        ))
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http().make_span_with(|request: &Request| {
+                // The path as the log shows it: never a key (`RUST_LOG=debug`
+                // shows this span; headers are not shown).
+                tracing::debug_span!(
+                    "request",
+                    method = %request.method(),
+                    path = %shown_path(request.uri()),
+                )
+            }),
+        )
         .with_state(state);
     // Around the whole router rather than each route, so they see its final
     // answers (a 405's `Allow` header is added after the route's layers).
@@ -162,6 +190,11 @@ async fn json_errors(request: Request, next: Next) -> Response {
             format!("{path} does not take {method}; it takes {allow}"),
         ),
         StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        StatusCode::REQUEST_TIMEOUT => ApiError::new(
+            status,
+            "timeout",
+            "the request was not sent and answered in time: send it again (a long job: ask for less)",
+        ),
         StatusCode::UNSUPPORTED_MEDIA_TYPE => unsupported_media_type(),
         StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => {
             ApiError::bad_request("bad_request", or_reason(text, status))
@@ -254,27 +287,70 @@ impl IntoResponse for ApiError {
 }
 
 impl From<StoreError> for ApiError {
-    /// A database that cannot be reached is a 503 with `Retry-After` (the
-    /// server reconnects by itself); any other store failure is a 500.
+    /// A database that cannot be reached, or does not answer in time, is a
+    /// 503 with `Retry-After` (the server reconnects by itself); a room over
+    /// a quota is 403 `room_full`, an event over the size limit 413; any
+    /// other store failure is a 500. The database's own words are logged,
+    /// never answered: they can name the database, its tables and its host.
     fn from(error: StoreError) -> ApiError {
-        if let StoreError::NameTaken(_) = error {
-            return ApiError::new(StatusCode::CONFLICT, "name_taken", error.to_string());
+        match &error {
+            StoreError::NameTaken(_) => {
+                return ApiError::new(StatusCode::CONFLICT, "name_taken", error.to_string());
+            }
+            StoreError::Quota(_) => {
+                return ApiError::new(StatusCode::FORBIDDEN, "room_full", error.to_string());
+            }
+            StoreError::TooLarge { .. } => {
+                return ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "event_too_large",
+                    error.to_string(),
+                );
+            }
+            _ => {}
         }
         if error.is_unavailable() {
+            tracing::warn!(%error, "database unavailable");
             let mut answer = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "database_unavailable",
-                format!("the database cannot be reached; nothing was written: {error}"),
+                error.unavailable_message(),
             );
             answer.retry_after = Some(1);
             return answer;
         }
+        tracing::error!(%error, "database failure");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "store",
-            error.to_string(),
+            "the database failed; nothing was written (the server's log has the details)",
         )
     }
+}
+
+impl From<crate::work::Busy> for ApiError {
+    /// A room with its share of the pool for long work: 429 `busy`; a full
+    /// pool or a stopping server: 503 `busy`; both with `Retry-After: 1`.
+    fn from(busy: crate::work::Busy) -> ApiError {
+        let status = match busy {
+            crate::work::Busy::Room(_) => StatusCode::TOO_MANY_REQUESTS,
+            _ => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        let mut error = ApiError::new(status, "busy", busy.to_string());
+        error.retry_after = Some(1);
+        error
+    }
+}
+
+/// 429 `rate_limited` with `Retry-After`: `what` says whose limit it is.
+fn rate_limited(what: &str, wait: std::time::Duration) -> ApiError {
+    let mut error = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!("too many {what}: try again in {} s", wait.as_secs()),
+    );
+    error.retry_after = Some(wait.as_secs());
+    error
 }
 
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
@@ -330,26 +406,35 @@ impl FromRequestParts<AppState> for Caller {
             ));
         };
         let key_hash = fair::sha256_hex(key.as_bytes());
-        if let Err(wait) = state.rate.check(&key_hash) {
-            let mut error = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                format!(
-                    "too many requests with this key: try again in {} s",
-                    wait.as_secs()
-                ),
-            );
-            error.retry_after = Some(wait.as_secs());
-            return Err(error);
-        }
-        match state.store.member_by_key(&key_hash).await? {
-            Some(member) => Ok(Caller(member)),
-            None => Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "bad_key",
-                "this key belongs to no member of any room",
-            )),
-        }
+        // A key this process knows costs no database look-up; any other
+        // (a wrong key, or a member's first request since the start) is
+        // charged to the client's address before it is looked up, so made-up
+        // keys are limited like everything else and never get a bucket.
+        let member = match state.store.member_in_memory(&key_hash) {
+            Some(member) => member,
+            None => {
+                if let Some(address) = ClientAddress::of(parts) {
+                    state.rate.lookup(address).map_err(|wait| {
+                        rate_limited(
+                            "requests with keys this server does not know from this address",
+                            wait,
+                        )
+                    })?;
+                }
+                state.store.member_by_key(&key_hash).await?.ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::UNAUTHORIZED,
+                        "bad_key",
+                        "this key belongs to no member of any room",
+                    )
+                })?
+            }
+        };
+        state
+            .rate
+            .key(&key_hash)
+            .map_err(|wait| rate_limited("requests with this key", wait))?;
+        Ok(Caller(member))
     }
 }
 
@@ -400,41 +485,53 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
         parts: &mut axum::http::request::Parts,
         _state: &S,
     ) -> Result<Self, Self::Rejection> {
-        Ok(ClientAddress(
-            parts
-                .extensions
-                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-                .map(|info| info.0.ip()),
-        ))
+        Ok(ClientAddress(ClientAddress::of(parts)))
     }
 }
 
 impl ClientAddress {
-    /// Takes a token from the address's bucket (the same rate as a key's):
-    /// creating rooms and joining need no key, so they are limited by the
-    /// address they come from. Behind a reverse proxy every client has the
-    /// proxy's address: limit at the proxy then (`--rate-limit 0` turns both
-    /// limits off).
-    pub fn limit(&self, state: &AppState) -> Result<(), ApiError> {
-        let Some(address) = self.0 else {
-            return Ok(());
-        };
-        state
-            .rate
-            .check(&format!("address {address}"))
-            .map_err(|wait| {
-                let mut error = ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
-                    format!(
-                        "too many rooms created or joined from this address: try again in {} s",
-                        wait.as_secs()
-                    ),
-                );
-                error.retry_after = Some(wait.as_secs());
-                error
-            })
+    /// The address a request came from, if the server knows it.
+    pub fn of(parts: &Parts) -> Option<std::net::IpAddr> {
+        parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|info| info.0.ip())
     }
+
+    /// Creating a room (it needs no key) is limited by the address it comes
+    /// from. Behind a reverse proxy every client has the proxy's address:
+    /// limit at the proxy then (`--rate-limit 0` turns the server's limits
+    /// off).
+    pub fn limit_rooms(&self, state: &AppState) -> Result<(), ApiError> {
+        match self.0 {
+            Some(address) => state
+                .rate
+                .room(address)
+                .map_err(|wait| rate_limited("rooms created from this address", wait)),
+            None => Ok(()),
+        }
+    }
+
+    /// Joining is limited by the address (and, once the invite is found
+    /// good, by the room: [`limit_room_joins`]).
+    pub fn limit_joins(&self, state: &AppState) -> Result<(), ApiError> {
+        match self.0 {
+            Some(address) => state
+                .rate
+                .join(address)
+                .map_err(|wait| rate_limited("joins from this address", wait)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Joins of one room, whatever their addresses; charged only for a good
+/// invite, so a stranger who knows the room's id cannot use up its joins.
+pub fn limit_room_joins(state: &AppState, room: &str) -> Result<(), ApiError> {
+    state
+        .rate
+        .join_room(room)
+        .map_err(|wait| rate_limited("joins of this room", wait))
 }
 
 #[cfg(test)]

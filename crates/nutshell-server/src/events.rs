@@ -23,8 +23,18 @@ use crate::store::{Event, Member, Role, Store};
 /// re-read the log.
 const CHANNEL_DEPTH: usize = 256;
 
-/// How many events one back-fill query reads.
-const BACKFILL_BATCH: i64 = 500;
+/// How many events one back-fill query reads: a reader from sequence 0
+/// holds at most this many events in memory at once (each at most the
+/// store's `max_event_bytes`), whatever the room's size.
+pub const BACKFILL_BATCH: i64 = 32;
+
+/// Events waiting between a reader's task and its connection.
+const OUT_DEPTH: usize = 8;
+
+/// How long a reader's task waits for the connection to take an event
+/// before it gives the reader up (the connection's own write timeout
+/// usually closes it first).
+const SLOW_READER: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The rooms' channels.
 #[derive(Default)]
@@ -152,7 +162,7 @@ impl Hub {
         member: Member,
         after: i64,
     ) -> mpsc::Receiver<(i64, Value)> {
-        let (out, receiver) = mpsc::channel(64);
+        let (out, receiver) = mpsc::channel(OUT_DEPTH);
         let mut live = self.subscribe(&member.room);
         tokio::spawn(async move {
             let mut last = after;
@@ -171,7 +181,10 @@ impl Hub {
                             return;
                         }
                         if event.seq == last + 1 {
-                            if out.send((event.seq, view(&event, &member))).await.is_err() {
+                            if send(&out, (event.seq, view(&event, &member)))
+                                .await
+                                .is_err()
+                            {
                                 return;
                             }
                             last = event.seq;
@@ -219,12 +232,24 @@ async fn backfill(
                 continue;
             }
             Err(error) => {
-                let _ = out
-                    .send((
-                        *last,
-                        json!({"error": {"code": "store", "message": error.to_string()}}),
-                    ))
-                    .await;
+                // The database's own words stay in the server's log.
+                tracing::warn!(%error, "an event stream's back-fill failed");
+                let (code, message) = if error.is_unavailable() {
+                    (
+                        "database_unavailable",
+                        "the database cannot be reached now: reconnect with Last-Event-ID",
+                    )
+                } else {
+                    (
+                        "store",
+                        "the log cannot be read: reconnect with Last-Event-ID",
+                    )
+                };
+                let _ = send(
+                    out,
+                    (*last, json!({"error": {"code": code, "message": message}})),
+                )
+                .await;
                 return Err(());
             }
         };
@@ -232,11 +257,19 @@ async fn backfill(
             return Ok(());
         }
         for event in batch {
-            out.send((event.seq, view(&event, member)))
-                .await
-                .map_err(|_| ())?;
+            send(out, (event.seq, view(&event, member))).await?;
             *last = event.seq;
         }
+    }
+}
+
+/// Passes an event to the reader's connection; `Err` when the reader has
+/// gone, or has taken nothing for [`SLOW_READER`] (then it is dropped:
+/// nothing is buffered for it beyond [`OUT_DEPTH`] events).
+async fn send(out: &mpsc::Sender<(i64, Value)>, item: (i64, Value)) -> Result<(), ()> {
+    match tokio::time::timeout(SLOW_READER, out.send(item)).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
     }
 }
 

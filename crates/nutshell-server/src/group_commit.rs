@@ -19,7 +19,23 @@
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::{self, AppendError, Backend, Draft, Event, Room, StoreError};
+use std::collections::HashMap;
+
+use crate::store::{
+    self, AppendError, Backend, Draft, Event, Quota, Room, StoreError, StoreSettings,
+};
+
+/// Bytes of event bodies per room, as far as this writer knows: read once
+/// per room (inside a write transaction), then counted up as it commits.
+/// Forgotten for a room whose batch failed, and all at once past
+/// [`TALLIES_KEPT`] rooms. With several processes on one database each
+/// counts only its own appends after its first read: the quota holds to
+/// within what the others added since.
+#[derive(Default)]
+struct Tallies(HashMap<String, u64>);
+
+/// How many rooms' byte counts the writer keeps.
+const TALLIES_KEPT: usize = 10_000;
 
 /// The most appends one transaction takes.
 pub const MAX_BATCH: usize = 256;
@@ -88,11 +104,15 @@ where
 /// The queue of appends and the task that writes them.
 pub(crate) type Queue = mpsc::Sender<Box<dyn Pending>>;
 
-/// Starts the writer on `pool`; it ends when every sender is dropped.
-pub(crate) fn start(pool: sqlx::AnyPool, backend: Backend) -> Queue {
+/// Starts the writer on `pool`; it ends when every sender is dropped. A
+/// batch that takes longer than the settings' timeout is given up (its
+/// transaction dropped, so rolled back unless its commit had gone through)
+/// and its appends are answered as unavailable, not acknowledged.
+pub(crate) fn start(pool: sqlx::AnyPool, backend: Backend, settings: StoreSettings) -> Queue {
     let (sender, mut receiver) = mpsc::channel::<Box<dyn Pending>>(MAX_BATCH * 16);
     tokio::spawn(async move {
         let mut batch: Vec<Box<dyn Pending>> = Vec::with_capacity(MAX_BATCH);
+        let mut tallies = Tallies::default();
         while let Some(first) = receiver.recv().await {
             batch.push(first);
             while batch.len() < MAX_BATCH {
@@ -101,14 +121,32 @@ pub(crate) fn start(pool: sqlx::AnyPool, backend: Backend) -> Queue {
                     Err(_) => break,
                 }
             }
-            write(&pool, backend, &mut batch).await;
+            let written = write(&pool, backend, &settings, &mut tallies, &mut batch);
+            if tokio::time::timeout(settings.timeout, written)
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    "a write transaction took over {:?}; given up",
+                    settings.timeout
+                );
+                // What it had counted may not have been committed.
+                tallies.0.clear();
+                batch.clear();
+            }
         }
     });
     sender
 }
 
 /// Writes one batch in one transaction and answers every job in it.
-async fn write(pool: &sqlx::AnyPool, backend: Backend, batch: &mut Vec<Box<dyn Pending>>) {
+async fn write(
+    pool: &sqlx::AnyPool,
+    backend: Backend,
+    settings: &StoreSettings,
+    tallies: &mut Tallies,
+    batch: &mut Vec<Box<dyn Pending>>,
+) {
     let began = match backend {
         Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
         Backend::Postgres => pool.begin().await,
@@ -153,10 +191,49 @@ async fn write(pool: &sqlx::AnyPool, backend: Backend, batch: &mut Vec<Box<dyn P
             ))));
             continue;
         };
+        if *seq > settings.max_room_events {
+            job.failed(Quota::Events(*seq - 1).into());
+            continue;
+        }
         let Some(draft) = job.build(room, *seq) else {
             continue;
         };
         let one = store::seal(&room.id, *seq, prev.clone(), draft);
+        let bytes = one.body_bytes();
+        if bytes > settings.max_event_bytes {
+            job.failed(StoreError::TooLarge {
+                bytes,
+                max: settings.max_event_bytes,
+            });
+            continue;
+        }
+        let held = match tallies.0.get(&room.id) {
+            Some(held) => *held,
+            None => match store::room_bytes(&mut tx, &room.id, backend).await {
+                Ok(held) => {
+                    if tallies.0.len() >= TALLIES_KEPT {
+                        tallies.0.clear();
+                    }
+                    tallies.0.insert(room.id.clone(), held);
+                    held
+                }
+                Err(error) => {
+                    job.failed(error);
+                    continue;
+                }
+            },
+        };
+        if held + bytes as u64 > settings.max_room_bytes {
+            job.failed(
+                Quota::Bytes {
+                    held,
+                    max: settings.max_room_bytes,
+                }
+                .into(),
+            );
+            continue;
+        }
+        tallies.0.insert(room.id.clone(), held + bytes as u64);
         *seq += 1;
         *prev = one.event.hash.clone();
         sealed.push(one);
@@ -164,6 +241,7 @@ async fn write(pool: &sqlx::AnyPool, backend: Backend, batch: &mut Vec<Box<dyn P
     }
     if let Err(error) = store::insert_events(&mut tx, &sealed, backend).await {
         let _ = tx.rollback().await;
+        forget(tallies, &sealed);
         return fail_all(waiting.into_iter(), &error);
     }
     match tx.commit().await {
@@ -172,7 +250,17 @@ async fn write(pool: &sqlx::AnyPool, backend: Backend, batch: &mut Vec<Box<dyn P
                 job.committed(one.event);
             }
         }
-        Err(error) => fail_all(waiting.into_iter(), &StoreError::Database(error)),
+        Err(error) => {
+            forget(tallies, &sealed);
+            fail_all(waiting.into_iter(), &StoreError::Database(error))
+        }
+    }
+}
+
+/// Forgets the byte counts of the rooms of a batch that was not committed.
+fn forget(tallies: &mut Tallies, sealed: &[store::Sealed]) {
+    for one in sealed {
+        tallies.0.remove(&one.event.room);
     }
 }
 

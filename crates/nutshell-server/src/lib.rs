@@ -15,11 +15,15 @@ pub mod events;
 pub mod fair;
 pub mod fight;
 pub mod group_commit;
+pub mod limits;
+pub mod names;
 pub mod rate;
+pub mod serve;
 pub mod sheet;
 pub mod store;
 pub mod verify;
 pub mod web;
+pub mod work;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -28,6 +32,7 @@ use std::sync::Arc;
 use nutshell_dice::Limits;
 
 pub use app::{AppState, router};
+pub use limits::ServerLimits;
 pub use store::Store;
 
 /// Where the server listens and keeps its data.
@@ -37,12 +42,10 @@ pub struct Config {
     pub listen: SocketAddr,
     /// `sqlite:PATH` or `postgres://...`.
     pub database: String,
-    /// The engine's limits for every roll and exact computation.
-    pub limits: Limits,
-    /// Requests a second per key on average (0: no limit) ...
-    pub rate_per_second: f64,
-    /// ... and at once.
-    pub rate_burst: u32,
+    /// Every limit: the engine's, the answers', the rooms', the
+    /// connections', the rates (a per-key rate of 0 turns every rate limit
+    /// off).
+    pub limits: ServerLimits,
 }
 
 /// Why the server could not start or stopped.
@@ -84,8 +87,19 @@ pub fn default_database() -> Result<(String, PathBuf), ServeError> {
 }
 
 /// The shared state for a store: a hub (with its PostgreSQL listener when
-/// the store is PostgreSQL) and the limits.
+/// the store is PostgreSQL), the engine's `limits`, the rate limits, and
+/// the server's defaults for everything else ([`ServerLimits`]).
 pub fn state(store: Store, limits: Limits, rate: rate::RateLimit) -> AppState {
+    let server = ServerLimits {
+        engine: limits,
+        ..ServerLimits::default()
+    };
+    state_with(store, &server, rate)
+}
+
+/// The shared state with every limit of `limits` (its rates are given as
+/// `rate`, which tests may build otherwise).
+pub fn state_with(store: Store, limits: &ServerLimits, rate: rate::RateLimit) -> AppState {
     let hub = Arc::new(events::Hub::default());
     if store.backend() == store::Backend::Postgres {
         hub.listen_postgres(store.clone());
@@ -93,9 +107,12 @@ pub fn state(store: Store, limits: Limits, rate: rate::RateLimit) -> AppState {
     AppState {
         store,
         hub,
-        limits,
+        limits: limits.engine.clone(),
         rate: Arc::new(rate),
         fights: Arc::default(),
+        answer: limits.answer.clone(),
+        pool: Arc::new(work::WorkPool::new(limits.pool.clone())),
+        request_timeout: limits.request_timeout,
     }
 }
 
@@ -124,7 +141,7 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeEr
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let store = Store::connect(&config.database).await?;
+        let store = Store::connect_with(&config.database, config.limits.store.clone()).await?;
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .map_err(|error| ServeError::Listen {
@@ -134,12 +151,19 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeEr
         let address = listener.local_addr()?;
         tracing::info!(%address, backend = ?store.backend(), "listening");
         ready(address);
-        let rate = rate::RateLimit::new(config.rate_per_second, config.rate_burst);
-        let app = router(state(store, config.limits, rate));
-        let app = app.into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown_signal())
-            .await?;
+        let rate = if config.limits.rates.per_key.per_second > 0.0 {
+            rate::RateLimit::with(&config.limits.rates)
+        } else {
+            rate::RateLimit::off()
+        };
+        let app = router(state_with(store, &config.limits, rate));
+        serve::serve(
+            listener,
+            app,
+            config.limits.connections.clone(),
+            shutdown_signal(),
+        )
+        .await?;
         tracing::info!("stopped");
         Ok(())
     })

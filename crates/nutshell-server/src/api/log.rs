@@ -23,30 +23,64 @@ pub struct After {
     pub key: Option<String>,
 }
 
+/// Events an export reads from the database at a time: an export holds at
+/// most this many events in memory (each at most the store's
+/// `max_event_bytes`), whatever the room's size, and takes a database
+/// connection only while it reads a page.
+pub const EXPORT_PAGE: i64 = 32;
+
 /// `GET /api/rooms/{room}/log`: every event after `after`, one JSON object a
 /// line, as the caller may see them. The GM's export verifies completely with
 /// `nutshell verify`; a player's verifies everything but the faces of secret
-/// rolls not yet revealed.
+/// rolls not yet revealed. Streamed: read from the database a page
+/// ([`EXPORT_PAGE`] events) at a time as the client takes it. A database
+/// failure after the first page ends the answer early (its chunked encoding
+/// unfinished, so the client sees a broken transfer, never a short log).
 pub async fn log(
     State(state): State<AppState>,
     InRoom(me): InRoom,
     after: Result<Query<After>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let Query(after) = after?;
-    let mut text = String::new();
-    let mut last = after.after.unwrap_or(0);
-    loop {
-        let batch = state.store.events_after(&me.room, last, 1000).await?;
-        if batch.is_empty() {
-            break;
-        }
-        for event in &batch {
-            text.push_str(&crate::fair::canonical(&view(event, &me)));
-            text.push('\n');
-            last = event.seq;
-        }
-    }
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text))
+    let after = after.after.unwrap_or(0);
+    // The first page is read before the answer starts, so a database that
+    // is down is a clean 503.
+    let first = state
+        .store
+        .events_after(&me.room, after, EXPORT_PAGE)
+        .await?;
+    let pages = futures_util::stream::unfold(
+        (Some(first), after, state.store.clone(), me),
+        |(page, last, store, me)| async move {
+            let page = match page {
+                Some(page) => page,
+                None => match store.events_after(&me.room, last, EXPORT_PAGE).await {
+                    Ok(page) => page,
+                    Err(error) => {
+                        tracing::warn!(%error, "an export stopped");
+                        let error = std::io::Error::other("the log could not be read to its end");
+                        // An empty page next: the stream ends after the error.
+                        return Some((Err(error), (Some(Vec::new()), last, store, me)));
+                    }
+                },
+            };
+            if page.is_empty() {
+                return None;
+            }
+            let mut text = String::new();
+            let mut last = last;
+            for event in &page {
+                text.push_str(&crate::fair::canonical(&view(event, &me)));
+                text.push('\n');
+                last = event.seq;
+            }
+            Some((Ok(bytes::Bytes::from(text)), (None, last, store, me)))
+        },
+    );
+    Ok((
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        axum::body::Body::from_stream(pages),
+    ))
 }
 
 /// `GET /api/rooms/{room}/events`: server-sent events, one per log event

@@ -33,17 +33,18 @@ pub async fn not_found() -> ApiError {
     ApiError::not_found("no such route: see /api/openapi.json")
 }
 
-/// Checks a display name: 1 to 64 characters after trimming, no control
-/// characters.
+/// Checks a display name ([`crate::names::check_name`]): 1 to 64
+/// characters after trimming, nothing hidden or that turns text around.
 pub(crate) fn display_name(name: &str, field: &str) -> Result<String, ApiError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
+    crate::names::check_name(name).map_err(|error| {
+        ApiError::bad_request(
             "bad_name",
-            format!("`{field}` must be 1 to 64 characters without control characters"),
-        ));
-    }
-    Ok(name.to_string())
+            format!(
+                "`{field}` must be 1 to {} characters, each of them shown: {error}",
+                crate::names::MAX_NAME_CHARS
+            ),
+        )
+    })
 }
 
 /// An event's number in a path (`/fights/{fight}/step`), or a JSON error

@@ -35,7 +35,7 @@ pub async fn create(
     address: ClientAddress,
     body: Result<Option<Json<CreateRoom>>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    address.limit(&state)?;
+    address.limit_rooms(&state)?;
     let request = body?.map(|Json(b)| b).unwrap_or_default();
     let name = match request.name {
         Some(name) => super::display_name(&name, "name")?,
@@ -93,7 +93,7 @@ pub async fn join(
     Path(room_id): Path<String>,
     body: Result<Json<Join>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    address.limit(&state)?;
+    address.limit_joins(&state)?;
     let Json(request) = body?;
     let name = super::display_name(&request.name, "name")?;
     let room = state.store.room(&room_id).await?;
@@ -102,6 +102,7 @@ pub async fn join(
         // The same answer for a wrong room and a wrong invite: nothing to probe.
         return Err(ApiError::forbidden("no room with this id and invite"));
     };
+    crate::app::limit_room_joins(&state, &room.id)?;
     let key = fair::random_token(32).map_err(entropy)?;
     let draft = Draft {
         kind: "join",

@@ -5,7 +5,8 @@
 //! seeds, not the room's dice: nothing is written to the room. A page runs
 //! 10,000 fights as several requests (`first` says where each batch
 //! starts, so the batches together are one run of the seed) and shows its
-//! progress between them.
+//! progress between them. Simulations run on the pool for long work
+//! ([`crate::work`]).
 
 use std::time::{Duration, Instant};
 
@@ -35,8 +36,8 @@ const CHUNK: u64 = 50;
 /// out, and answered) and `first` (the index of the batch's first fight, 0
 /// by default).
 pub async fn simulate(
-    State(_state): State<AppState>,
-    InRoom(_me): InRoom,
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(mut body) = body?;
@@ -84,40 +85,42 @@ pub async fn simulate(
         .setting()
         .map_err(|e| ApiError::bad_request("bad_simulation", e))?;
     let on_map = options.map.is_some();
-    let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let names = [sides[0].name.clone(), sides[1].name.clone()];
-        let started = Instant::now();
-        let mut tally = Tally::default();
-        let mut done = 0u64;
-        while done < trials && started.elapsed() < TIME_LIMIT {
-            let n = CHUNK.min(trials - done);
-            let range = first + done..first + done + n;
-            let part = Tally::run(&sides, &options, seed, range, &|| {})
-                .map_err(|e| ApiError::bad_request("bad_simulation", map_error(on_map, e)))?;
-            tally = tally.merge(part);
-            done += n;
-        }
-        let est = |count: u64| {
-            let i = wilson(count, done);
-            json!({"count": count, "probability": i.estimate, "low": i.low, "high": i.high})
-        };
-        Ok(json!({
-            "sides": names,
-            "seed": seed,
-            "first": first,
-            "trials": done,
-            "requested": trials,
-            "complete": done == trials,
-            "wins": [est(tally.wins[0]), est(tally.wins[1])],
-            "draw": est(tally.draws),
-            "turns": tally.turns,
-            "mean_turns": tally.turns as f64 / done.max(1) as f64,
-            "seconds": started.elapsed().as_secs_f64(),
-        }))
-    })
-    .await
-    .map_err(|e| {
-        ApiError::bad_request("bad_simulation", format!("the simulation stopped: {e}"))
-    })??;
+    // On the pool for long work: a room's simulations wait for each other,
+    // and rolls elsewhere keep their latency. A request that goes away (or
+    // times out) stops its simulation at the next look at the clock.
+    let answer = state
+        .pool
+        .run(&me.room, move |cancel| -> Result<Value, ApiError> {
+            let names = [sides[0].name.clone(), sides[1].name.clone()];
+            let started = Instant::now();
+            let mut tally = Tally::default();
+            let mut done = 0u64;
+            while done < trials && started.elapsed() < TIME_LIMIT && !cancel.is_cancelled() {
+                let n = CHUNK.min(trials - done);
+                let range = first + done..first + done + n;
+                let part = Tally::run(&sides, &options, seed, range, &|| {})
+                    .map_err(|e| ApiError::bad_request("bad_simulation", map_error(on_map, e)))?;
+                tally = tally.merge(part);
+                done += n;
+            }
+            let est = |count: u64| {
+                let i = wilson(count, done);
+                json!({"count": count, "probability": i.estimate, "low": i.low, "high": i.high})
+            };
+            Ok(json!({
+                "sides": names,
+                "seed": seed,
+                "first": first,
+                "trials": done,
+                "requested": trials,
+                "complete": done == trials,
+                "wins": [est(tally.wins[0]), est(tally.wins[1])],
+                "draw": est(tally.draws),
+                "turns": tally.turns,
+                "mean_turns": tally.turns as f64 / done.max(1) as f64,
+                "seconds": started.elapsed().as_secs_f64(),
+            }))
+        })
+        .await??;
     Ok(Json(answer))
 }

@@ -22,11 +22,16 @@ macro_rules! select_event {
     };
 }
 
+mod settings;
 mod threads;
 mod writes;
 
+pub(crate) use settings::Within;
+pub use settings::{Quota, StoreSettings};
+
 pub(crate) use writes::{
-    Sealed, insert_event, insert_events, last_in, lock_key, lock_room, room_in, rooms_in, seal,
+    Sealed, insert_event, insert_events, last_in, lock_key, lock_room, room_bytes, room_in,
+    rooms_in, seal,
 };
 
 /// What went wrong in the store.
@@ -52,9 +57,24 @@ pub enum StoreError {
     /// The writer task is gone (the server is stopping).
     #[error("the server is stopping")]
     Stopping,
+    /// The database did not answer within the store's timeout (a write may
+    /// or may not have been committed: it was not acknowledged).
+    #[error("the database did not answer within {} s", .0.as_secs_f64())]
+    TimedOut(std::time::Duration),
+    /// A room over one of its quotas; nothing was written.
+    #[error("{0}")]
+    Quota(#[from] Quota),
+    /// An event over the size limit; nothing was written.
+    #[error(
+        "this event would take {bytes} bytes; the most one event may take on this server is {max} (roll fewer dice)"
+    )]
+    TooLarge { bytes: usize, max: usize },
     /// A join under a name a member of the room has (the GM's `GM`
-    /// included), compared trimmed and without regard to case.
-    #[error("`{0}` is already a member's name in this room (the GM is `GM`): choose another name")]
+    /// included), compared trimmed, without regard to case, and with
+    /// look-alike letters of other scripts as one ([`crate::names`]).
+    #[error(
+        "`{0}` is already a member's name in this room, or looks like one (the GM is `GM`): choose another name"
+    )]
     NameTaken(String),
 }
 
@@ -63,17 +83,22 @@ impl StoreError {
     /// connection cut), as opposed to refusing a statement.
     pub fn is_unavailable(&self) -> bool {
         match self {
-            StoreError::Database(error) => matches!(
-                error,
-                sqlx::Error::Io(_)
-                    | sqlx::Error::PoolTimedOut
-                    | sqlx::Error::PoolClosed
-                    | sqlx::Error::WorkerCrashed
-                    | sqlx::Error::Tls(_)
-            ),
-            StoreError::Stopping => true,
+            StoreError::Database(error) => settings::is_unavailable(error),
+            StoreError::Stopping | StoreError::TimedOut(_) => true,
             StoreError::Batch { unavailable, .. } => *unavailable,
             _ => false,
+        }
+    }
+
+    /// What a 503 says: why, without the database's own words.
+    pub fn unavailable_message(&self) -> String {
+        match self {
+            StoreError::TimedOut(_) | StoreError::Batch { .. } => format!(
+                "the database did not answer in time: {}; try again",
+                "the request may not have been written"
+            ),
+            StoreError::Stopping => "the server is stopping; nothing was written".to_string(),
+            _ => "the database cannot be reached now; nothing was written; try again".to_string(),
         }
     }
 }
@@ -106,10 +131,9 @@ impl Role {
     }
 }
 
-/// Whether two members' names are one: trimmed, without regard to case.
-pub fn same_name(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
-}
+/// Whether two members' names are one: trimmed, without regard to case,
+/// and look-alikes as one ([`crate::names::same_name`]).
+pub use crate::names::same_name;
 
 /// A room's state that is not in its log.
 #[derive(Debug, Clone)]
@@ -172,6 +196,8 @@ pub struct Store {
     /// they can, this goes), so a key found once is not read again. Shared
     /// by the store's clones; emptied when it reaches [`MEMBERS_KEPT`].
     members: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Member>>>,
+    /// Timeouts and quotas.
+    settings: StoreSettings,
 }
 
 /// How many members [`Store::member_by_key`] keeps in memory.
@@ -208,9 +234,21 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 impl Store {
-    /// Connects to `url` (`sqlite:PATH` or `postgres://...`) and runs the
-    /// migrations. A SQLite file is created if missing and put in WAL mode.
+    /// Connects to `url` (`sqlite:PATH` or `postgres://...`) with the
+    /// default [`StoreSettings`] and runs the migrations. A SQLite file is
+    /// created if missing and put in WAL mode.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with(url, StoreSettings::default()).await
+    }
+
+    /// [`connect`](Self::connect) with `settings`. Connecting and migrating
+    /// must also finish within the timeout.
+    pub async fn connect_with(url: &str, settings: StoreSettings) -> Result<Store, StoreError> {
+        let timeout = settings.timeout;
+        Store::open(url, settings).within(timeout).await
+    }
+
+    async fn open(url: &str, settings: StoreSettings) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
         let url = if sqlite && !url.contains('?') && !url.contains(":memory:") {
@@ -218,30 +256,7 @@ impl Store {
         } else {
             url.to_string()
         };
-        let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 32 })
-            // While the database is down a request fails after this long
-            // rather than waiting for it (then 503; the pool reconnects).
-            .acquire_timeout(std::time::Duration::from_secs(5))
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if sqlite {
-                        sqlx::query("PRAGMA busy_timeout = 5000")
-                            .execute(&mut *conn)
-                            .await?;
-                        sqlx::query("PRAGMA foreign_keys = ON")
-                            .execute(&mut *conn)
-                            .await?;
-                        // A commit is on disk before the answer: in WAL mode
-                        // FULL syncs the log at every commit (NORMAL would
-                        // lose the last commits on a power cut).
-                        sqlx::query("PRAGMA synchronous = FULL")
-                            .execute(&mut *conn)
-                            .await?;
-                    }
-                    Ok(())
-                })
-            })
+        let pool = pool_options(sqlite, &settings, if sqlite { 4 } else { 32 })
             .connect(&url)
             .await?;
         if sqlite {
@@ -255,14 +270,27 @@ impl Store {
         } else {
             Backend::Postgres
         };
-        let queue = group_commit::start(pool.clone(), backend);
+        // The writer has connections of its own: exports, streams and
+        // other reads, however many, never make an append wait for one.
+        let writer = pool_options(sqlite, &settings, 2).connect(&url).await?;
+        let queue = group_commit::start(writer, backend, settings.clone());
         Ok(Store {
             pool,
             backend,
             url,
             queue,
             members: Default::default(),
+            settings,
         })
+    }
+
+    /// The store's settings.
+    pub fn settings(&self) -> &StoreSettings {
+        &self.settings
+    }
+
+    fn timeout(&self) -> std::time::Duration {
+        self.settings.timeout
     }
 
     /// Which database this is.
@@ -284,9 +312,13 @@ impl Store {
         room: &str,
     ) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
         match self.backend {
-            Backend::Sqlite => Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?),
+            Backend::Sqlite => Ok(self
+                .pool
+                .begin_with("BEGIN IMMEDIATE")
+                .within(self.timeout())
+                .await?),
             Backend::Postgres => {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.pool.begin().within(self.timeout()).await?;
                 lock_room(&mut tx, room).await?;
                 Ok(tx)
             }
@@ -316,18 +348,35 @@ impl Store {
             output: None,
             reply,
         };
-        self.queue
-            .send(Box::new(job))
-            .await
-            .map_err(|_| AppendError::Store(StoreError::Stopping))?;
+        // The writer answers within its own timeout; waiting for room in
+        // its queue counts against this one.
+        let sent = tokio::time::timeout(self.timeout(), self.queue.send(Box::new(job))).await;
+        match sent {
+            Err(_) => return Err(AppendError::Store(StoreError::TimedOut(self.timeout()))),
+            Ok(Err(_)) => return Err(AppendError::Store(StoreError::Stopping)),
+            Ok(Ok(())) => {}
+        }
+        // A writer that gave up on the batch (past its timeout) drops the
+        // reply: the append was not acknowledged.
         answer
             .await
-            .map_err(|_| AppendError::Store(StoreError::Stopping))?
+            .map_err(|_| AppendError::Store(StoreError::TimedOut(self.timeout())))?
     }
 
     /// Creates a room with its GM and its first event (`room`, carrying the
     /// first commitment), in one transaction.
     pub async fn create_room(
+        &self,
+        room: &Room,
+        gm_key_hash: &str,
+        first: Draft,
+    ) -> Result<Event, StoreError> {
+        self.create_room_now(room, gm_key_hash, first)
+            .within(self.timeout())
+            .await
+    }
+
+    async fn create_room_now(
         &self,
         room: &Room,
         gm_key_hash: &str,
@@ -353,8 +402,19 @@ impl Store {
         Ok(event)
     }
 
-    /// The member whose key hashes to `key_hash`. A key unknown here is read from the database each time (another
-    /// process may have just added it).
+    /// The member whose key hashes to `key_hash` if this process has seen
+    /// the key before: no database look-up.
+    pub fn member_in_memory(&self, key_hash: &str) -> Option<Member> {
+        self.members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key_hash)
+            .cloned()
+    }
+
+    /// The member whose key hashes to `key_hash`. A key unknown here is
+    /// read from the database each time (another process may have just
+    /// added it).
     pub async fn member_by_key(&self, key_hash: &str) -> Result<Option<Member>, StoreError> {
         let kept = self
             .members
@@ -368,6 +428,7 @@ impl Store {
         let row = sqlx::query("SELECT room, id, name, role FROM members WHERE key_hash = $1")
             .bind(key_hash)
             .fetch_optional(&self.pool)
+            .within(self.timeout())
             .await?;
         let member = row.map(|row| member_from(&row)).transpose()?;
         if let Some(member) = &member {
@@ -385,6 +446,7 @@ impl Store {
         let row = sqlx::query("SELECT id, name, invite_hash, epoch, seed FROM rooms WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
+            .within(self.timeout())
             .await?;
         row.map(|row| room_from(&row)).transpose()
     }
@@ -395,13 +457,27 @@ impl Store {
             sqlx::query("SELECT room, id, name, role FROM members WHERE room = $1 ORDER BY id")
                 .bind(room)
                 .fetch_all(&self.pool)
+                .within(self.timeout())
                 .await?;
         rows.iter().map(member_from).collect()
     }
 
     /// Adds a player and their `join` event, in one transaction; the draft's
     /// body gets the new member's id as `member`.
+    /// Refuses a member past [`StoreSettings::max_members`].
     pub async fn join(
+        &self,
+        room: &str,
+        name: &str,
+        key_hash: &str,
+        draft: Draft,
+    ) -> Result<(Member, Event), StoreError> {
+        self.join_now(room, name, key_hash, draft)
+            .within(self.timeout())
+            .await
+    }
+
+    async fn join_now(
         &self,
         room: &str,
         name: &str,
@@ -423,6 +499,9 @@ impl Store {
             .collect::<Result<_, _>>()?;
         if names.iter().any(|taken| same_name(taken, name)) {
             return Err(StoreError::NameTaken(name.to_string()));
+        }
+        if names.len() >= self.settings.max_members {
+            return Err(Quota::Members(names.len()).into());
         }
         let next: i64 =
             sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS next FROM members WHERE room = $1")
@@ -451,6 +530,7 @@ impl Store {
             sqlx::query("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM events WHERE room = $1")
                 .bind(room)
                 .fetch_one(&self.pool)
+                .within(self.timeout())
                 .await?;
         Ok(row.try_get("next")?)
     }
@@ -459,7 +539,20 @@ impl Store {
     /// from the room (its seed is revealed there), stores `next_seed` for the
     /// next epoch and shows every secret event of the ended epoch, in one
     /// transaction.
-    pub async fn rotate<E>(
+    pub async fn rotate<E: Send>(
+        &self,
+        room: &str,
+        next_seed: &fair::Seed,
+        build: impl FnOnce(&Room, i64) -> Result<Draft, E> + Send,
+    ) -> Result<Event, AppendError<E>> {
+        let timeout = self.timeout();
+        match tokio::time::timeout(timeout, self.rotate_now(room, next_seed, build)).await {
+            Ok(done) => done,
+            Err(_) => Err(AppendError::Store(StoreError::TimedOut(timeout))),
+        }
+    }
+
+    async fn rotate_now<E>(
         &self,
         room: &str,
         next_seed: &fair::Seed,
@@ -468,6 +561,7 @@ impl Store {
         let mut tx = self.begin_write(room).await?;
         let state = room_in(&mut tx, room).await?;
         let (seq, prev) = last_in(&mut tx, room).await?;
+        self.check_room_events(seq)?;
         let draft = build(&state, seq).map_err(AppendError::Refused)?;
         sqlx::query("UPDATE rooms SET epoch = $1, seed = $2 WHERE id = $3")
             .bind(state.epoch + 1)
@@ -488,7 +582,20 @@ impl Store {
     /// Shows the secret event `of` to everyone and appends the `show` event
     /// that `build` makes from it, in one transaction. `build` refuses an
     /// event that is not a secret roll or is already shown.
-    pub async fn show<E>(
+    pub async fn show<E: Send>(
+        &self,
+        room: &str,
+        of: i64,
+        build: impl FnOnce(&Room, Option<&Event>) -> Result<Draft, E> + Send,
+    ) -> Result<(Event, Option<Event>), AppendError<E>> {
+        let timeout = self.timeout();
+        match tokio::time::timeout(timeout, self.show_now(room, of, build)).await {
+            Ok(done) => done,
+            Err(_) => Err(AppendError::Store(StoreError::TimedOut(timeout))),
+        }
+    }
+
+    async fn show_now<E>(
         &self,
         room: &str,
         of: i64,
@@ -510,6 +617,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let (seq, prev) = last_in(&mut tx, room).await?;
+        self.check_room_events(seq)?;
         let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;
         Ok((event, target))
@@ -521,6 +629,7 @@ impl Store {
             .bind(room)
             .bind(seq)
             .fetch_optional(&self.pool)
+            .within(self.timeout())
             .await?;
         row.map(|row| event_from(&row)).transpose()
     }
@@ -539,6 +648,7 @@ impl Store {
         .bind(room)
         .bind(pattern)
         .fetch_all(&self.pool)
+        .within(self.timeout())
         .await?;
         rows.iter().map(event_from).collect()
     }
@@ -558,8 +668,71 @@ impl Store {
         .bind(after)
         .bind(limit)
         .fetch_all(&self.pool)
+        .within(self.timeout())
         .await?;
         rows.iter().map(event_from).collect()
+    }
+}
+
+/// A pool of up to `size` connections set up as the store needs them.
+fn pool_options(sqlite: bool, settings: &StoreSettings, size: u32) -> AnyPoolOptions {
+    let timeout_ms = settings.timeout.as_millis().max(1) as u64;
+    AnyPoolOptions::new()
+        .max_connections(size)
+        // While the database is down a request fails after this long
+        // rather than waiting for it (then 503; the pool reconnects).
+        .acquire_timeout(settings.timeout)
+        .after_connect(move |conn, _| {
+            Box::pin(async move {
+                if !sqlite {
+                    // No statement runs (or waits for a lock) longer than
+                    // the store's timeout.
+                    sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "SET statement_timeout = {timeout_ms}"
+                    )))
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                if sqlite {
+                    sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "PRAGMA busy_timeout = {timeout_ms}"
+                    )))
+                    .execute(&mut *conn)
+                    .await?;
+                    sqlx::query("PRAGMA foreign_keys = ON")
+                        .execute(&mut *conn)
+                        .await?;
+                    // A commit is on disk before the answer: in WAL mode
+                    // FULL syncs the log at every commit (NORMAL would lose
+                    // the last commits on a power cut).
+                    sqlx::query("PRAGMA synchronous = FULL")
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                Ok(())
+            })
+        })
+}
+
+impl Store {
+    /// Refuses event `seq` of a room past [`StoreSettings::max_room_events`].
+    pub(crate) fn check_room_events(&self, seq: i64) -> Result<(), StoreError> {
+        if seq > self.settings.max_room_events {
+            return Err(Quota::Events(seq - 1).into());
+        }
+        Ok(())
+    }
+
+    /// Refuses an event over [`StoreSettings::max_event_bytes`].
+    pub(crate) fn check_event_size(&self, draft: &Draft) -> Result<(), StoreError> {
+        let bytes = fair::canonical(&draft.body).len();
+        if bytes > self.settings.max_event_bytes {
+            return Err(StoreError::TooLarge {
+                bytes,
+                max: self.settings.max_event_bytes,
+            });
+        }
+        Ok(())
     }
 }
 

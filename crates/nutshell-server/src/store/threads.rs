@@ -7,7 +7,7 @@
 //! advisory lock orders the writers of every process).
 
 use super::{AppendError, Draft, Event, Room, Store, StoreError, event_from, insert_event};
-use super::{last_in, room_in};
+use super::{Within, last_in, room_in};
 
 /// A thread's events (its first event `id` and every event naming it), in order.
 const THREAD: &str = concat!(
@@ -29,6 +29,7 @@ impl Store {
             .bind(room)
             .bind(id)
             .fetch_all(&self.pool)
+            .within(self.timeout())
             .await?;
         rows.iter().map(event_from).collect()
     }
@@ -40,6 +41,7 @@ impl Store {
             .bind(room)
             .bind(id)
             .fetch_optional(&self.pool)
+            .within(self.timeout())
             .await?;
         row.map(|row| event_from(&row)).transpose()
     }
@@ -50,7 +52,20 @@ impl Store {
     /// there is no event `id`), and refuses when the head is not the one the
     /// caller built on; then nothing is written. The event is stored as
     /// continuing `id`, and committed before this returns.
-    pub async fn append_to_thread<E, T>(
+    pub async fn append_to_thread<E: Send, T: Send>(
+        &self,
+        room: &str,
+        id: i64,
+        build: impl FnOnce(&Room, i64, Option<&Event>) -> Result<(Draft, T), E> + Send,
+    ) -> Result<(Event, T), AppendError<E>> {
+        let timeout = self.timeout();
+        match tokio::time::timeout(timeout, self.append_to_thread_now(room, id, build)).await {
+            Ok(done) => done,
+            Err(_) => Err(AppendError::Store(StoreError::TimedOut(timeout))),
+        }
+    }
+
+    async fn append_to_thread_now<E, T>(
         &self,
         room: &str,
         id: i64,
@@ -66,9 +81,11 @@ impl Store {
             .map(|row| event_from(&row))
             .transpose()?;
         let (seq, prev) = last_in(&mut tx, room).await?;
+        self.check_room_events(seq)?;
         let (mut draft, output) =
             build(&state, seq, head.as_ref()).map_err(AppendError::Refused)?;
         draft.thread = Some(id);
+        self.check_event_size(&draft)?;
         let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;
         Ok((event, output))

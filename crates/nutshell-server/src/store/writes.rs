@@ -68,6 +68,13 @@ pub(crate) struct Sealed {
     thread: Option<i64>,
 }
 
+impl Sealed {
+    /// The bytes its body takes as stored.
+    pub fn body_bytes(&self) -> usize {
+        self.body_text.len()
+    }
+}
+
 /// Numbers `draft` as event `seq` of `room`, chained to `prev`.
 pub(crate) fn seal(room: &str, seq: i64, prev: String, draft: Draft) -> Sealed {
     let body_text = fair::canonical(&draft.body);
@@ -188,6 +195,24 @@ pub(crate) async fn insert_event(
     let sealed = seal(room, seq, prev, draft);
     insert_events(tx, std::slice::from_ref(&sealed), backend).await?;
     Ok(sealed.event)
+}
+
+/// The bytes of event bodies `room` holds, as the transaction sees them.
+pub(crate) async fn room_bytes(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    room: &str,
+    backend: Backend,
+) -> Result<u64, StoreError> {
+    let sql = match backend {
+        Backend::Sqlite => {
+            "SELECT CAST(COALESCE(SUM(LENGTH(CAST(body AS BLOB))), 0) AS BIGINT) AS bytes FROM events WHERE room = $1"
+        }
+        Backend::Postgres => {
+            "SELECT CAST(COALESCE(SUM(OCTET_LENGTH(body)), 0) AS BIGINT) AS bytes FROM events WHERE room = $1"
+        }
+    };
+    let row = sqlx::query(sql).bind(room).fetch_one(&mut **tx).await?;
+    Ok(row.try_get::<i64, _>("bytes")?.max(0) as u64)
 }
 
 /// The state of each of `rooms` and the next sequence number and chain end
