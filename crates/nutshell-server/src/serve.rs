@@ -107,7 +107,7 @@ fn admit(open: &Arc<Mutex<Open>>, limits: &ConnectionLimits, peer: IpAddr) -> Op
 }
 
 /// What a refused connection is sent before it is closed.
-const REFUSED: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: 97\r\n\r\n{\"error\":{\"code\":\"too_many_connections\",\"message\":\"too many open connections: try again soon\"}}";
+const REFUSED: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: 95\r\n\r\n{\"error\":{\"code\":\"too_many_connections\",\"message\":\"too many open connections: try again soon\"}}";
 
 /// Serves `app` on `listener` under `limits` until `shutdown` completes;
 /// then stops accepting and gives the requests in flight
