@@ -337,8 +337,8 @@ fn every_acknowledged_roll_survives_a_sigkill() {
     );
 }
 
-/// A room's log is the user's own data: one accepted `10000d6` makes an
-/// export over 1 MiB (the default --max-file-size of other files), and
+/// A room's log is the user's own data: nine accepted `1000d6` rolls make
+/// an export over 1 MiB (the default --max-file-size of other files), and
 /// `verify` reads it, from a file and from standard input, a line at a time;
 /// an explicit --max-file-size still bounds it. An empty log is refused.
 #[test]
@@ -351,19 +351,22 @@ fn verify_reads_a_log_over_a_mebibyte_and_refuses_an_empty_one() {
     let room = json(&room);
     let id = room["room"].as_str().unwrap();
     let gm = room["gm_key"].as_str().unwrap();
-    let (status, roll) = request(
-        a,
-        "POST",
-        &format!("/api/rooms/{id}/rolls"),
-        Some(gm),
-        r#"{"expression":"10000d6"}"#,
-    );
-    assert_eq!(status, 201, "{roll}");
+    // The server takes at most 1,000 dice a roll: nine rolls of 1000d6.
+    for _ in 0..9 {
+        let (status, roll) = request(
+            a,
+            "POST",
+            &format!("/api/rooms/{id}/rolls"),
+            Some(gm),
+            r#"{"expression":"1000d6"}"#,
+        );
+        assert_eq!(status, 201, "{roll}");
+    }
     let (log, file) = reveal_and_export(a, id, gm, dir.path());
     assert!(log.len() > 1 << 20, "{} bytes", log.len());
     let stdout = verifies(&file);
-    assert!(stdout.contains("3 events from #1"), "{stdout}");
-    assert!(stdout.contains("1 rolls recomputed"), "{stdout}");
+    assert!(stdout.contains("11 events from #1"), "{stdout}");
+    assert!(stdout.contains("9 rolls recomputed"), "{stdout}");
 
     let mut child = Command::new(cargo_bin("nutshell"))
         .args(["verify", "-"])

@@ -547,7 +547,7 @@ async fn main() {
                 }
                 // Keep only what the server keeps open.
                 let mut buffer = [0u8; 256];
-                open.retain_mut(|s| !matches!(s.try_read(&mut buffer), Ok(_)));
+                open.retain_mut(|s| s.try_read(&mut buffer).is_err());
                 held.store(open.len() as u64, Ordering::Relaxed);
             }
             while !stop.load(Ordering::Relaxed) {
