@@ -443,6 +443,7 @@ async fn main() {
         }));
     }
     let mut stuck = Vec::new();
+    let stuck_since = Instant::now();
     for _ in 0..6 {
         if let Some(stream) = stuck_stream(options.attacker, address, &big_room, &big_gm).await {
             stuck.push(stream);
@@ -489,11 +490,12 @@ async fn main() {
     for attack in attacks {
         attack.abort();
     }
-    // Did the stuck streams' connections get closed by the server?
+    // Did the stuck streams' connections get closed by the server (its
+    // write timeout is 30 s)?
     let mut closed = 0;
     for mut stream in stuck {
         let mut buffer = vec![0u8; 1 << 16];
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        let deadline = tokio::time::Instant::from_std(stuck_since) + Duration::from_secs(40);
         loop {
             match tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await {
                 Ok(Ok(0)) | Ok(Err(_)) => {

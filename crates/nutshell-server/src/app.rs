@@ -37,6 +37,9 @@ pub struct AppState {
     pub answer: api::odds::AnswerLimits,
     /// Long work (odds, simulations), fair between rooms.
     pub pool: Arc<crate::work::WorkPool>,
+    /// Rendering pages of the log for exports and event streams, off the
+    /// threads that answer requests.
+    pub render: Arc<crate::work::WorkPool>,
     /// How long a request may take from its head to its answer's head
     /// (reading its body included).
     pub request_timeout: std::time::Duration,

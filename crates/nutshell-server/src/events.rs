@@ -17,7 +17,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::store::{Event, Member, Role, Store};
+use crate::store::{Event, Member, Role, Store, StoreError};
+use crate::work::{Busy, WorkPool};
 
 /// How many events a room's channel holds for a slow reader before it must
 /// re-read the log.
@@ -26,7 +27,7 @@ const CHANNEL_DEPTH: usize = 256;
 /// How many events one back-fill query reads: a reader from sequence 0
 /// holds at most this many events in memory at once (each at most the
 /// store's `max_event_bytes`), whatever the room's size.
-pub const BACKFILL_BATCH: i64 = 32;
+pub const BACKFILL_BATCH: i64 = 16;
 
 /// Events waiting between a reader's task and its connection.
 const OUT_DEPTH: usize = 8;
@@ -156,17 +157,23 @@ impl Hub {
 
     /// Streams the events of `member`'s room after `after`, as `member` may
     /// see them, into a channel the caller turns into server-sent events.
+    /// Each event comes as its sequence number and its log line
+    /// ([`line`]); pages of the log are rendered on `render` (see [`page`]).
     pub fn stream(
         self: &Arc<Self>,
         store: Store,
+        render: Arc<WorkPool>,
         member: Member,
         after: i64,
-    ) -> mpsc::Receiver<(i64, Value)> {
+    ) -> mpsc::Receiver<(i64, String)> {
         let (out, receiver) = mpsc::channel(OUT_DEPTH);
         let mut live = self.subscribe(&member.room);
         tokio::spawn(async move {
             let mut last = after;
-            if backfill(&store, &member, &mut last, &out).await.is_err() {
+            if backfill(&store, &render, &member, &mut last, &out)
+                .await
+                .is_err()
+            {
                 return;
             }
             loop {
@@ -176,12 +183,14 @@ impl Hub {
                             continue;
                         }
                         if event.seq > last + 1
-                            && backfill(&store, &member, &mut last, &out).await.is_err()
+                            && backfill(&store, &render, &member, &mut last, &out)
+                                .await
+                                .is_err()
                         {
                             return;
                         }
                         if event.seq == last + 1 {
-                            if send(&out, (event.seq, view(&event, &member)))
+                            if send(&out, (event.seq, line(&event, &member)))
                                 .await
                                 .is_err()
                             {
@@ -191,7 +200,10 @@ impl Hub {
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        if backfill(&store, &member, &mut last, &out).await.is_err() {
+                        if backfill(&store, &render, &member, &mut last, &out)
+                            .await
+                            .is_err()
+                        {
                             return;
                         }
                     }
@@ -203,12 +215,70 @@ impl Hub {
     }
 }
 
+/// Why a page could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Busy(#[from] Busy),
+}
+
+/// Up to `limit` events of `member`'s room after `after`, as log lines
+/// `member` may see: read from the database here, parsed and rendered on
+/// `render`, threads of their own at a lower priority than those that
+/// answer requests (a page of a room of big rolls takes milliseconds of
+/// work and megabytes; it must not hold up another room's roll). While the
+/// pool is full this waits for it, up to 10 s.
+pub async fn page(
+    store: &Store,
+    render: &WorkPool,
+    member: &Member,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<(i64, String)>, PageError> {
+    let rows = store.event_rows_after(&member.room, after, limit).await?;
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut rows = Some(rows);
+    let mut waited = std::time::Duration::ZERO;
+    loop {
+        let batch = match rows.take() {
+            Some(batch) => batch,
+            None => store.event_rows_after(&member.room, after, limit).await?,
+        };
+        let viewer = member.clone();
+        let rendered = render
+            .run(&member.room, move |_cancel| {
+                batch
+                    .events()
+                    .map(|event| event.map(|e| (e.seq, line(&e, &viewer))))
+                    .collect::<Result<Vec<(i64, String)>, StoreError>>()
+            })
+            .await;
+        match rendered {
+            Ok(lines) => return Ok(lines?),
+            Err(Busy::Stopped) => return Err(Busy::Stopped.into()),
+            // The pool is full: wait a little, then read the page again.
+            Err(busy) => {
+                if waited >= std::time::Duration::from_secs(10) {
+                    return Err(busy.into());
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                waited += std::time::Duration::from_millis(20);
+            }
+        }
+    }
+}
+
 /// Sends every stored event after `last`; `Err` when the reader has gone.
 async fn backfill(
     store: &Store,
+    render: &WorkPool,
     member: &Member,
     last: &mut i64,
-    out: &mpsc::Sender<(i64, Value)>,
+    out: &mpsc::Sender<(i64, String)>,
 ) -> Result<(), ()> {
     // While the database is unreachable the reader waits for it (up to
     // about a minute, as long as the client stays) rather than ending the
@@ -216,12 +286,9 @@ async fn backfill(
     let mut wait = std::time::Duration::from_millis(100);
     let mut waited = std::time::Duration::ZERO;
     loop {
-        let batch = match store
-            .events_after(&member.room, *last, BACKFILL_BATCH)
-            .await
-        {
+        let batch = match page(store, render, member, *last, BACKFILL_BATCH).await {
             Ok(batch) => batch,
-            Err(error)
+            Err(PageError::Store(error))
                 if error.is_unavailable()
                     && waited < std::time::Duration::from_secs(60)
                     && !out.is_closed() =>
@@ -234,31 +301,30 @@ async fn backfill(
             Err(error) => {
                 // The database's own words stay in the server's log.
                 tracing::warn!(%error, "an event stream's back-fill failed");
-                let (code, message) = if error.is_unavailable() {
-                    (
+                let (code, message) = match &error {
+                    PageError::Store(e) if e.is_unavailable() => (
                         "database_unavailable",
                         "the database cannot be reached now: reconnect with Last-Event-ID",
-                    )
-                } else {
-                    (
+                    ),
+                    PageError::Busy(_) => {
+                        ("busy", "the server is busy: reconnect with Last-Event-ID")
+                    }
+                    PageError::Store(_) => (
                         "store",
                         "the log cannot be read: reconnect with Last-Event-ID",
-                    )
+                    ),
                 };
-                let _ = send(
-                    out,
-                    (*last, json!({"error": {"code": code, "message": message}})),
-                )
-                .await;
+                let text = json!({"error": {"code": code, "message": message}}).to_string();
+                let _ = send(out, (*last, text)).await;
                 return Err(());
             }
         };
         if batch.is_empty() {
             return Ok(());
         }
-        for event in batch {
-            send(out, (event.seq, view(&event, member))).await?;
-            *last = event.seq;
+        for (seq, text) in batch {
+            send(out, (seq, text)).await?;
+            *last = seq;
         }
     }
 }
@@ -266,11 +332,17 @@ async fn backfill(
 /// Passes an event to the reader's connection; `Err` when the reader has
 /// gone, or has taken nothing for [`SLOW_READER`] (then it is dropped:
 /// nothing is buffered for it beyond [`OUT_DEPTH`] events).
-async fn send(out: &mpsc::Sender<(i64, Value)>, item: (i64, Value)) -> Result<(), ()> {
+async fn send(out: &mpsc::Sender<(i64, String)>, item: (i64, String)) -> Result<(), ()> {
     match tokio::time::timeout(SLOW_READER, out.send(item)).await {
         Ok(Ok(())) => Ok(()),
         _ => Err(()),
     }
+}
+
+/// An event as `member` may see it, as one line of the log: the canonical
+/// JSON of [`view`].
+pub fn line(event: &Event, member: &Member) -> String {
+    crate::fair::canonical(&view(event, member))
 }
 
 /// Whether `member` may see the body of `event`.

@@ -112,6 +112,7 @@ pub fn state_with(store: Store, limits: &ServerLimits, rate: rate::RateLimit) ->
         fights: Arc::default(),
         answer: limits.answer.clone(),
         pool: Arc::new(work::WorkPool::new(limits.pool.clone())),
+        render: Arc::new(work::WorkPool::new(limits.render.clone())),
         request_timeout: limits.request_timeout,
     }
 }

@@ -15,6 +15,7 @@
 //! | a room | 100,000 events, 64 MiB, 64 members | [`crate::store::StoreSettings`] |
 //! | a database operation | 5 s, then 503 | [`crate::store::StoreSettings`] |
 //! | long work (odds, simulations) | half the cores at nice 10, 16 waiting, 2 per room | [`crate::work::PoolConfig`] |
+//! | rendering pages of exports and streams | as many threads as cores at nice 10, 256 waiting, 32 per room | [`crate::work::PoolConfig::rendering`] |
 //! | connections | 4,096 in all, 128 per address | [`crate::serve::ConnectionLimits`] |
 //! | a request's head | 10 s (also an idle kept-alive connection) | [`crate::serve::ConnectionLimits`] |
 //! | an unread answer | 30 s, then the connection is dropped | [`crate::serve::ConnectionLimits`] |
@@ -42,6 +43,8 @@ pub struct ServerLimits {
     pub store: StoreSettings,
     /// The pool for long work.
     pub pool: PoolConfig,
+    /// The pool that renders pages of the log for exports and streams.
+    pub render: PoolConfig,
     /// Rate limits.
     pub rates: RateConfig,
     /// Connections and their timeouts.
@@ -57,6 +60,7 @@ impl Default for ServerLimits {
             answer: AnswerLimits::default(),
             store: StoreSettings::default(),
             pool: PoolConfig::default(),
+            render: PoolConfig::rendering(),
             rates: RateConfig::default(),
             connections: ConnectionLimits::default(),
             request_timeout: Duration::from_secs(30),

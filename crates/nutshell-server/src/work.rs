@@ -50,6 +50,20 @@ impl Default for PoolConfig {
     }
 }
 
+impl PoolConfig {
+    /// The pool that renders pages of the log (exports, event streams):
+    /// a thread per core at nice 10, 256 pages waiting, 32 per room.
+    pub fn rendering() -> PoolConfig {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        PoolConfig {
+            workers: cores,
+            queue: 256,
+            per_room: 32,
+            nice: 10,
+        }
+    }
+}
+
 /// Why a job was not admitted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Busy {

@@ -11,7 +11,6 @@ use futures_util::Stream;
 use serde::Deserialize;
 
 use crate::app::{ApiError, AppState, InRoom};
-use crate::events::view;
 
 /// `?after=SEQ`: only events after this sequence number.
 #[derive(Debug, Deserialize)]
@@ -45,42 +44,55 @@ pub async fn log(
     let after = after.after.unwrap_or(0);
     // The first page is read before the answer starts, so a database that
     // is down is a clean 503.
-    let first = state
-        .store
-        .events_after(&me.room, after, EXPORT_PAGE)
-        .await?;
+    let first = crate::events::page(&state.store, &state.render, &me, after, EXPORT_PAGE)
+        .await
+        .map_err(page_error)?;
     let pages = futures_util::stream::unfold(
-        (Some(first), after, state.store.clone(), me),
-        |(page, last, store, me)| async move {
+        (Some(first), after, state, me),
+        |(page, last, state, me)| async move {
             let page = match page {
                 Some(page) => page,
-                None => match store.events_after(&me.room, last, EXPORT_PAGE).await {
-                    Ok(page) => page,
-                    Err(error) => {
-                        tracing::warn!(%error, "an export stopped");
-                        let error = std::io::Error::other("the log could not be read to its end");
-                        // An empty page next: the stream ends after the error.
-                        return Some((Err(error), (Some(Vec::new()), last, store, me)));
+                None => {
+                    match crate::events::page(&state.store, &state.render, &me, last, EXPORT_PAGE)
+                        .await
+                    {
+                        Ok(page) => page,
+                        Err(error) => {
+                            tracing::warn!(%error, "an export stopped");
+                            let error =
+                                std::io::Error::other("the log could not be read to its end");
+                            // An empty page next: the stream ends after the error.
+                            return Some((Err(error), (Some(Vec::new()), last, state, me)));
+                        }
                     }
-                },
+                }
             };
-            if page.is_empty() {
-                return None;
-            }
-            let mut text = String::new();
-            let mut last = last;
-            for event in &page {
-                text.push_str(&crate::fair::canonical(&view(event, &me)));
-                text.push('\n');
-                last = event.seq;
-            }
-            Some((Ok(bytes::Bytes::from(text)), (None, last, store, me)))
+            let (last, text) = match page.last() {
+                None => return None,
+                Some((seq, _)) => {
+                    let mut text = String::new();
+                    for (_, line) in &page {
+                        text.push_str(line);
+                        text.push('\n');
+                    }
+                    (*seq, text)
+                }
+            };
+            Some((Ok(bytes::Bytes::from(text)), (None, last, state, me)))
         },
     );
     Ok((
         [(header::CONTENT_TYPE, "application/x-ndjson")],
         axum::body::Body::from_stream(pages),
     ))
+}
+
+/// A page that could not be read, as the API answers it.
+fn page_error(error: crate::events::PageError) -> ApiError {
+    match error {
+        crate::events::PageError::Store(error) => error.into(),
+        crate::events::PageError::Busy(busy) => busy.into(),
+    }
 }
 
 /// `GET /api/rooms/{room}/events`: server-sent events, one per log event
@@ -107,12 +119,12 @@ pub async fn events(
         })
         .transpose()?;
     let start = from_header.or(after.after).unwrap_or(0);
-    let receiver = state.hub.stream(state.store.clone(), me, start);
+    let receiver = state
+        .hub
+        .stream(state.store.clone(), state.render.clone(), me, start);
     let stream = tokio_stream::wrappers::ReceiverStream::new(receiver);
     let stream = futures_util::StreamExt::map(stream, |(seq, line)| {
-        Ok(SseEvent::default()
-            .id(seq.to_string())
-            .data(crate::fair::canonical(&line)))
+        Ok(SseEvent::default().id(seq.to_string()).data(line))
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

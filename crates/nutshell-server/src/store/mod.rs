@@ -660,6 +660,21 @@ impl Store {
         after: i64,
         limit: i64,
     ) -> Result<Vec<Event>, StoreError> {
+        self.event_rows_after(room, after, limit)
+            .await?
+            .events()
+            .collect()
+    }
+
+    /// [`events_after`](Self::events_after) as the database's rows, not
+    /// yet parsed: exports and streams parse and render them off the
+    /// threads that answer requests ([`StoredRows::events`]).
+    pub async fn event_rows_after(
+        &self,
+        room: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<StoredRows, StoreError> {
         let rows = sqlx::query(concat!(
             select_event!(),
             " WHERE room = $1 AND seq > $2 ORDER BY seq LIMIT $3"
@@ -670,7 +685,28 @@ impl Store {
         .fetch_all(&self.pool)
         .within(self.timeout())
         .await?;
-        rows.iter().map(event_from).collect()
+        Ok(StoredRows(rows))
+    }
+}
+
+/// Events as read from the database, not yet parsed.
+pub struct StoredRows(Vec<AnyRow>);
+
+impl StoredRows {
+    /// How many events.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Parses each event (its body's JSON: the costly part of a big room's
+    /// page).
+    pub fn events(&self) -> impl Iterator<Item = Result<Event, StoreError>> + '_ {
+        self.0.iter().map(event_from)
     }
 }
 
