@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 
 use limited::{sqlite, test_limits};
 use nutshell_server::rate::RateLimit;
-use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A connection from `from` (any loopback address: Linux routes all of
@@ -185,13 +184,7 @@ async fn streams_outlive_the_header_timeout_and_stuck_readers_are_dropped() {
     let first = stream.chunk().await.unwrap().unwrap();
     assert!(String::from_utf8_lossy(&first).contains("id: 1"));
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let (status, roll) = app
-        .post(
-            &format!("/api/rooms/{room}/rolls"),
-            Some(&gm),
-            json!({"expression": "1d6"}),
-        )
-        .await;
+    let (status, roll) = app.roll(&room, &gm, "1d6").await;
     assert_eq!(status, 201, "{roll}");
     let next = tokio::time::timeout(Duration::from_secs(5), stream.chunk())
         .await
@@ -202,13 +195,7 @@ async fn streams_outlive_the_header_timeout_and_stuck_readers_are_dropped() {
 
     // About 6 MB of events, more than the sockets' buffers hold.
     for _ in 0..40 {
-        let (status, roll) = app
-            .post(
-                &format!("/api/rooms/{room}/rolls"),
-                Some(&gm),
-                json!({"expression": "1000d6"}),
-            )
-            .await;
+        let (status, roll) = app.roll(&room, &gm, "1000d6").await;
         assert_eq!(status, 201, "{roll}");
     }
     let socket = tokio::net::TcpSocket::new_v4().unwrap();

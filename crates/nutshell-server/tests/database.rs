@@ -75,13 +75,7 @@ async fn a_partition_from_postgres_is_a_503_within_the_timeout() {
     let through = format!("{scheme_user}@{}/{database}", proxy.address);
     let app = limited::start(&through, one_second_store(), RateLimit::off(), None).await;
     let (room, gm, _) = app.room().await;
-    let (status, _) = app
-        .post(
-            &format!("/api/rooms/{room}/rolls"),
-            Some(&gm),
-            json!({"expression": "1d6"}),
-        )
-        .await;
+    let (status, _) = app.roll(&room, &gm, "1d6").await;
     assert_eq!(status, 201);
     proxy.stall();
     for _ in 0..3 {
@@ -94,13 +88,7 @@ async fn a_partition_from_postgres_is_a_503_within_the_timeout() {
     proxy.restore();
     let back = Instant::now();
     let roll = loop {
-        let (status, roll) = app
-            .post(
-                &format!("/api/rooms/{room}/rolls"),
-                Some(&gm),
-                json!({"expression": "1d6"}),
-            )
-            .await;
+        let (status, roll) = app.roll(&room, &gm, "1d6").await;
         if status == 201 {
             break roll;
         }
@@ -132,13 +120,7 @@ async fn a_locked_sqlite_file_is_a_503_within_the_timeout() {
         unavailable_within(&app, &room, &gm, Duration::from_secs(4)).await;
     }
     sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
-    let (status, roll) = app
-        .post(
-            &format!("/api/rooms/{room}/rolls"),
-            Some(&gm),
-            json!({"expression": "1d6"}),
-        )
-        .await;
+    let (status, roll) = app.roll(&room, &gm, "1d6").await;
     assert_eq!((status, roll["seq"].as_i64()), (201, Some(2)), "{roll}");
     drop(dir);
 }
@@ -164,13 +146,7 @@ async fn a_refusing_database_is_a_500_without_its_words() {
             .execute(&pool)
             .await
             .unwrap();
-        let (status, body) = app
-            .post(
-                &format!("/api/rooms/{room}/rolls"),
-                Some(&gm),
-                json!({"expression": "1d6"}),
-            )
-            .await;
+        let (status, body) = app.roll(&room, &gm, "1d6").await;
         assert_eq!(status, 500, "{url}: {body}");
         assert_eq!(body["error"]["code"], "store");
         says_nothing_of_the_database(&body);

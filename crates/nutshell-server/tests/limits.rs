@@ -18,13 +18,7 @@ use serde_json::{Value, json};
 async fn the_reviews_big_roll_and_big_odds_are_refused() {
     let app = sqlite(test_limits(), RateLimit::off()).await;
     let (room, gm, _) = app.room().await;
-    let (status, error) = app
-        .post(
-            &format!("/api/rooms/{room}/rolls"),
-            Some(&gm),
-            json!({"expression": "10000d6"}),
-        )
-        .await;
+    let (status, error) = app.roll(&room, &gm, "10000d6").await;
     assert_eq!(status, 400, "{error}");
     assert!(
         error["error"]["message"]

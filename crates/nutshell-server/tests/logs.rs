@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 
 use limited::{sqlite, test_limits};
 use nutshell_server::rate::RateLimit;
-use serde_json::json;
 
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
@@ -41,13 +40,7 @@ async fn debug_logs_never_show_a_key() {
     let (status, joined) = app.join(&room, &invite, "Ada").await;
     assert_eq!(status, 201);
     let player = joined["player_key"].as_str().unwrap().to_string();
-    let (status, _) = app
-        .post(
-            &format!("/api/rooms/{room}/rolls"),
-            Some(&player),
-            json!({"expression": "1d6"}),
-        )
-        .await;
+    let (status, _) = app.roll(&room, &player, "1d6").await;
     assert_eq!(status, 201);
     for key in [&gm, &player] {
         let response = app

@@ -116,6 +116,16 @@ impl Limited {
         .await
     }
 
+    /// Rolls `expression` in `room` with `key`: the status and the answer.
+    pub async fn roll(&self, room: &str, key: &str, expression: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(key),
+            json!({"expression": expression}),
+        )
+        .await
+    }
+
     /// The room's log lines as the key sees them.
     pub async fn log_lines(&self, room: &str, key: &str) -> Vec<Value> {
         let (status, text) = self.get(&format!("/api/rooms/{room}/log"), Some(key)).await;
