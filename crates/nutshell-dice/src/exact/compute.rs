@@ -117,16 +117,23 @@ impl<'c, 'a> Walker<'c, 'a> {
             .iter()
             .all(|(op, _)| matches!(op, BinOp::Add | BinOp::Sub));
         if additive {
-            // A cap passes to each term of a pure sum: min(X + Y, c) is
-            // min(min(X, c - min Y) + min(Y, c - min X), c).
+            // A cap passes into a sum: min(X + Y, c) is
+            // min(min(X, c - min Y) + min(Y, c - min X), c). A subtracted
+            // term adds at the least minus its highest value.
             let operands: Vec<&Node> = std::iter::once(first)
                 .chain(rest.iter().map(|(_, n)| n))
                 .collect();
-            let all_added = rest.iter().all(|(op, _)| *op == BinOp::Add);
-            let bounds: Option<Vec<i64>> = if cap.is_some() && all_added {
-                operands.iter().map(|n| self.lower_bound(n)).collect()
-            } else {
-                None
+            let subtracted = |i: usize| i > 0 && rest[i - 1].0 == BinOp::Sub;
+            let bounds: Option<Vec<i64>> = match cap {
+                Some(_) => operands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| match subtracted(i) {
+                        true => self.upper_bound(n)?.checked_neg(),
+                        false => self.lower_bound(n),
+                    })
+                    .collect(),
+                None => None,
             };
             let total_bound: Option<i64> = bounds
                 .as_ref()
@@ -141,10 +148,10 @@ impl<'c, 'a> Walker<'c, 'a> {
             let mut acc: Option<Dist> = None;
             // What the terms after the i-th add at the least: a partial sum may
             // be capped at `cap - later[i]` and no more, because
-            // min(min(S, c - m) + R, c) = min(S + R, c) only when R >= m. With
-            // a subtraction (or a term without a known lower bound) later in
-            // the chain, partial sums are not capped at all: capping
-            // `1d20 + 5` at 10 before `- 2` would turn every 10 into 8.
+            // min(min(S, c - m) + R, c) = min(S + R, c) only when R >= m. A
+            // later subtraction lowers m by the most it takes away (capping
+            // `1d20 + 5` at 10 before `- 2` would turn every 10 into 8); with a
+            // term whose bound is unknown, nothing is capped.
             let later: Option<Vec<i64>> = bounds.as_ref().and_then(|b| {
                 let mut later = vec![0i64; b.len()];
                 for i in (0..b.len().saturating_sub(1)).rev() {
@@ -153,12 +160,16 @@ impl<'c, 'a> Walker<'c, 'a> {
                 Some(later)
             });
             for (i, operand) in operands.iter().enumerate() {
+                // A term that is added may be capped at what the others leave
+                // room for; a subtracted one is needed whole.
                 let op_cap = match (cap, &bounds, total_bound) {
-                    (Some(c), Some(b), Some(total)) => c.checked_sub(total - b[i]),
+                    (Some(c), Some(b), Some(total)) if !subtracted(i) => total
+                        .checked_sub(b[i])
+                        .and_then(|others| c.checked_sub(others)),
                     _ => None,
                 };
                 let mut d = self.node(operand, op_cap)?;
-                if i > 0 && rest[i - 1].0 == BinOp::Sub {
+                if subtracted(i) {
                     d = self.ctx.map(&d, |v| v.checked_neg())?;
                 }
                 let partial_cap = match (cap, &later) {
@@ -279,6 +290,33 @@ impl<'c, 'a> Walker<'c, 'a> {
                     lowest
                 };
                 per_die.checked_mul(kept as i64)
+            }
+            _ => None,
+        }
+    }
+
+    /// A static upper bound of a node's value, where one is easy to see:
+    /// constants, and dice terms that do not explode.
+    fn upper_bound(&self, node: &Node) -> Option<i64> {
+        match &node.kind {
+            NodeKind::Const(v) => Some(*v),
+            NodeKind::Labeled(inner, _) => self.upper_bound(inner),
+            NodeKind::Dice(term) if self.fixed.is_none() && term.explode.is_none() => {
+                let DiceCount::Fixed(count) = term.count else {
+                    return None;
+                };
+                let kept = term.select.map_or(count, |s| s.kept_of(count));
+                let per_die = if term.counting.is_active() {
+                    1 // a die scores -1, 0 or 1
+                } else {
+                    let faces = match &term.die {
+                        Die::Digits(n) => Faces::List(digit_faces(*n)),
+                        Die::Computed(_) => return None,
+                        die => die.faces()?,
+                    };
+                    clamp(term, faces.max())
+                };
+                per_die.checked_mul(i64::try_from(kept).ok()?)
             }
             _ => None,
         }
