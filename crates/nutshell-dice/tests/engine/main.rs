@@ -1,7 +1,9 @@
 //! Integration tests of the dice engine: one binary, one module per concern.
 
 mod bad_input;
+mod enumerate;
 mod exact;
+mod net;
 mod notation;
 mod properties;
 mod stress;
