@@ -7,6 +7,7 @@
 //! chain as soon as it reaches the cap.
 
 use super::dist::Dist;
+use super::draws::{DieDraws, Draws};
 use super::keep::PoolType;
 use super::{Ctx, ExactError};
 use crate::plan::*;
@@ -143,6 +144,10 @@ impl<'c, 'a> Walker<'c, 'a> {
             if let (Some(c), Some(total)) = (cap, total_bound)
                 && total >= c
             {
+                // Their dice are rolled all the same.
+                for operand in &operands {
+                    self.note_static_draws(operand)?;
+                }
                 return Ok(self.ctx.point(c));
             }
             let mut acc: Option<Dist> = None;
@@ -324,6 +329,48 @@ impl<'c, 'a> Walker<'c, 'a> {
 
     // ---- dice ----
 
+    /// Notes the faces `count` dice of `term` draw (see [`super::draws`]),
+    /// refusing at once when rolls would pass `max_dice` (every roll, or
+    /// some with a chance above the tail threshold; more dice only make
+    /// that chance larger, so the first term to cross it is refused).
+    fn note_draws(
+        &mut self,
+        node: &Node,
+        term: &DiceTerm,
+        count: u64,
+        faces: &Faces<'_>,
+    ) -> Result<(), ExactError> {
+        let die = match self.fixed {
+            Some(_) => DieDraws::plain(),
+            None => DieDraws::of(term, faces, self.ctx.limits),
+        };
+        self.ctx.draws.add(count, &die);
+        self.ctx.draws.check(self.ctx.limits, node.span)
+    }
+
+    /// Notes the draws of a part that is not computed because the answer is
+    /// settled without it: one that [`Walker::lower_bound`] reads (constants,
+    /// sums, dice with a fixed count and static faces).
+    fn note_static_draws(&mut self, node: &Node) -> Result<(), ExactError> {
+        match &node.kind {
+            NodeKind::Labeled(inner, _) => self.note_static_draws(inner),
+            NodeKind::Chain(first, rest) => {
+                self.note_static_draws(first)?;
+                rest.iter()
+                    .try_for_each(|(_, operand)| self.note_static_draws(operand))
+            }
+            NodeKind::Dice(term)
+                if let (DiceCount::Fixed(count), Some(faces)) =
+                    (&term.count, static_faces(term)) =>
+            {
+                self.note_draws(node, term, *count, &faces)
+            }
+            NodeKind::Const(_) => Ok(()),
+            // Anything else is computed, for its draws (and its failures).
+            _ => self.node(node, None).map(|_| ()),
+        }
+    }
+
     fn dice(&mut self, node: &Node, term: &DiceTerm, cap: Option<i64>) -> Result<Dist, ExactError> {
         match &term.count {
             DiceCount::Fixed(n) => self.dice_with_count(node, term, *n, cap),
@@ -335,10 +382,13 @@ impl<'c, 'a> Walker<'c, 'a> {
                     );
                 }
                 let mut parts = Vec::new();
+                let before = self.ctx.draws.clone();
+                let mut worst: Option<Draws> = None;
                 for i in 0..counts.len {
                     if counts.is_zero_at(i, self.ctx.k) {
                         continue;
                     }
+                    self.ctx.draws = before.clone();
                     let n = (counts.min + i as i64) as u64;
                     if n > self.ctx.limits.max_dice {
                         return Err(self.may_fail(
@@ -350,7 +400,9 @@ impl<'c, 'a> Walker<'c, 'a> {
                         ));
                     }
                     parts.push((i, self.dice_with_count(node, term, n, cap)?));
+                    worst = Some(worst_of(worst, &self.ctx.draws));
                 }
+                self.ctx.draws = worst.unwrap_or(before);
                 self.ctx.mixture(&counts, parts)
             }
         }
@@ -367,10 +419,13 @@ impl<'c, 'a> Walker<'c, 'a> {
             Die::Computed(sides) => {
                 let sides_dist = self.node(sides, None)?.trim(self.ctx.k);
                 let mut parts = Vec::new();
+                let before = self.ctx.draws.clone();
+                let mut worst: Option<Draws> = None;
                 for i in 0..sides_dist.len {
                     if sides_dist.is_zero_at(i, self.ctx.k) {
                         continue;
                     }
+                    self.ctx.draws = before.clone();
                     let s = sides_dist.min + i as i64;
                     if s < 1 || s as u64 > MAX_FACES {
                         return Err(
@@ -382,7 +437,9 @@ impl<'c, 'a> Walker<'c, 'a> {
                         return Err(self.may_fail(reason, node.span));
                     }
                     parts.push((i, self.term_given(node, term, count, faces)?));
+                    worst = Some(worst_of(worst, &self.ctx.draws));
                 }
+                self.ctx.draws = worst.unwrap_or(before);
                 let d = self.ctx.mixture(&sides_dist, parts)?;
                 self.ctx.cap(d, cap)
             }
@@ -416,6 +473,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         faces: Faces<'_>,
         cap: Option<i64>,
     ) -> Result<Dist, ExactError> {
+        self.note_draws(node, term, count, &faces)?;
         if let Some(fixed) = self.fixed {
             let natural = match fixed {
                 FixedFace::Lowest => faces.min(),
@@ -743,6 +801,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                         faces_store
                     }
                 };
+                self.note_draws(member, term, count, &faces)?;
                 let dist = if let Some(fixed) = self.fixed {
                     let natural = match fixed {
                         FixedFace::Lowest => faces.min(),
@@ -777,6 +836,22 @@ impl<'c, 'a> Walker<'c, 'a> {
             acc = self.ctx.add(&acc, &sum)?;
         }
         Ok(acc)
+    }
+}
+
+/// The faces of a die whose sides are not computed.
+fn static_faces(term: &DiceTerm) -> Option<Faces<'_>> {
+    match &term.die {
+        Die::Digits(n) => Some(Faces::List(digit_faces(*n))),
+        die => die.faces(),
+    }
+}
+
+/// The worst of the draws of the branches seen so far and this one.
+fn worst_of(worst: Option<Draws>, this: &Draws) -> Draws {
+    match worst {
+        Some(w) => w.worst(this.clone()),
+        None => this.clone(),
     }
 }
 

@@ -24,6 +24,7 @@ mod compute;
 mod decimal;
 mod dist;
 mod distribution;
+mod draws;
 mod field;
 mod ifma;
 mod keep;
@@ -202,6 +203,8 @@ pub(crate) struct Ctx<'a> {
     /// refused.
     pub measuring: bool,
     pub outgrown_bits: std::cell::Cell<u64>,
+    /// The faces a roll draws, against `max_dice` (see `draws`).
+    pub draws: draws::Draws,
 }
 
 impl<'a> Ctx<'a> {
@@ -221,6 +224,7 @@ impl<'a> Ctx<'a> {
             tail_per_die: tail::per_die(limits.tail_digits, exploding_dice),
             measuring: false,
             outgrown_bits: std::cell::Cell::new(0),
+            draws: draws::Draws::default(),
         }
     }
 
@@ -336,6 +340,9 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
     let mut measure = Ctx::new(1, limits, exploding);
     measure.measuring = true;
     let first = compute::Walker::new(&mut measure).node(expr.root(), cap)?;
+    // Rolls that draw more than `max_dice` faces fail: refuse an expression
+    // where that could happen more often than the tail threshold.
+    measure.draws.check(limits, expr.root().span)?;
     let outgrown = measure.outgrown_bits.get();
     if outgrown == 0 {
         return finish(&mut measure, first);

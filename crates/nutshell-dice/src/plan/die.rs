@@ -125,6 +125,55 @@ impl Faces<'_> {
     }
 }
 
+impl Faces<'_> {
+    /// How many faces match at least one of `points` (counting repeats),
+    /// without listing a run face by face: each point picks out an interval
+    /// of values, and the intervals' union is counted on the run's grid.
+    pub fn count_matching_any(&self, points: &[crate::syntax::ast::ComparePoint]) -> u64 {
+        use crate::syntax::ast::CmpOp;
+        match *self {
+            Faces::List(list) => list
+                .iter()
+                .filter(|&&f| points.iter().any(|p| p.matches(f)))
+                .count() as u64,
+            Faces::Run { first, step, count } => {
+                let (first, step) = (first as i128, step as i128);
+                let last = first + step * (count as i128 - 1);
+                let mut intervals: Vec<(i128, i128)> = points
+                    .iter()
+                    .map(|p| {
+                        let v = p.value as i128;
+                        match p.op {
+                            CmpOp::Eq => (v, v),
+                            CmpOp::Le => (first, v),
+                            CmpOp::Lt => (first, v - 1),
+                            CmpOp::Ge => (v, last),
+                            CmpOp::Gt => (v + 1, last),
+                        }
+                    })
+                    .map(|(a, b)| (a.max(first), b.min(last)))
+                    .filter(|(a, b)| a <= b)
+                    .collect();
+                intervals.sort_unstable();
+                // Faces at or below x: those first + step*i <= x.
+                let at_most =
+                    |x: i128| -> i128 { if x < first { 0 } else { (x - first) / step + 1 } };
+                let mut total = 0i128;
+                let mut covered_to = first - 1; // values up to here are counted
+                for (a, b) in intervals {
+                    let a = a.max(covered_to + 1);
+                    if a > b {
+                        continue;
+                    }
+                    total += at_most(b) - at_most(a - 1);
+                    covered_to = b;
+                }
+                total as u64
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +201,45 @@ mod tests {
                     let point = ComparePoint { op, value };
                     let listed = die.iter().filter(|&f| point.matches(f)).count() as u64;
                     assert_eq!(die.count_matching(&point), listed, "{die:?} {op:?} {value}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_count_faces_matching_any_point_like_listing_them() {
+        let ops = [CmpOp::Eq, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le];
+        let dice = [
+            Faces::standard(6),
+            Faces::Run {
+                first: 0,
+                step: 10,
+                count: 10,
+            },
+            Faces::Run {
+                first: -2,
+                step: 1,
+                count: 5,
+            },
+        ];
+        for die in dice {
+            for a in ops {
+                for b in ops {
+                    for (x, y) in [(1, 2), (3, 3), (-1, 40), (50, 5), (2, 0)] {
+                        let points = [
+                            ComparePoint { op: a, value: x },
+                            ComparePoint { op: b, value: y },
+                        ];
+                        let listed = die
+                            .iter()
+                            .filter(|&f| points.iter().any(|p| p.matches(f)))
+                            .count() as u64;
+                        assert_eq!(
+                            die.count_matching_any(&points),
+                            listed,
+                            "{die:?} {points:?}"
+                        );
+                    }
                 }
             }
         }

@@ -385,7 +385,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         let mut explosions = 0u32;
         let mut limit_reached = false;
         loop {
-            let natural = self.face(node, term, faces, digits, cause, &mut limit_reached)?;
+            let natural = self.face(node, term, faces, digits, cause)?;
             let mut counted = clamp(term, natural);
             if cause == FaceCause::Explosion
                 && term
@@ -423,7 +423,12 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         Ok(())
     }
 
-    /// Draws a face and rerolls it while it matches; returns the face that stands.
+    /// Draws a face and rerolls it while it matches (`r`) or once (`ro`);
+    /// returns the face that stands. Repeated rerolls have no limit of
+    /// their own: only the roll's [`Limits::max_dice`] bounds them, so a
+    /// roll follows the exact odds, which reroll without limit (a roll that
+    /// would pass `max_dice` fails, and exact odds refuse an expression
+    /// where that could happen more often than their tail threshold).
     fn face(
         &mut self,
         node: &Node,
@@ -431,9 +436,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         faces: &Faces<'_>,
         digits: Option<u8>,
         mut cause: FaceCause,
-        limit_reached: &mut bool,
     ) -> Result<i64, Fail> {
-        let mut rerolls = 0u32;
         loop {
             let natural = self.draw(node, term, faces, digits)?;
             self.transcript.faces.push(FaceRecord {
@@ -446,16 +449,11 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
             let Some(reroll) = &term.reroll else {
                 return Ok(natural);
             };
-            if !reroll.matches(natural) || (reroll.once && rerolls >= 1) {
-                return Ok(natural);
-            }
-            if rerolls >= self.limits.max_repeats_per_die {
-                *limit_reached = true;
+            if !reroll.matches(natural) || (reroll.once && cause == FaceCause::Reroll) {
                 return Ok(natural);
             }
             let last = self.transcript.faces.len() - 1;
             self.transcript.faces[last].rerolled = true;
-            rerolls += 1;
             cause = FaceCause::Reroll;
         }
     }

@@ -590,19 +590,21 @@ fn exact_matches_enumeration_for_every_notation_feature() {
     }
 }
 
-/// Repeated rerolls: the exact odds are those of rerolling without limit,
-/// which equal the enumerated sequences that did not reach the reroll limit,
-/// renormalized.
+/// Repeated rerolls: the exact odds are those of rerolling without limit.
+/// A roll rerolls until its faces stand or the roll reaches `max_dice`
+/// (docs/notation.md, "Limits"; issue 23, item 3): enumerated under a dice
+/// limit of 7, the rolls that finish are the exact odds renormalized,
+/// since a standing face does not depend on how many rerolls it took.
 #[test]
-fn repeated_rerolls_match_enumeration_conditioned_on_the_limit() {
+fn repeated_rerolls_match_enumeration_conditioned_on_the_dice_limit() {
     let limits = Limits {
-        max_repeats_per_die: 3,
+        max_dice: 7,
         ..Limits::default()
     };
-    for text in ["2d4r1", "1d6r<=2", "2d4r1r4"] {
-        let expr = Expression::parse_with(text, &limits).unwrap();
-        let exact = expr.distribution().unwrap();
-        let (outcomes, cut) = enumerate(&expr);
+    for text in ["2d4r1", "1d6r<=2", "2d4r1r4", "3d{1,1,2,3}r1"] {
+        let exact = dist(text);
+        let (outcomes, cut) = enumerate(&Expression::parse_with(text, &limits).unwrap());
+        assert!(cut > BigRational::zero(), "{text}: some rolls pass 7 dice");
         let kept = BigRational::one() - cut;
         for (v, p) in outcomes {
             assert_eq!(exact.probability(v), p / &kept, "{text} = {v}");

@@ -3,6 +3,7 @@
 mod bad_input;
 mod enumerate;
 mod exact;
+mod limits;
 mod net;
 mod notation;
 mod properties;

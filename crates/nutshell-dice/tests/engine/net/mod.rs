@@ -14,7 +14,7 @@
 //! plain `cargo test` always runs the same cases); a failure names the seed
 //! of its case, and `NUTSHELL_NET_SEED=<seed> NUTSHELL_NET_CASES=1` replays it.
 
-mod chi_square;
+pub mod chi_square;
 mod generate;
 mod oracles;
 mod rng;
