@@ -538,6 +538,26 @@ impl<'c, 'a> Walker<'c, 'a> {
         self.ctx.cap(total, cap)
     }
 
+    /// Every face of a die with its multiplicity, ascending: a run face by
+    /// face (its room asked for first: `max_outcomes` may have been raised
+    /// past what the machine holds), a list grouped.
+    fn natural_faces(&self, node: &Node, faces: &Faces<'_>) -> Result<Vec<(i64, u64)>, ExactError> {
+        match faces {
+            Faces::List(_) => Ok(faces.segments(&[])),
+            Faces::Run { .. } => {
+                let mut natural = Vec::new();
+                crate::memory::reserve(&mut natural, u128::from(faces.len())).map_err(|bytes| {
+                    ExactError::OutOfMemory {
+                        bytes,
+                        span: node.span,
+                    }
+                })?;
+                natural.extend(faces.iter().map(|f| (f, 1)));
+                Ok(natural)
+            }
+        }
+    }
+
     /// The least a die of `term` can contribute, if every added face adds
     /// something non-negative (so a cap on the total caps each die).
     fn contribution_floor(
@@ -551,10 +571,10 @@ impl<'c, 'a> Walker<'c, 'a> {
                 .as_ref()
                 .is_some_and(|e| e.kind == ExplodeKind::Penetrate),
         );
-        let values = faces.iter().map(|f| clamp(term, f));
         match contribution {
             Contribution::Value => {
-                let lowest = values.min()?;
+                // Clamping never reorders faces: the lowest face clamped.
+                let lowest = clamp(term, faces.min());
                 (term.explode.is_none() || lowest - penalty >= 0).then_some(lowest)
             }
             Contribution::Score(_)
@@ -570,7 +590,11 @@ impl<'c, 'a> Walker<'c, 'a> {
             Contribution::Score(c) => {
                 // A penetrating chain's later dice show one less (see
                 // `die_dist`), which may score lower (a failure at 0).
-                let lowest = values
+                // One face of each run that comparisons tell apart.
+                let lowest = faces
+                    .segments(&telling_points(term, faces))
+                    .into_iter()
+                    .map(|(f, _)| clamp(term, f))
                     .flat_map(|v| [c.score(v), c.score(v - penalty)])
                     .min()?;
                 (lowest >= 0).then_some(lowest)
@@ -589,27 +613,31 @@ impl<'c, 'a> Walker<'c, 'a> {
         cap: Option<i64>,
     ) -> Result<Dist, ExactError> {
         let n = faces.len();
-        if n as u128 > self.ctx.limits.max_outcomes as u128 {
-            return Err(ExactError::TooManyOutcomes {
-                outcomes: n as u128,
-                limit: self.ctx.limits.max_outcomes,
-                span: node.span,
-            });
-        }
-        // Natural faces with their multiplicities, sorted: n log n, so a die of
-        // a million sides costs no more than its million outcomes.
-        let mut sorted: Vec<i64> = faces.iter().collect();
-        sorted.sort_unstable();
-        let mut natural: Vec<(i64, u64)> = Vec::new();
-        for f in sorted {
-            match natural.last_mut() {
-                Some((v, c)) if *v == f => *c += 1,
-                _ => natural.push((f, 1)),
+        // Natural faces with their multiplicities, ascending. A die counted
+        // for successes face by face only needs its faces told apart where a
+        // comparison tells them apart: a few runs, however many faces
+        // (`1d4294967295=7`). Otherwise every face is an outcome.
+        let by_runs = matches!(contribution, Contribution::Score(_))
+            && !term
+                .explode
+                .as_ref()
+                .is_some_and(|e| e.kind == ExplodeKind::Compound);
+        let natural: Vec<(i64, u64)> = if by_runs {
+            faces.segments(&telling_points(term, faces))
+        } else {
+            if n as u128 > self.ctx.limits.max_outcomes as u128 {
+                return Err(ExactError::TooManyOutcomes {
+                    outcomes: n as u128,
+                    limit: self.ctx.limits.max_outcomes,
+                    span: node.span,
+                });
             }
-        }
+            self.natural_faces(node, faces)?
+        };
+        self.ctx.charge(natural.len() as u64)?;
         // Rerolls change how likely each natural face is to stand.
         let (standing, denom): (Vec<(i64, u64)>, u64) = match &term.reroll {
-            None => (natural.clone(), n),
+            None => (natural, n),
             Some(reroll) => {
                 let rerolled: u64 = natural
                     .iter()
@@ -619,8 +647,8 @@ impl<'c, 'a> Walker<'c, 'a> {
                 if reroll.once {
                     // P(f) = P(first = f, kept) + P(first rerolled) P(second = f).
                     let w = natural
-                        .iter()
-                        .map(|&(f, c)| {
+                        .into_iter()
+                        .map(|(f, c)| {
                             (
                                 f,
                                 c * (if reroll.matches(f) { 0 } else { n }) + c * rerolled,
@@ -630,11 +658,11 @@ impl<'c, 'a> Walker<'c, 'a> {
                     (w, n * n)
                 } else {
                     // Rerolled again while it matches: uniform over the faces that
-                    // do not match (the exact odds assume no reroll limit; see
-                    // docs/odds.md).
+                    // do not match (rolls reroll without limit too, up to
+                    // max_dice; see docs/odds.md).
                     let w = natural
-                        .iter()
-                        .map(|&(f, c)| (f, if reroll.matches(f) { 0 } else { c }))
+                        .into_iter()
+                        .map(|(f, c)| (f, if reroll.matches(f) { 0 } else { c }))
                         .collect();
                     (w, n - rerolled)
                 }
@@ -644,9 +672,9 @@ impl<'c, 'a> Walker<'c, 'a> {
         let denom = BigUint::from(denom);
         let Some(explode) = &term.explode else {
             let outcomes: Vec<(i64, u64)> = standing
-                .iter()
+                .into_iter()
                 .filter(|(_, c)| *c > 0)
-                .map(|&(f, c)| (contribution.of(clamp(term, f)), c))
+                .map(|(f, c)| (contribution.of(clamp(term, f)), c))
                 .collect();
             let d = self.ctx.counts_dist(&outcomes, denom)?;
             return self.ctx.cap(d, cap);
@@ -837,6 +865,25 @@ impl<'c, 'a> Walker<'c, 'a> {
         }
         Ok(acc)
     }
+}
+
+/// The values where a die's modifiers compare or clamp its faces: rerolls,
+/// explosions (the highest face by default), clamps, success and failure
+/// counts. Faces that no comparison near them tells apart act alike.
+fn telling_points(term: &DiceTerm, faces: &Faces<'_>) -> Vec<i64> {
+    let mut points: Vec<i64> = term
+        .reroll
+        .iter()
+        .flat_map(|r| r.when.iter().map(|p| p.value))
+        .collect();
+    if let Some(e) = &term.explode {
+        points.push(e.when.map_or(faces.max(), |p| p.value));
+    }
+    points.extend(term.clamp_min);
+    points.extend(term.clamp_max);
+    points.extend(term.counting.success.map(|p| p.value));
+    points.extend(term.counting.failure.map(|p| p.value));
+    points
 }
 
 /// The faces of a die whose sides are not computed.

@@ -59,6 +59,14 @@ impl Dist {
 }
 
 impl Ctx<'_> {
+    /// `len` copies of `value`, or an error with the bytes they need.
+    pub fn filled<T: Clone>(&self, len: usize, value: T) -> Result<Vec<T>, ExactError> {
+        crate::memory::filled(len as u128, value).map_err(|bytes| ExactError::OutOfMemory {
+            bytes,
+            span: self.span,
+        })
+    }
+
     /// A zeroed distribution over `min ..= max`, checking the outcome limit.
     pub fn zeros(&self, min: i64, max: i64, denom: BigUint) -> Result<Dist, ExactError> {
         let len = (max as i128 - min as i128 + 1).max(1);
@@ -70,11 +78,11 @@ impl Ctx<'_> {
             });
         }
         self.check_denominator(&denom)?;
-        let len = len as usize;
+        let w = self.filled(len as usize * self.k, 0)?;
         Ok(Dist {
             min,
-            len,
-            w: vec![0; len * self.k],
+            len: len as usize,
+            w,
             denom,
         })
     }
@@ -311,7 +319,7 @@ impl Ctx<'_> {
         for (l, f) in self.lanes.iter().enumerate() {
             let p: Vec<u64> = (0..=d).map(|j| die.w[j * k + l]).collect();
             // Inverses of (t * p_0) for t = 1..len-1, by one batch inversion.
-            let mut prefix = vec![f.one(); len];
+            let mut prefix = self.filled(len, f.one())?;
             let mut acc = f.one();
             for t in 1..len {
                 let x = f.mul(f.enter(t as u64), p[0]);
@@ -319,7 +327,7 @@ impl Ctx<'_> {
                 acc = f.mul(acc, x);
             }
             let mut inv_acc = f.inv(acc);
-            let mut inv = vec![0u64; len];
+            let mut inv = self.filled(len, 0u64)?;
             for t in (1..len).rev() {
                 let x = f.mul(f.enter(t as u64), p[0]);
                 inv[t] = f.mul(inv_acc, prefix[t]);
@@ -330,7 +338,7 @@ impl Ctx<'_> {
             let np: Vec<u64> = (0..=d)
                 .map(|j| f.mul(f.enter(((n + 1) * j as u64) % f.p), p[j]))
                 .collect();
-            let mut a = vec![0u64; len];
+            let mut a = self.filled(len, 0u64)?;
             a[0] = f.pow(p[0], n);
             // A symmetric die has a symmetric power: compute half and mirror it.
             let symmetric = (0..=d).all(|j| p[j] == p[d - j]);

@@ -4,6 +4,8 @@
 //! memory is sized before it is taken.
 
 use crate::net::chi_square;
+use num_bigint::BigInt;
+use num_rational::BigRational;
 use num_traits::{One, Zero};
 use nutshell_dice::{ExactError, Expression, Limits, RollError, Seeded};
 use std::collections::BTreeMap;
@@ -143,4 +145,112 @@ fn a_group_past_max_dice_is_refused_before_its_keep() {
     );
     let spent = nutshell_dice::exact::work_done();
     assert!(spent < 1_000_000, "{spent} steps before the refusal");
+}
+
+/// Issue 23, item 4: the three commands that aborted with "memory allocation
+/// of N bytes failed" when a user raised a limit. Run in a process of its
+/// own under an address-space limit of about 1 GB (`ulimit -v`), so that
+/// every large allocation is refused by the system whatever the machine
+/// (overcommitted memory would otherwise let some through): each must end in
+/// an error that names the bytes, and the process must exit normally.
+#[test]
+#[cfg(target_os = "linux")]
+fn raised_limits_are_refused_with_the_bytes_needed_not_an_abort() {
+    let exe = std::env::current_exe().unwrap();
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 1000000 && exec "$0" "$@""#)
+        .arg(&exe)
+        .args([
+            "limits::memory_probe",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("NUTSHELL_MEMORY_PROBE", "1")
+        .output()
+        .expect("sh runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the probe failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+    let refusals: Vec<&str> = stdout.lines().filter(|l| l.contains("refused: ")).collect();
+    assert_eq!(refusals.len(), 3, "{stdout}");
+    for line in refusals {
+        assert!(line.contains(" bytes of memory"), "{line}");
+    }
+}
+
+/// The body of the test above, run only in its limited process.
+#[test]
+#[ignore = "run by raised_limits_are_refused_with_the_bytes_needed_not_an_abort under ulimit -v"]
+fn memory_probe() {
+    if std::env::var_os("NUTSHELL_MEMORY_PROBE").is_none() {
+        return;
+    }
+    // roll --max-dice 18446744073709551615 1000000000d6
+    let limits = Limits {
+        max_dice: u64::MAX,
+        ..Limits::default()
+    };
+    let expr = Expression::parse_with("1000000000d6", &limits).unwrap();
+    match expr.roll(&mut Seeded::new(1)) {
+        Err(e @ RollError::OutOfMemory { .. }) => println!("refused: {e}"),
+        other => panic!("1000000000d6: {:?}", other.map(|r| r.total)),
+    }
+    // odds 1d4294967295 --max-outcomes 5000000000
+    // odds 1d100000000 --max-outcomes 100000000
+    for (text, max_outcomes) in [
+        ("1d4294967295", 5_000_000_000),
+        ("1d100000000", 100_000_000),
+    ] {
+        let limits = Limits {
+            max_outcomes,
+            ..Limits::default()
+        };
+        match exact(text, &limits) {
+            Err(e @ ExactError::OutOfMemory { .. }) => println!("refused: {e}"),
+            other => panic!("{text}: {:?}", other.map(|d| d.outcomes().len())),
+        }
+    }
+}
+
+/// Issue 23, item 5: `odds '1d4294967295=7'` spent 16 s (and `2d1844674407=7`
+/// 10 s, `1d4294967295cf>20` 15 s, `--max-work 1e6 '0d4294967295f71'` 16 s
+/// with no dice at all) listing faces before refusing. A die counted for
+/// successes has two or three outcomes whatever its size: its faces are
+/// taken in runs that no comparison tells apart, so these are now answered,
+/// exactly, in a few hundred steps.
+#[test]
+fn huge_dice_counted_for_successes_are_answered_in_a_few_steps() {
+    let n = 4_294_967_295i64;
+    let ratio = |a: i64, b: i64| BigRational::new(a.into(), b.into());
+    let big = BigInt::from(n);
+    let small = Limits {
+        max_work: 1_000_000,
+        ..Limits::default()
+    };
+    for (text, value, p) in [
+        ("1d4294967295=7", 1, ratio(1, n)),
+        ("1d4294967295cf>20", 1, ratio(n - 20, n)),
+        ("1d4294967295>=4294967290f1", -1, ratio(1, n)),
+        ("0d4294967295f71", 0, ratio(1, 1)),
+        ("2d1844674407=7", 2, ratio(1, 1_844_674_407 * 1_844_674_407)),
+        // Rerolled once: the highest face stands from the first roll (1 of
+        // n), or from the second after any other (n - 1 of n², one way each).
+        (
+            "1d4294967295ro<=4294967294=4294967295",
+            1,
+            BigRational::new(&big + &big - 1, &big * &big),
+        ),
+    ] {
+        let d = exact(text, &small).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(d.probability(value), p, "{text}");
+        let spent = nutshell_dice::exact::work_done();
+        assert!(spent < 10_000, "{text}: {spent} steps");
+    }
 }
