@@ -6,14 +6,13 @@
 //! pushed down through sums to explosions, which can then stop following a
 //! chain as soon as it reaches the cap.
 
+use super::denom::Denom;
 use super::dist::Dist;
 use super::draws::{DieDraws, Draws};
 use super::keep::PoolType;
 use super::{Ctx, ExactError};
 use crate::plan::*;
 use crate::roll::{clamp, digit_faces};
-use num_bigint::BigUint;
-use num_traits::ToPrimitive;
 
 pub(crate) struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
@@ -236,7 +235,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             let l = self.node(left, cap)?;
             let mut out = self.ctx.map(&l, |v| Some(i64::from(op.holds(v, t))))?;
             // r's weight is its certainty (1 over its denominator).
-            out.denom *= &r.denom;
+            out.denom = out.denom.mul(&r.denom);
             self.ctx.check_denominator(&out.denom)?;
             let rw = r.w.clone();
             let k = self.ctx.k;
@@ -636,8 +635,8 @@ impl<'c, 'a> Walker<'c, 'a> {
         };
         self.ctx.charge(natural.len() as u64)?;
         // Rerolls change how likely each natural face is to stand.
-        let (standing, denom): (Vec<(i64, u64)>, u64) = match &term.reroll {
-            None => (natural, n),
+        let (standing, denom): (Vec<(i64, u64)>, Denom) = match &term.reroll {
+            None => (natural, Denom::of(n)),
             Some(reroll) => {
                 let rerolled: u64 = natural
                     .iter()
@@ -655,7 +654,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                             )
                         })
                         .collect();
-                    (w, n * n)
+                    (w, Denom::of(n).pow(2))
                 } else {
                     // Rerolled again while it matches: uniform over the faces that
                     // do not match (rolls reroll without limit too, up to
@@ -664,12 +663,11 @@ impl<'c, 'a> Walker<'c, 'a> {
                         .into_iter()
                         .map(|(f, c)| (f, if reroll.matches(f) { 0 } else { c }))
                         .collect();
-                    (w, n - rerolled)
+                    (w, Denom::of(n - rerolled))
                 }
             }
         };
         let highest = faces.max();
-        let denom = BigUint::from(denom);
         let Some(explode) = &term.explode else {
             let outcomes: Vec<(i64, u64)> = standing
                 .into_iter()
@@ -724,7 +722,7 @@ impl<'c, 'a> Walker<'c, 'a> {
     fn explosion_chain(
         &mut self,
         [first_stop, first_go, added_stop, added_go]: [Vec<(i64, u64)>; 4],
-        denom: BigUint,
+        denom: Denom,
         once: bool,
         cap: Option<i64>,
     ) -> Result<Dist, ExactError> {
@@ -734,7 +732,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         } else {
             // Deep enough for the tail threshold, never past the limit.
             let mass = |v: &[(i64, u64)]| v.iter().map(|&(_, c)| c as f64).sum::<f64>();
-            let d = denom.to_f64().unwrap_or(f64::INFINITY);
+            let d = denom.to_f64();
             super::tail::depth(
                 mass(&first_go) / d,
                 mass(&added_go) / d,

@@ -22,6 +22,7 @@
 
 mod compute;
 mod decimal;
+mod denom;
 mod dist;
 mod distribution;
 mod draws;
@@ -303,7 +304,7 @@ impl<'a> Ctx<'a> {
     /// hold every weight below `denom`; in a measuring pass, notes the bits
     /// needed and goes on (the weights are then only residues, but the shape
     /// and the steps of the job are right).
-    pub fn check_denominator(&self, denom: &BigUint) -> Result<(), ExactError> {
+    pub fn check_denominator(&self, denom: &denom::Denom) -> Result<(), ExactError> {
         let bits = denom.bits();
         if bits + 1 >= self.k as u64 * self.family.bits_per_prime() {
             if self.measuring {
@@ -461,6 +462,7 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
         + std::mem::size_of::<(i64, BigUint)>()
         + 32
         + (dist.denom.bits() as usize).div_ceil(64) * 8;
+    let denominator = dist.denom.to_biguint();
     crate::memory::probe((n as u128).saturating_mul(per_weight as u128)).map_err(|bytes| {
         ExactError::OutOfMemory {
             bytes,
@@ -514,5 +516,5 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
                 .map(|w| (dist.min + i as i64, w))
         })
         .collect();
-    Ok(Distribution::new(outcomes, dist.denom))
+    Ok(Distribution::new(outcomes, denominator))
 }
