@@ -264,10 +264,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn runs_count_faces_matching_any_point_like_listing_them() {
-        let ops = [CmpOp::Eq, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le];
-        let dice = [
+    /// A d6, the tens die and a run through zero.
+    fn some_runs() -> [Faces<'static>; 3] {
+        [
             Faces::standard(6),
             Faces::Run {
                 first: 0,
@@ -279,7 +278,13 @@ mod tests {
                 step: 1,
                 count: 5,
             },
-        ];
+        ]
+    }
+
+    #[test]
+    fn runs_count_faces_matching_any_point_like_listing_them() {
+        let ops = [CmpOp::Eq, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le];
+        let dice = some_runs();
         for die in dice {
             for a in ops {
                 for b in ops {
@@ -307,20 +312,8 @@ mod tests {
     /// run's first face does, and the runs cover the die once.
     #[test]
     fn segments_keep_apart_only_what_comparisons_near_the_points_tell_apart() {
-        let dice = [
-            Faces::standard(6),
-            Faces::standard(4_294_967_295),
-            Faces::Run {
-                first: 0,
-                step: 10,
-                count: 10,
-            },
-            Faces::Run {
-                first: -2,
-                step: 1,
-                count: 5,
-            },
-        ];
+        let mut dice = some_runs().to_vec();
+        dice.push(Faces::standard(4_294_967_295));
         for die in dice {
             for points in [
                 vec![],

@@ -145,17 +145,7 @@ pub fn agree(a: &Probabilities, b: &Probabilities) -> Result<(), String> {
 /// The exact distribution of `text`, or why not. `Ok(None)` when the
 /// engine declines for size or for a feature it does not compute.
 pub fn exact(text: &str, limits: &Limits) -> Result<Option<Probabilities>, String> {
-    let expr = Expression::parse_with(text, limits)
-        .map_err(|e| format!("`{text}` does not parse: {e}"))?;
-    match expr.distribution() {
-        Ok(d) => Ok(Some(Probabilities::of(&d))),
-        Err(
-            ExactError::Unsupported { .. }
-            | ExactError::TooManyOutcomes { .. }
-            | ExactError::TooMuchWork { .. },
-        ) => Ok(None),
-        Err(e) => Err(format!("`{text}`: {e}")),
-    }
+    exact_with(text, None, limits)
 }
 
 /// The exact distribution of `min(text, cap)` (`Expression::distribution_capped`).
@@ -164,16 +154,28 @@ pub fn exact_capped(
     cap: i64,
     limits: &Limits,
 ) -> Result<Option<Probabilities>, String> {
+    exact_with(text, Some(cap), limits)
+}
+
+fn exact_with(
+    text: &str,
+    cap: Option<i64>,
+    limits: &Limits,
+) -> Result<Option<Probabilities>, String> {
     let expr = Expression::parse_with(text, limits)
         .map_err(|e| format!("`{text}` does not parse: {e}"))?;
-    match expr.distribution_capped(cap) {
+    let d = match cap {
+        Some(cap) => expr.distribution_capped(cap),
+        None => expr.distribution(),
+    };
+    match d {
         Ok(d) => Ok(Some(Probabilities::of(&d))),
         Err(
             ExactError::Unsupported { .. }
             | ExactError::TooManyOutcomes { .. }
             | ExactError::TooMuchWork { .. },
         ) => Ok(None),
-        Err(e) => Err(format!("`{text}` capped at {cap}: {e}")),
+        Err(e) => Err(format!("`{text}` (capped at {cap:?}): {e}")),
     }
 }
 
