@@ -140,7 +140,7 @@ fuzz_target!(|data: &[u8]| {
                 let capped_at_least = cut.get(&t).cloned().unwrap_or_else(BigRational::zero);
                 let slack = d.tail() + capped.tail();
                 assert!(
-                    capped_at_least >= at_least - &slack && capped_at_least <= &at_least + &slack,
+                    capped_at_least >= &at_least - &slack && capped_at_least <= &at_least + &slack,
                     "{text:?}: capped at {t}, P(>= {t}) is {capped_at_least}, not {at_least}"
                 );
                 for (v, p) in full.range(..t) {
