@@ -17,10 +17,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use nutshell_dice::{DiceSource, ExactError, Expression, Faces, Limits, RollError};
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::Zero;
+use nutshell_dice::{DiceSource, ExactError, Expression, Faces, Limits, RollError};
 use std::collections::BTreeMap;
 
 /// Small limits: every input stays fast, explosions are followed to the
@@ -129,7 +129,10 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(d) = &exact {
         let total: BigUint = d.outcomes().iter().map(|(_, w)| w).sum();
-        assert!(&total <= d.denominator(), "{text:?}: weights past the denominator");
+        assert!(
+            &total <= d.denominator(),
+            "{text:?}: weights past the denominator"
+        );
         // The distribution cut at a threshold inside its range.
         if let Some((lo, hi)) = d.range() {
             let t = lo + (hi - lo) / 2;
@@ -171,15 +174,28 @@ fuzz_target!(|data: &[u8]| {
         ),
         Err(_) => {}
         Ok(d) => {
-            assert!(!all.failed, "{text:?}: a roll fails, but exact odds were given");
+            assert!(
+                !all.failed,
+                "{text:?}: a roll fails, but exact odds were given"
+            );
             let exact = probabilities(d);
             if all.unresolved.is_zero() {
-                assert_eq!(exact, all.outcomes, "{text:?}: exact odds against enumeration");
-                assert!(d.tail().is_zero(), "{text:?}: a tail where every roll finishes");
+                assert_eq!(
+                    exact, all.outcomes,
+                    "{text:?}: exact odds against enumeration"
+                );
+                assert!(
+                    d.tail().is_zero(),
+                    "{text:?}: a tail where every roll finishes"
+                );
             } else {
                 for v in exact.keys().chain(all.outcomes.keys()) {
                     let pe = exact.get(v).cloned().unwrap_or_else(BigRational::zero);
-                    let pn = all.outcomes.get(v).cloned().unwrap_or_else(BigRational::zero);
+                    let pn = all
+                        .outcomes
+                        .get(v)
+                        .cloned()
+                        .unwrap_or_else(BigRational::zero);
                     assert!(
                         pe >= pn && pe <= &pn + &all.unresolved,
                         "{text:?}: P({v}) is {pe} exactly, enumeration {pn} + {} unfinished",
