@@ -369,29 +369,12 @@ pub(crate) fn endless_roll(term: &DiceTerm, faces: &Faces<'_>) -> Option<String>
 }
 
 /// Whether some face satisfies `matches`, a predicate made of compare points
-/// at `points`. Only faces next to a point's value, and the extremes, need
-/// checking: the faces such a predicate picks out form runs that end at such
-/// faces, so a die of four billion faces costs a few dozen tests.
+/// at `points`: one face of each run that no comparison there tells apart
+/// is enough ([`Faces::segments`]), so a die of four billion faces costs a
+/// few dozen tests.
 fn some_face(faces: &Faces<'_>, points: &[i64], matches: &dyn Fn(i64) -> bool) -> bool {
-    match faces {
-        Faces::List(list) => list.iter().any(|&f| matches(f)),
-        Faces::Run { first, step, count } => {
-            let (first, step, count) = (*first as i128, *step as i128, *count as i128);
-            let last = first + step * (count - 1);
-            let snap_down = |v: i128| first + ((v - first).div_euclid(step)) * step;
-            let mut candidates = vec![first, last];
-            for &p in points {
-                let v = p as i128;
-                for around in [v - 1, v, v + 1] {
-                    let below = snap_down(around);
-                    candidates.push(below);
-                    candidates.push(below + step);
-                }
-            }
-            candidates
-                .into_iter()
-                .filter(|c| (first..=last).contains(c))
-                .any(|c| matches(c as i64))
-        }
-    }
+    faces
+        .segments(points)
+        .iter()
+        .any(|&(face, _)| matches(face))
 }
