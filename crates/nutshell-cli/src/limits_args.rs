@@ -10,7 +10,7 @@ pub struct LimitArgs {
     /// Most faces rolled for one roll, rerolls and explosions included
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_dice, global = true)]
     pub max_dice: u64,
-    /// Most explosions of one die, and most rerolls of one face
+    /// Most explosions of one die (rerolls are bounded by --max-dice only)
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_repeats_per_die, global = true)]
     pub max_explosions: u32,
     /// Deepest nesting of brackets, groups, functions and signs (at most 1000)

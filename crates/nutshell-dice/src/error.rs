@@ -59,6 +59,14 @@ pub enum RollError {
         /// The division.
         span: Span,
     },
+    /// The transcript of the roll needs more memory than the system gave
+    /// (a `max_dice` raised beyond what the machine holds).
+    OutOfMemory {
+        /// The bytes needed.
+        bytes: u128,
+        /// The term whose dice need them.
+        span: Span,
+    },
 }
 
 impl RollError {
@@ -71,7 +79,8 @@ impl RollError {
             | RollError::BadSides { span, .. }
             | RollError::Endless { span, .. }
             | RollError::Overflow { span }
-            | RollError::DivisionByZero { span } => *span,
+            | RollError::DivisionByZero { span }
+            | RollError::OutOfMemory { span, .. } => *span,
         }
     }
 
@@ -124,6 +133,10 @@ impl fmt::Display for RollError {
                 f.write_str("the result is too large for a 64-bit integer")
             }
             RollError::DivisionByZero { .. } => f.write_str("division by zero"),
+            RollError::OutOfMemory { bytes, .. } => write!(
+                f,
+                "this roll needs {bytes} bytes of memory for its dice, more than the system gave; roll fewer dice"
+            ),
         }
     }
 }

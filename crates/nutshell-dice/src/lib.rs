@@ -35,6 +35,7 @@
 pub mod error;
 pub mod exact;
 pub mod limits;
+mod memory;
 pub mod plan;
 pub mod roll;
 pub mod simulate;

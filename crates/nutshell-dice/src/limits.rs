@@ -25,10 +25,14 @@ pub struct Limits {
     /// Deepest nesting of parentheses, groups, functions, unary signs and computed
     /// dice counts or sides. Capped at [`NESTING_CEILING`].
     pub max_nesting: usize,
-    /// Most faces rolled for one roll of an expression, rerolls and explosions included.
+    /// Most faces rolled for one roll of an expression, rerolls and explosions
+    /// included: a roll that would roll more fails. Exact odds refuse an
+    /// expression whose rolls could pass it with a chance above the tail
+    /// threshold ([`Limits::tail_digits`]).
     pub max_dice: u64,
-    /// Most explosions of one die, and most rerolls of one face. When a die reaches
-    /// it, it stops exploding (or keeps the face it shows) and the transcript says so.
+    /// Most explosions of one die. When a die reaches it, it stops exploding
+    /// and the transcript says so. Rerolls (`r`) have no limit of their own:
+    /// [`Limits::max_dice`] bounds them, as every face a roll draws.
     pub max_repeats_per_die: u32,
     /// Most distinct outcomes an exact distribution may hold.
     pub max_outcomes: usize,

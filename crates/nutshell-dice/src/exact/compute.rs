@@ -6,13 +6,13 @@
 //! pushed down through sums to explosions, which can then stop following a
 //! chain as soon as it reaches the cap.
 
+use super::denom::Denom;
 use super::dist::Dist;
+use super::draws::{DieDraws, Draws};
 use super::keep::PoolType;
 use super::{Ctx, ExactError};
 use crate::plan::*;
 use crate::roll::{clamp, digit_faces};
-use num_bigint::BigUint;
-use num_traits::ToPrimitive;
 
 pub(crate) struct Walker<'c, 'a> {
     ctx: &'c mut Ctx<'a>,
@@ -117,16 +117,23 @@ impl<'c, 'a> Walker<'c, 'a> {
             .iter()
             .all(|(op, _)| matches!(op, BinOp::Add | BinOp::Sub));
         if additive {
-            // A cap passes to each term of a pure sum: min(X + Y, c) is
-            // min(min(X, c - min Y) + min(Y, c - min X), c).
+            // A cap passes into a sum: min(X + Y, c) is
+            // min(min(X, c - min Y) + min(Y, c - min X), c). A subtracted
+            // term adds at the least minus its highest value.
             let operands: Vec<&Node> = std::iter::once(first)
                 .chain(rest.iter().map(|(_, n)| n))
                 .collect();
-            let all_added = rest.iter().all(|(op, _)| *op == BinOp::Add);
-            let bounds: Option<Vec<i64>> = if cap.is_some() && all_added {
-                operands.iter().map(|n| self.lower_bound(n)).collect()
-            } else {
-                None
+            let subtracted = |i: usize| i > 0 && rest[i - 1].0 == BinOp::Sub;
+            let bounds: Option<Vec<i64>> = match cap {
+                Some(_) => operands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| match subtracted(i) {
+                        true => self.upper_bound(n)?.checked_neg(),
+                        false => self.lower_bound(n),
+                    })
+                    .collect(),
+                None => None,
             };
             let total_bound: Option<i64> = bounds
                 .as_ref()
@@ -136,15 +143,19 @@ impl<'c, 'a> Walker<'c, 'a> {
             if let (Some(c), Some(total)) = (cap, total_bound)
                 && total >= c
             {
+                // Their dice are rolled all the same.
+                for operand in &operands {
+                    self.note_static_draws(operand)?;
+                }
                 return Ok(self.ctx.point(c));
             }
             let mut acc: Option<Dist> = None;
             // What the terms after the i-th add at the least: a partial sum may
             // be capped at `cap - later[i]` and no more, because
-            // min(min(S, c - m) + R, c) = min(S + R, c) only when R >= m. With
-            // a subtraction (or a term without a known lower bound) later in
-            // the chain, partial sums are not capped at all: capping
-            // `1d20 + 5` at 10 before `- 2` would turn every 10 into 8.
+            // min(min(S, c - m) + R, c) = min(S + R, c) only when R >= m. A
+            // later subtraction lowers m by the most it takes away (capping
+            // `1d20 + 5` at 10 before `- 2` would turn every 10 into 8); with a
+            // term whose bound is unknown, nothing is capped.
             let later: Option<Vec<i64>> = bounds.as_ref().and_then(|b| {
                 let mut later = vec![0i64; b.len()];
                 for i in (0..b.len().saturating_sub(1)).rev() {
@@ -153,12 +164,16 @@ impl<'c, 'a> Walker<'c, 'a> {
                 Some(later)
             });
             for (i, operand) in operands.iter().enumerate() {
+                // A term that is added may be capped at what the others leave
+                // room for; a subtracted one is needed whole.
                 let op_cap = match (cap, &bounds, total_bound) {
-                    (Some(c), Some(b), Some(total)) => c.checked_sub(total - b[i]),
+                    (Some(c), Some(b), Some(total)) if !subtracted(i) => total
+                        .checked_sub(b[i])
+                        .and_then(|others| c.checked_sub(others)),
                     _ => None,
                 };
                 let mut d = self.node(operand, op_cap)?;
-                if i > 0 && rest[i - 1].0 == BinOp::Sub {
+                if subtracted(i) {
                     d = self.ctx.map(&d, |v| v.checked_neg())?;
                 }
                 let partial_cap = match (cap, &later) {
@@ -220,7 +235,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             let l = self.node(left, cap)?;
             let mut out = self.ctx.map(&l, |v| Some(i64::from(op.holds(v, t))))?;
             // r's weight is its certainty (1 over its denominator).
-            out.denom *= &r.denom;
+            out.denom = out.denom.mul(&r.denom);
             self.ctx.check_denominator(&out.denom)?;
             let rw = r.w.clone();
             let k = self.ctx.k;
@@ -284,7 +299,76 @@ impl<'c, 'a> Walker<'c, 'a> {
         }
     }
 
+    /// A static upper bound of a node's value, where one is easy to see:
+    /// constants, and dice terms that do not explode.
+    fn upper_bound(&self, node: &Node) -> Option<i64> {
+        match &node.kind {
+            NodeKind::Const(v) => Some(*v),
+            NodeKind::Labeled(inner, _) => self.upper_bound(inner),
+            NodeKind::Dice(term) if self.fixed.is_none() && term.explode.is_none() => {
+                let DiceCount::Fixed(count) = term.count else {
+                    return None;
+                };
+                let kept = term.select.map_or(count, |s| s.kept_of(count));
+                let per_die = if term.counting.is_active() {
+                    1 // a die scores -1, 0 or 1
+                } else {
+                    let faces = match &term.die {
+                        Die::Digits(n) => Faces::List(digit_faces(*n)),
+                        Die::Computed(_) => return None,
+                        die => die.faces()?,
+                    };
+                    clamp(term, faces.max())
+                };
+                per_die.checked_mul(i64::try_from(kept).ok()?)
+            }
+            _ => None,
+        }
+    }
+
     // ---- dice ----
+
+    /// Notes the faces `count` dice of `term` draw (see [`super::draws`]),
+    /// refusing at once when rolls would pass `max_dice` (every roll, or
+    /// some with a chance above the tail threshold; more dice only make
+    /// that chance larger, so the first term to cross it is refused).
+    fn note_draws(
+        &mut self,
+        node: &Node,
+        term: &DiceTerm,
+        count: u64,
+        faces: &Faces<'_>,
+    ) -> Result<(), ExactError> {
+        let die = match self.fixed {
+            Some(_) => DieDraws::plain(),
+            None => DieDraws::of(term, faces, self.ctx.limits),
+        };
+        self.ctx.draws.add(count, &die);
+        self.ctx.draws.check(self.ctx.limits, node.span)
+    }
+
+    /// Notes the draws of a part that is not computed because the answer is
+    /// settled without it: one that [`Walker::lower_bound`] reads (constants,
+    /// sums, dice with a fixed count and static faces).
+    fn note_static_draws(&mut self, node: &Node) -> Result<(), ExactError> {
+        match &node.kind {
+            NodeKind::Labeled(inner, _) => self.note_static_draws(inner),
+            NodeKind::Chain(first, rest) => {
+                self.note_static_draws(first)?;
+                rest.iter()
+                    .try_for_each(|(_, operand)| self.note_static_draws(operand))
+            }
+            NodeKind::Dice(term)
+                if let (DiceCount::Fixed(count), Some(faces)) =
+                    (&term.count, static_faces(term)) =>
+            {
+                self.note_draws(node, term, *count, &faces)
+            }
+            NodeKind::Const(_) => Ok(()),
+            // Anything else is computed, for its draws (and its failures).
+            _ => self.node(node, None).map(|_| ()),
+        }
+    }
 
     fn dice(&mut self, node: &Node, term: &DiceTerm, cap: Option<i64>) -> Result<Dist, ExactError> {
         match &term.count {
@@ -297,10 +381,13 @@ impl<'c, 'a> Walker<'c, 'a> {
                     );
                 }
                 let mut parts = Vec::new();
+                let before = self.ctx.draws.clone();
+                let mut worst: Option<Draws> = None;
                 for i in 0..counts.len {
                     if counts.is_zero_at(i, self.ctx.k) {
                         continue;
                     }
+                    self.ctx.draws = before.clone();
                     let n = (counts.min + i as i64) as u64;
                     if n > self.ctx.limits.max_dice {
                         return Err(self.may_fail(
@@ -312,7 +399,9 @@ impl<'c, 'a> Walker<'c, 'a> {
                         ));
                     }
                     parts.push((i, self.dice_with_count(node, term, n, cap)?));
+                    worst = Some(worst_of(worst, &self.ctx.draws));
                 }
+                self.ctx.draws = worst.unwrap_or(before);
                 self.ctx.mixture(&counts, parts)
             }
         }
@@ -329,10 +418,13 @@ impl<'c, 'a> Walker<'c, 'a> {
             Die::Computed(sides) => {
                 let sides_dist = self.node(sides, None)?.trim(self.ctx.k);
                 let mut parts = Vec::new();
+                let before = self.ctx.draws.clone();
+                let mut worst: Option<Draws> = None;
                 for i in 0..sides_dist.len {
                     if sides_dist.is_zero_at(i, self.ctx.k) {
                         continue;
                     }
+                    self.ctx.draws = before.clone();
                     let s = sides_dist.min + i as i64;
                     if s < 1 || s as u64 > MAX_FACES {
                         return Err(
@@ -344,7 +436,9 @@ impl<'c, 'a> Walker<'c, 'a> {
                         return Err(self.may_fail(reason, node.span));
                     }
                     parts.push((i, self.term_given(node, term, count, faces)?));
+                    worst = Some(worst_of(worst, &self.ctx.draws));
                 }
+                self.ctx.draws = worst.unwrap_or(before);
                 let d = self.ctx.mixture(&sides_dist, parts)?;
                 self.ctx.cap(d, cap)
             }
@@ -378,6 +472,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         faces: Faces<'_>,
         cap: Option<i64>,
     ) -> Result<Dist, ExactError> {
+        self.note_draws(node, term, count, &faces)?;
         if let Some(fixed) = self.fixed {
             let natural = match fixed {
                 FixedFace::Lowest => faces.min(),
@@ -442,6 +537,26 @@ impl<'c, 'a> Walker<'c, 'a> {
         self.ctx.cap(total, cap)
     }
 
+    /// Every face of a die with its multiplicity, ascending: a run face by
+    /// face (its room asked for first: `max_outcomes` may have been raised
+    /// past what the machine holds), a list grouped.
+    fn natural_faces(&self, node: &Node, faces: &Faces<'_>) -> Result<Vec<(i64, u64)>, ExactError> {
+        match faces {
+            Faces::List(_) => Ok(faces.segments(&[])),
+            Faces::Run { .. } => {
+                let mut natural = Vec::new();
+                crate::memory::reserve(&mut natural, u128::from(faces.len())).map_err(|bytes| {
+                    ExactError::OutOfMemory {
+                        bytes,
+                        span: node.span,
+                    }
+                })?;
+                natural.extend(faces.iter().map(|f| (f, 1)));
+                Ok(natural)
+            }
+        }
+    }
+
     /// The least a die of `term` can contribute, if every added face adds
     /// something non-negative (so a cap on the total caps each die).
     fn contribution_floor(
@@ -455,10 +570,10 @@ impl<'c, 'a> Walker<'c, 'a> {
                 .as_ref()
                 .is_some_and(|e| e.kind == ExplodeKind::Penetrate),
         );
-        let values = faces.iter().map(|f| clamp(term, f));
         match contribution {
             Contribution::Value => {
-                let lowest = values.min()?;
+                // Clamping never reorders faces: the lowest face clamped.
+                let lowest = clamp(term, faces.min());
                 (term.explode.is_none() || lowest - penalty >= 0).then_some(lowest)
             }
             Contribution::Score(_)
@@ -474,7 +589,11 @@ impl<'c, 'a> Walker<'c, 'a> {
             Contribution::Score(c) => {
                 // A penetrating chain's later dice show one less (see
                 // `die_dist`), which may score lower (a failure at 0).
-                let lowest = values
+                // One face of each run that comparisons tell apart.
+                let lowest = faces
+                    .segments(&telling_points(term, faces))
+                    .into_iter()
+                    .map(|(f, _)| clamp(term, f))
                     .flat_map(|v| [c.score(v), c.score(v - penalty)])
                     .min()?;
                 (lowest >= 0).then_some(lowest)
@@ -493,27 +612,31 @@ impl<'c, 'a> Walker<'c, 'a> {
         cap: Option<i64>,
     ) -> Result<Dist, ExactError> {
         let n = faces.len();
-        if n as u128 > self.ctx.limits.max_outcomes as u128 {
-            return Err(ExactError::TooManyOutcomes {
-                outcomes: n as u128,
-                limit: self.ctx.limits.max_outcomes,
-                span: node.span,
-            });
-        }
-        // Natural faces with their multiplicities, sorted: n log n, so a die of
-        // a million sides costs no more than its million outcomes.
-        let mut sorted: Vec<i64> = faces.iter().collect();
-        sorted.sort_unstable();
-        let mut natural: Vec<(i64, u64)> = Vec::new();
-        for f in sorted {
-            match natural.last_mut() {
-                Some((v, c)) if *v == f => *c += 1,
-                _ => natural.push((f, 1)),
+        // Natural faces with their multiplicities, ascending. A die counted
+        // for successes face by face only needs its faces told apart where a
+        // comparison tells them apart: a few runs, however many faces
+        // (`1d4294967295=7`). Otherwise every face is an outcome.
+        let by_runs = matches!(contribution, Contribution::Score(_))
+            && !term
+                .explode
+                .as_ref()
+                .is_some_and(|e| e.kind == ExplodeKind::Compound);
+        let natural: Vec<(i64, u64)> = if by_runs {
+            faces.segments(&telling_points(term, faces))
+        } else {
+            if n as u128 > self.ctx.limits.max_outcomes as u128 {
+                return Err(ExactError::TooManyOutcomes {
+                    outcomes: n as u128,
+                    limit: self.ctx.limits.max_outcomes,
+                    span: node.span,
+                });
             }
-        }
+            self.natural_faces(node, faces)?
+        };
+        self.ctx.charge(natural.len() as u64)?;
         // Rerolls change how likely each natural face is to stand.
-        let (standing, denom): (Vec<(i64, u64)>, u64) = match &term.reroll {
-            None => (natural.clone(), n),
+        let (standing, denom): (Vec<(i64, u64)>, Denom) = match &term.reroll {
+            None => (natural, Denom::of(n)),
             Some(reroll) => {
                 let rerolled: u64 = natural
                     .iter()
@@ -523,34 +646,33 @@ impl<'c, 'a> Walker<'c, 'a> {
                 if reroll.once {
                     // P(f) = P(first = f, kept) + P(first rerolled) P(second = f).
                     let w = natural
-                        .iter()
-                        .map(|&(f, c)| {
+                        .into_iter()
+                        .map(|(f, c)| {
                             (
                                 f,
                                 c * (if reroll.matches(f) { 0 } else { n }) + c * rerolled,
                             )
                         })
                         .collect();
-                    (w, n * n)
+                    (w, Denom::of(n).pow(2))
                 } else {
                     // Rerolled again while it matches: uniform over the faces that
-                    // do not match (the exact odds assume no reroll limit; see
-                    // docs/odds.md).
+                    // do not match (rolls reroll without limit too, up to
+                    // max_dice; see docs/odds.md).
                     let w = natural
-                        .iter()
-                        .map(|&(f, c)| (f, if reroll.matches(f) { 0 } else { c }))
+                        .into_iter()
+                        .map(|(f, c)| (f, if reroll.matches(f) { 0 } else { c }))
                         .collect();
-                    (w, n - rerolled)
+                    (w, Denom::of(n - rerolled))
                 }
             }
         };
         let highest = faces.max();
-        let denom = BigUint::from(denom);
         let Some(explode) = &term.explode else {
             let outcomes: Vec<(i64, u64)> = standing
-                .iter()
+                .into_iter()
                 .filter(|(_, c)| *c > 0)
-                .map(|&(f, c)| (contribution.of(clamp(term, f)), c))
+                .map(|(f, c)| (contribution.of(clamp(term, f)), c))
                 .collect();
             let d = self.ctx.counts_dist(&outcomes, denom)?;
             return self.ctx.cap(d, cap);
@@ -600,7 +722,7 @@ impl<'c, 'a> Walker<'c, 'a> {
     fn explosion_chain(
         &mut self,
         [first_stop, first_go, added_stop, added_go]: [Vec<(i64, u64)>; 4],
-        denom: BigUint,
+        denom: Denom,
         once: bool,
         cap: Option<i64>,
     ) -> Result<Dist, ExactError> {
@@ -610,7 +732,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         } else {
             // Deep enough for the tail threshold, never past the limit.
             let mass = |v: &[(i64, u64)]| v.iter().map(|&(_, c)| c as f64).sum::<f64>();
-            let d = denom.to_f64().unwrap_or(f64::INFINITY);
+            let d = denom.to_f64();
             super::tail::depth(
                 mass(&first_go) / d,
                 mass(&added_go) / d,
@@ -705,6 +827,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                         faces_store
                     }
                 };
+                self.note_draws(member, term, count, &faces)?;
                 let dist = if let Some(fixed) = self.fixed {
                     let natural = match fixed {
                         FixedFace::Lowest => faces.min(),
@@ -739,6 +862,41 @@ impl<'c, 'a> Walker<'c, 'a> {
             acc = self.ctx.add(&acc, &sum)?;
         }
         Ok(acc)
+    }
+}
+
+/// The values where a die's modifiers compare or clamp its faces: rerolls,
+/// explosions (the highest face by default), clamps, success and failure
+/// counts. Faces that no comparison near them tells apart act alike.
+fn telling_points(term: &DiceTerm, faces: &Faces<'_>) -> Vec<i64> {
+    let mut points: Vec<i64> = term
+        .reroll
+        .iter()
+        .flat_map(|r| r.when.iter().map(|p| p.value))
+        .collect();
+    if let Some(e) = &term.explode {
+        points.push(e.when.map_or(faces.max(), |p| p.value));
+    }
+    points.extend(term.clamp_min);
+    points.extend(term.clamp_max);
+    points.extend(term.counting.success.map(|p| p.value));
+    points.extend(term.counting.failure.map(|p| p.value));
+    points
+}
+
+/// The faces of a die whose sides are not computed.
+fn static_faces(term: &DiceTerm) -> Option<Faces<'_>> {
+    match &term.die {
+        Die::Digits(n) => Some(Faces::List(digit_faces(*n))),
+        die => die.faces(),
+    }
+}
+
+/// The worst of the draws of the branches seen so far and this one.
+fn worst_of(worst: Option<Draws>, this: &Draws) -> Draws {
+    match worst {
+        Some(w) => w.worst(this.clone()),
+        None => this.clone(),
     }
 }
 

@@ -6,9 +6,9 @@
 //! the weights may sum to less than `denom`. The missing mass is the `tail`:
 //! rolls the engine did not follow (explosions beyond the limit).
 
+use super::denom::Denom;
 use super::field::{Prime, split_sum};
 use super::{Ctx, ExactError};
-use num_bigint::BigUint;
 
 /// Weights for outcomes `min .. min + len`, lane-interleaved: the weight of
 /// outcome `min + i` in lane `l` is `w[i * k + l]` (Montgomery form).
@@ -17,7 +17,7 @@ pub(crate) struct Dist {
     pub min: i64,
     pub len: usize,
     pub w: Vec<u64>,
-    pub denom: BigUint,
+    pub denom: Denom,
 }
 
 impl Dist {
@@ -59,8 +59,16 @@ impl Dist {
 }
 
 impl Ctx<'_> {
+    /// `len` copies of `value`, or an error with the bytes they need.
+    pub fn filled<T: Clone>(&self, len: usize, value: T) -> Result<Vec<T>, ExactError> {
+        crate::memory::filled(len as u128, value).map_err(|bytes| ExactError::OutOfMemory {
+            bytes,
+            span: self.span,
+        })
+    }
+
     /// A zeroed distribution over `min ..= max`, checking the outcome limit.
-    pub fn zeros(&self, min: i64, max: i64, denom: BigUint) -> Result<Dist, ExactError> {
+    pub fn zeros(&self, min: i64, max: i64, denom: Denom) -> Result<Dist, ExactError> {
         let len = (max as i128 - min as i128 + 1).max(1);
         if len > self.limits.max_outcomes as i128 {
             return Err(ExactError::TooManyOutcomes {
@@ -70,11 +78,11 @@ impl Ctx<'_> {
             });
         }
         self.check_denominator(&denom)?;
-        let len = len as usize;
+        let w = self.filled(len as usize * self.k, 0)?;
         Ok(Dist {
             min,
-            len,
-            w: vec![0; len * self.k],
+            len: len as usize,
+            w,
             denom,
         })
     }
@@ -85,13 +93,13 @@ impl Ctx<'_> {
             min: v,
             len: 1,
             w: self.lanes.iter().map(Prime::one).collect(),
-            denom: BigUint::from(1u32),
+            denom: Denom::one(),
         }
     }
 
     /// A distribution from integer counts: `counts[i]` ways to show `values[i]`
     /// out of `denom`.
-    pub fn counts_dist(&self, outcomes: &[(i64, u64)], denom: BigUint) -> Result<Dist, ExactError> {
+    pub fn counts_dist(&self, outcomes: &[(i64, u64)], denom: Denom) -> Result<Dist, ExactError> {
         let min = outcomes.iter().map(|o| o.0).min().unwrap_or(0);
         let max = outcomes.iter().map(|o| o.0).max().unwrap_or(0);
         let mut d = self.zeros(min, max, denom)?;
@@ -107,29 +115,28 @@ impl Ctx<'_> {
 
     /// Multiplies every weight by the integer `factor` (and the denominator too),
     /// so that the probabilities are unchanged.
-    pub fn rescale(&self, d: &mut Dist, factor: &BigUint) {
-        if *factor == BigUint::from(1u32) {
+    pub fn rescale(&self, d: &mut Dist, factor: &Denom) {
+        if factor.is_one() {
             return;
         }
         let k = self.k;
-        let f_res: Vec<u64> = self.lanes.iter().map(|f| f.enter_big(factor)).collect();
+        let f_res: Vec<u64> = self.lanes.iter().map(|f| factor.residue(f)).collect();
         for i in 0..d.len {
             for (l, f) in self.lanes.iter().enumerate() {
                 d.w[i * k + l] = f.mul(d.w[i * k + l], f_res[l]);
             }
         }
-        d.denom *= factor;
+        d.denom = d.denom.mul(factor);
     }
 
     /// Brings `a` and `b` to a common denominator (their least common multiple).
     pub fn common_denominator(&self, a: &mut Dist, b: &mut Dist) {
-        use num_integer::Integer;
         if a.denom == b.denom {
             return;
         }
         let lcm = a.denom.lcm(&b.denom);
-        let fa = &lcm / &a.denom;
-        let fb = &lcm / &b.denom;
+        let fa = lcm.div(&a.denom);
+        let fb = lcm.div(&b.denom);
         self.rescale(a, &fa);
         self.rescale(b, &fb);
     }
@@ -160,7 +167,7 @@ impl Ctx<'_> {
         let (a, b) = if a.len >= b.len { (a, b) } else { (b, a) };
         let min = a.min.checked_add(b.min).ok_or(self.overflow())?;
         let max = a.max().checked_add(b.max()).ok_or(self.overflow())?;
-        let mut out = self.zeros(min, max, &a.denom * &b.denom)?;
+        let mut out = self.zeros(min, max, a.denom.mul(&b.denom))?;
         self.charge((a.len as u64) * (b.len as u64))?;
         if self.measuring_only() {
             let symmetric = super::is_symmetric(a, self.k) && super::is_symmetric(b, self.k);
@@ -244,10 +251,10 @@ impl Ctx<'_> {
                 min: 0,
                 len: 1,
                 w: vec![0; k],
-                denom: &a.denom * &b.denom,
+                denom: a.denom.mul(&b.denom),
             });
         }
-        let mut out = self.zeros(lo, hi, &a.denom * &b.denom)?;
+        let mut out = self.zeros(lo, hi, a.denom.mul(&b.denom))?;
         for &i in &nz_a {
             for &j in &nz_b {
                 let v = op(a.min + i as i64, b.min + j as i64)?;
@@ -287,7 +294,7 @@ impl Ctx<'_> {
         let d = die.len - 1;
         let min = die.min.checked_mul(n as i64).ok_or(self.overflow())?;
         let max = die.max().checked_mul(n as i64).ok_or(self.overflow())?;
-        let denom = die.denom.pow(n as u32);
+        let denom = die.denom.pow(n);
         self.check_denominator(&denom)?;
         let mut out = self.zeros(min, max, denom)?;
         if d == 0 {
@@ -311,7 +318,7 @@ impl Ctx<'_> {
         for (l, f) in self.lanes.iter().enumerate() {
             let p: Vec<u64> = (0..=d).map(|j| die.w[j * k + l]).collect();
             // Inverses of (t * p_0) for t = 1..len-1, by one batch inversion.
-            let mut prefix = vec![f.one(); len];
+            let mut prefix = self.filled(len, f.one())?;
             let mut acc = f.one();
             for t in 1..len {
                 let x = f.mul(f.enter(t as u64), p[0]);
@@ -319,7 +326,7 @@ impl Ctx<'_> {
                 acc = f.mul(acc, x);
             }
             let mut inv_acc = f.inv(acc);
-            let mut inv = vec![0u64; len];
+            let mut inv = self.filled(len, 0u64)?;
             for t in (1..len).rev() {
                 let x = f.mul(f.enter(t as u64), p[0]);
                 inv[t] = f.mul(inv_acc, prefix[t]);
@@ -330,7 +337,7 @@ impl Ctx<'_> {
             let np: Vec<u64> = (0..=d)
                 .map(|j| f.mul(f.enter(((n + 1) * j as u64) % f.p), p[j]))
                 .collect();
-            let mut a = vec![0u64; len];
+            let mut a = self.filled(len, 0u64)?;
             a[0] = f.pow(p[0], n);
             // A symmetric die has a symmetric power: compute half and mirror it.
             let symmetric = (0..=d).all(|j| p[j] == p[d - j]);
@@ -369,19 +376,18 @@ impl Ctx<'_> {
     /// gives P(i) as the weight of outcome i (every part brought to a common
     /// denominator first).
     pub fn mixture(&mut self, mix: &Dist, parts: Vec<(usize, Dist)>) -> Result<Dist, ExactError> {
-        use num_integer::Integer;
         let k = self.k;
-        let mut lcm = BigUint::from(1u32);
+        let mut lcm = Denom::one();
         for (_, d) in &parts {
             lcm = lcm.lcm(&d.denom);
         }
-        let denom = &mix.denom * &lcm;
+        let denom = mix.denom.mul(&lcm);
         self.check_denominator(&denom)?;
         let lo = parts.iter().map(|(_, d)| d.min).min().unwrap_or(0);
         let hi = parts.iter().map(|(_, d)| d.max()).max().unwrap_or(0);
         let mut out = self.zeros(lo, hi, denom)?;
         for (i, mut d) in parts {
-            let factor = &lcm / &d.denom;
+            let factor = lcm.div(&d.denom);
             self.rescale(&mut d, &factor);
             self.charge(d.len as u64)?;
             let offset = (d.min - lo) as usize;

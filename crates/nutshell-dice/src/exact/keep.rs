@@ -12,12 +12,12 @@
 //! The work is polynomial in the number of dice, where enumeration is
 //! exponential.
 
+use super::denom::Denom;
 use super::dist::Dist;
 use super::field::Family;
 use super::ifma::{Field8, Lanes8, Words8};
 use super::lane_field::{LaneField, Source};
 use super::{Ctx, ExactError};
-use num_bigint::BigUint;
 
 /// The DP's products (place by place, over the states a row feeds) that
 /// make one step of the work limit: a step is about a nanosecond, and the
@@ -56,9 +56,9 @@ impl Ctx<'_> {
     ) -> Result<Dist, ExactError> {
         let k = self.k;
         let total: u64 = pool.iter().map(|t| t.count).sum();
-        let mut denom = BigUint::from(1u32);
+        let mut denom = Denom::one();
         for t in pool {
-            denom *= t.dist.denom.pow(t.count as u32);
+            denom = denom.mul(&t.dist.denom.pow(t.count));
         }
         self.check_denominator(&denom)?;
         if keep == 0 {
@@ -105,7 +105,7 @@ impl Ctx<'_> {
         pool: &[PoolType],
         keep: u64,
         g: &dyn Fn(i64) -> i64,
-        denom: BigUint,
+        denom: Denom,
     ) -> Result<Dist, ExactError> {
         let k = self.k;
         // Contributions of each outcome, and the range of kept sums.
@@ -209,7 +209,7 @@ impl Ctx<'_> {
     fn keep_one_highest(
         &mut self,
         pool: &[PoolType],
-        denom: BigUint,
+        denom: Denom,
         g: &dyn Fn(i64) -> i64,
     ) -> Result<Dist, ExactError> {
         let k = self.k;
@@ -269,7 +269,7 @@ impl Ctx<'_> {
         {
             let reflected = |v: i64| -g(-v);
             if self.threshold_is_cheaper(&t.dist, t.count, keep, &reflected) {
-                let denom = t.dist.denom.pow(t.count as u32);
+                let denom = t.dist.denom.pow(t.count);
                 self.check_denominator(&denom)?;
                 if let Some(d) =
                     self.keep_highest_by_threshold(&t.dist, t.count, keep, &reflected, denom)?
@@ -704,6 +704,7 @@ impl<E: Copy> Binomials<E> {
 mod tests {
     use super::*;
     use crate::Limits;
+    use num_bigint::BigUint;
 
     /// Keeps of more than `LAZY_TERMS` dice (a state gathers from more
     /// sources than one unreduced sum holds, and finishes more states than
@@ -720,9 +721,9 @@ mod tests {
         };
         let die: Vec<(i64, u64)> = (1..=20).map(|v| (v, 1)).collect();
         let (n, keep) = (40u64, 20u64);
-        let total = BigUint::from(20u32).pow(n as u32);
+        let total = Denom::of(20).pow(n);
         let mut ctx = Ctx::new(5, &limits, 0);
-        let d = ctx.counts_dist(&die, BigUint::from(20u32)).unwrap();
+        let d = ctx.counts_dist(&die, Denom::of(20)).unwrap();
         let one_type = [PoolType {
             dist: d.clone(),
             count: n,
@@ -759,16 +760,14 @@ mod tests {
         let limits = Limits::default();
         let ctx = Ctx::new(1, &limits, 0);
         let d6: Vec<(i64, u64)> = (1..=6).map(|v| (v, 1)).collect();
-        let d6 = ctx.counts_dist(&d6, BigUint::from(6u32)).unwrap();
+        let d6 = ctx.counts_dist(&d6, Denom::of(6)).unwrap();
         let d20: Vec<(i64, u64)> = (1..=20).map(|v| (v, 1)).collect();
-        let d20 = ctx.counts_dist(&d20, BigUint::from(20u32)).unwrap();
+        let d20 = ctx.counts_dist(&d20, Denom::of(20)).unwrap();
         // A d6 exploding up to 15 times: 80 outcomes (6j + t, t < 6).
         let exploded: Vec<(i64, u64)> = (0..16)
             .flat_map(|j| (1..=5).map(move |t| (6 * j + t, 6u64.pow(15 - j as u32))))
             .collect();
-        let exploded = ctx
-            .counts_dist(&exploded, BigUint::from(6u64.pow(16)))
-            .unwrap();
+        let exploded = ctx.counts_dist(&exploded, Denom::of(6u64.pow(16))).unwrap();
         let by_threshold = |d: &Dist, n, keep| ctx.threshold_is_cheaper(d, n, keep, &|v| v);
         assert!(by_threshold(&d6, 50, 25));
         assert!(by_threshold(&d6, 100, 50));
@@ -791,13 +790,13 @@ mod tests {
             ..Limits::default()
         };
         let mut ctx = Ctx::with_family(k, family, &limits, 0);
-        let mut denom = BigUint::from(1u32);
+        let mut denom = Denom::one();
         let types: Vec<PoolType> = pool
             .iter()
             .map(|&(die, die_denom, count)| {
-                denom *= BigUint::from(die_denom).pow(count as u32);
+                denom = denom.mul(&Denom::of(die_denom).pow(count));
                 PoolType {
-                    dist: ctx.counts_dist(die, BigUint::from(die_denom)).unwrap(),
+                    dist: ctx.counts_dist(die, Denom::of(die_denom)).unwrap(),
                     count,
                 }
             })
@@ -855,9 +854,9 @@ mod tests {
         ];
         for (die, denom) in &dice {
             for (n, keep) in [(30u64, 20u64), (26, 13), (14, 12)] {
-                let total = BigUint::from(*denom).pow(n as u32);
+                let total = Denom::of(*denom).pow(n);
                 let mut ctx = Ctx::new(8, &limits, 0);
-                let d = ctx.counts_dist(die, BigUint::from(*denom)).unwrap();
+                let d = ctx.counts_dist(die, Denom::of(*denom)).unwrap();
                 let by_threshold = ctx
                     .keep_highest_by_threshold(&d, n, keep, &|v| v, total.clone())
                     .unwrap()

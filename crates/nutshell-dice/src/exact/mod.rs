@@ -22,8 +22,10 @@
 
 mod compute;
 mod decimal;
+mod denom;
 mod dist;
 mod distribution;
+mod draws;
 mod field;
 mod ifma;
 mod keep;
@@ -79,6 +81,14 @@ pub enum ExactError {
         /// Where.
         span: Span,
     },
+    /// The computation needs more memory than the system gave (a limit
+    /// raised beyond what the machine holds).
+    OutOfMemory {
+        /// The bytes asked for.
+        bytes: u128,
+        /// Where.
+        span: Span,
+    },
     /// Internal: more residue lanes are needed (never returned by the public API).
     #[doc(hidden)]
     Capacity {
@@ -94,7 +104,8 @@ impl ExactError {
             ExactError::Unsupported { span, .. }
             | ExactError::TooManyOutcomes { span, .. }
             | ExactError::TooMuchWork { span, .. }
-            | ExactError::MayFail { span, .. } => *span,
+            | ExactError::MayFail { span, .. }
+            | ExactError::OutOfMemory { span, .. } => *span,
             ExactError::Capacity { .. } => Span::default(),
         }
     }
@@ -125,6 +136,10 @@ impl fmt::Display for ExactError {
             ExactError::MayFail { reason, .. } => {
                 write!(f, "some rolls of this expression fail: {reason}")
             }
+            ExactError::OutOfMemory { bytes, .. } => write!(
+                f,
+                "the exact distribution needs {bytes} bytes of memory here, more than the system gave; estimate it with --simulate"
+            ),
             ExactError::Capacity { bits } => write!(f, "internal: {bits}-bit denominator"),
         }
     }
@@ -202,6 +217,8 @@ pub(crate) struct Ctx<'a> {
     /// refused.
     pub measuring: bool,
     pub outgrown_bits: std::cell::Cell<u64>,
+    /// The faces a roll draws, against `max_dice` (see `draws`).
+    pub draws: draws::Draws,
 }
 
 impl<'a> Ctx<'a> {
@@ -221,6 +238,7 @@ impl<'a> Ctx<'a> {
             tail_per_die: tail::per_die(limits.tail_digits, exploding_dice),
             measuring: false,
             outgrown_bits: std::cell::Cell::new(0),
+            draws: draws::Draws::default(),
         }
     }
 
@@ -286,7 +304,7 @@ impl<'a> Ctx<'a> {
     /// hold every weight below `denom`; in a measuring pass, notes the bits
     /// needed and goes on (the weights are then only residues, but the shape
     /// and the steps of the job are right).
-    pub fn check_denominator(&self, denom: &BigUint) -> Result<(), ExactError> {
+    pub fn check_denominator(&self, denom: &denom::Denom) -> Result<(), ExactError> {
         let bits = denom.bits();
         if bits + 1 >= self.k as u64 * self.family.bits_per_prime() {
             if self.measuring {
@@ -336,8 +354,12 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
     let mut measure = Ctx::new(1, limits, exploding);
     measure.measuring = true;
     let first = compute::Walker::new(&mut measure).node(expr.root(), cap)?;
+    // Rolls that draw more than `max_dice` faces fail: refuse an expression
+    // where that could happen more often than the tail threshold.
+    measure.draws.check(limits, expr.root().span)?;
     let outgrown = measure.outgrown_bits.get();
     if outgrown == 0 {
+        measure.span = expr.root().span;
         return finish(&mut measure, first);
     }
     let per_lane = measure.work;
@@ -376,7 +398,10 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
         ctx.work = per_lane;
         let result = compute::Walker::new(&mut ctx).node(expr.root(), cap);
         match result {
-            Ok(dist) => return finish(&mut ctx, dist),
+            Ok(dist) => {
+                ctx.span = expr.root().span;
+                return finish(&mut ctx, dist);
+            }
             Err(ExactError::Capacity { bits }) => {
                 k = field::lanes_for_bits(bits + 2, family).max(k * 2);
             }
@@ -430,13 +455,27 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
     let (symmetric, rebuilt) = to_rebuild(&dist, k);
     let cost = rebuild_cost(rebuilt, k);
     ctx.check_room(cost)?;
+    // The big integers take memory in many small pieces: about this much in
+    // all, asked for as one block first (a raised `max_outcomes` can pass
+    // what the machine holds: `1d100000000` is 10^8 weights).
+    let per_weight = std::mem::size_of::<Option<BigUint>>()
+        + std::mem::size_of::<(i64, BigUint)>()
+        + 32
+        + (dist.denom.bits() as usize).div_ceil(64) * 8;
+    let denominator = dist.denom.to_biguint();
+    crate::memory::probe((n as u128).saturating_mul(per_weight as u128)).map_err(|bytes| {
+        ExactError::OutOfMemory {
+            bytes,
+            span: ctx.span,
+        }
+    })?;
     // Charged as a whole at the end; shown to a progress bar as it goes.
     let (before, per_weight) = (ctx.work, cost / rebuilt.max(1));
     let show = |done: usize| {
         let at = before.saturating_add(per_weight.saturating_mul(done as u64));
         PROGRESS.store(at, std::sync::atomic::Ordering::Relaxed);
     };
-    let mut weights: Vec<Option<BigUint>> = vec![None; n];
+    let mut weights: Vec<Option<BigUint>> = ctx.filled(n, None)?;
     // The weights to rebuild (the first half of symmetric ones), four at a
     // time where the lanes allow.
     let last = if symmetric { (n - 1) / 2 } else { n - 1 };
@@ -477,5 +516,5 @@ fn finish(ctx: &mut Ctx<'_>, dist: dist::Dist) -> Result<Distribution, ExactErro
                 .map(|w| (dist.min + i as i64, w))
         })
         .collect();
-    Ok(Distribution::new(outcomes, dist.denom))
+    Ok(Distribution::new(outcomes, denominator))
 }

@@ -28,10 +28,10 @@
 //! per lane. Design note and Python prototypes: the keep-highest notes of the
 //! project (threshold decomposition, A. J. Liu's icepool paper for the DP).
 
+use super::denom::Denom;
 use super::dist::Dist;
 use super::field::{Prime, split_sum};
 use super::{Ctx, ExactError};
-use num_bigint::BigUint;
 
 /// The outcomes of a die that matter: value order, score and weight residues.
 struct Outcome<'a> {
@@ -234,7 +234,7 @@ impl Ctx<'_> {
         count: u64,
         keep: u64,
         g: &dyn Fn(i64) -> i64,
-        denom: BigUint,
+        denom: Denom,
     ) -> Result<Option<Dist>, ExactError> {
         let k = self.k;
         if keep < 2 || keep >= count {
@@ -358,14 +358,14 @@ mod tests {
                 for n in 3..=7u64 {
                     for keep in 2..n {
                         let mut ctx = Ctx::new(4, &limits, 0);
-                        let dist = ctx.counts_dist(die, BigUint::from(*denom)).unwrap();
-                        let total = BigUint::from(*denom).pow(n as u32);
+                        let dist = ctx.counts_dist(die, Denom::of(*denom)).unwrap();
+                        let total = Denom::of(*denom).pow(n);
                         let fast = ctx
                             .keep_highest_by_threshold(&dist, n, keep, g, total)
                             .unwrap()
                             .expect("applies")
                             .trim(4);
-                        let denom = dist.denom.pow(n as u32);
+                        let denom = dist.denom.pow(n);
                         let slow = ctx
                             .keep_highest_dp(&[PoolType { dist, count: n }], keep, g, denom)
                             .unwrap()

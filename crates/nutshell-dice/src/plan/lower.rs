@@ -9,8 +9,8 @@ use crate::syntax::ast::{self, ClampKind, Count, Expr, ExprKind, ModifierKind, S
 ///
 /// Refused here, before any die is rolled: a fixed dice count above
 /// [`Limits::max_dice`], a die with more than [`MAX_FACES`] faces, a die whose
-/// every face explodes (`1d1!`) or is rerolled (`1d6r<=6`), and modifiers given
-/// twice.
+/// every face explodes (`1d1!`), is rerolled (`1d6r<=6`) or, not rerolled,
+/// explodes (`1d6r<6!`), and modifiers given twice.
 pub fn lower(expr: &Expr, limits: &Limits) -> Result<Node, NotationError> {
     Lowerer { limits }.node(expr)
 }
@@ -317,7 +317,7 @@ fn pooled_dice(member: &Expr) -> Option<Vec<&Expr>> {
     }
 }
 
-/// Refuses dice whose every face explodes or is rerolled: such a roll never ends.
+/// Refuses dice that would never stop rolling (see [`endless_roll`]).
 fn check_termination(term: &DiceTerm, expr: &Expr) -> Result<(), NotationError> {
     let digit_values;
     let faces = match &term.die {
@@ -336,52 +336,45 @@ fn check_termination(term: &DiceTerm, expr: &Expr) -> Result<(), NotationError> 
     Ok(())
 }
 
-/// Why rolling `term` with `faces` would never end, if it would not.
+/// Why rolling `term` with `faces` would never end, if it would not: every
+/// face explodes (`1d1!`), every face is rerolled again and again
+/// (`1d6r<=6`), or every face that is not rerolled explodes (`1d6r<6!`:
+/// only a 6 stands, and it explodes).
 pub(crate) fn endless_roll(term: &DiceTerm, faces: &Faces<'_>) -> Option<String> {
-    if let Some(explode) = term.explode.as_ref().filter(|e| !e.once) {
-        let every = match &explode.when {
-            Some(point) => faces.count_matching(point) == faces.len(),
-            None => faces.min() == faces.max(),
-        };
-        if every {
-            return Some(
-                "this roll would explode forever: every face of the die explodes".to_string(),
-            );
-        }
+    let reroll = term.reroll.as_ref().filter(|r| !r.once);
+    let explode = term.explode.as_ref().filter(|e| !e.once);
+    if reroll.is_none() && explode.is_none() {
+        return None;
     }
-    if let Some(reroll) = term.reroll.as_ref().filter(|r| !r.once)
-        && every_face_rerolled(reroll, faces)
-    {
-        return Some(
-            "this roll would reroll forever: every face of the die is rerolled".to_string(),
-        );
+    let highest = faces.max();
+    let rerolled = |f: i64| reroll.is_some_and(|r| r.matches(f));
+    let explodes = |f: i64| explode.is_some_and(|e| e.matches(f, highest));
+    let mut points: Vec<i64> = reroll
+        .map(|r| r.when.iter().map(|p| p.value).collect())
+        .unwrap_or_default();
+    if let Some(e) = explode {
+        points.push(e.when.map_or(highest, |p| p.value));
     }
-    None
+    let any_face = |matches: &dyn Fn(i64) -> bool| some_face(faces, &points, matches);
+    if any_face(&|f| !rerolled(f) && !explodes(f)) {
+        return None;
+    }
+    Some(if !any_face(&|f| !explodes(f)) {
+        "this roll would explode forever: every face of the die explodes".to_string()
+    } else if !any_face(&|f| !rerolled(f)) {
+        "this roll would reroll forever: every face of the die is rerolled".to_string()
+    } else {
+        "this roll would roll forever: every face that is not rerolled explodes".to_string()
+    })
 }
 
-/// Whether every face matches one of the reroll points. Only faces next to a
-/// compare point's value, and the extremes, need checking: the faces a point
-/// set misses form runs that end at such faces.
-fn every_face_rerolled(reroll: &Reroll, faces: &Faces<'_>) -> bool {
-    match faces {
-        Faces::List(list) => list.iter().all(|&f| reroll.matches(f)),
-        Faces::Run { first, step, count } => {
-            let (first, step, count) = (*first as i128, *step as i128, *count as i128);
-            let last = first + step * (count - 1);
-            let snap_down = |v: i128| first + ((v - first).div_euclid(step)) * step;
-            let mut candidates = vec![first, last];
-            for p in &reroll.when {
-                let v = p.value as i128;
-                for around in [v - 1, v, v + 1] {
-                    let below = snap_down(around);
-                    candidates.push(below);
-                    candidates.push(below + step);
-                }
-            }
-            candidates
-                .into_iter()
-                .filter(|c| (first..=last).contains(c))
-                .all(|c| reroll.matches(c as i64))
-        }
-    }
+/// Whether some face satisfies `matches`, a predicate made of compare points
+/// at `points`: one face of each run that no comparison there tells apart
+/// is enough ([`Faces::segments`]), so a die of four billion faces costs a
+/// few dozen tests.
+fn some_face(faces: &Faces<'_>, points: &[i64], matches: &dyn Fn(i64) -> bool) -> bool {
+    faces
+        .segments(points)
+        .iter()
+        .any(|&(face, _)| matches(face))
 }

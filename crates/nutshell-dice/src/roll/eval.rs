@@ -270,6 +270,9 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         let term_index = self.transcript.terms.len() as u32;
         let first_die = self.transcript.dice.len();
         let highest = faces.max();
+        // Every die takes a record and at least one face: made room for now,
+        // so that a count the machine cannot hold fails here, not in an abort.
+        self.make_room(node, count, count)?;
         if term.reroll.is_none()
             && term.explode.is_none()
             && self.fixed.is_none()
@@ -309,8 +312,6 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
     ) -> Result<(), Fail> {
         self.rolled += count;
         let t = &mut *self.transcript;
-        t.faces.reserve(count as usize);
-        t.dice.reserve(count as usize);
         for _ in 0..count {
             let natural = match self.source.draw(faces) {
                 Ok(face) => face,
@@ -385,7 +386,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         let mut explosions = 0u32;
         let mut limit_reached = false;
         loop {
-            let natural = self.face(node, term, faces, digits, cause, &mut limit_reached)?;
+            let natural = self.face(node, term, faces, digits, cause)?;
             let mut counted = clamp(term, natural);
             if cause == FaceCause::Explosion
                 && term
@@ -423,7 +424,28 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         Ok(())
     }
 
-    /// Draws a face and rerolls it while it matches; returns the face that stands.
+    /// Makes room in the transcript for `dice` more dice and `faces` more
+    /// faces, or fails with the bytes they need.
+    fn make_room(&mut self, node: &Node, dice: u64, faces: u64) -> Result<(), Fail> {
+        let t = &mut *self.transcript;
+        let room = crate::memory::reserve(&mut t.dice, u128::from(dice))
+            .and_then(|_| crate::memory::reserve(&mut t.faces, u128::from(faces)));
+        room.map_err(|_| {
+            let bytes = crate::memory::bytes_of::<DieRecord>(u128::from(dice))
+                .saturating_add(crate::memory::bytes_of::<FaceRecord>(u128::from(faces)));
+            Box::new(RollError::OutOfMemory {
+                bytes,
+                span: node.span,
+            })
+        })
+    }
+
+    /// Draws a face and rerolls it while it matches (`r`) or once (`ro`);
+    /// returns the face that stands. Repeated rerolls have no limit of
+    /// their own: only the roll's [`Limits::max_dice`] bounds them, so a
+    /// roll follows the exact odds, which reroll without limit (a roll that
+    /// would pass `max_dice` fails, and exact odds refuse an expression
+    /// where that could happen more often than their tail threshold).
     fn face(
         &mut self,
         node: &Node,
@@ -431,11 +453,15 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         faces: &Faces<'_>,
         digits: Option<u8>,
         mut cause: FaceCause,
-        limit_reached: &mut bool,
     ) -> Result<i64, Fail> {
-        let mut rerolls = 0u32;
         loop {
             let natural = self.draw(node, term, faces, digits)?;
+            if self.transcript.faces.len() == self.transcript.faces.capacity() {
+                // Rerolls and explosions beyond the room made for the term:
+                // the vector doubles, sized first.
+                let more = self.transcript.faces.len().max(64) as u64;
+                self.make_room(node, 0, more)?;
+            }
             self.transcript.faces.push(FaceRecord {
                 natural,
                 value: natural,
@@ -446,16 +472,11 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
             let Some(reroll) = &term.reroll else {
                 return Ok(natural);
             };
-            if !reroll.matches(natural) || (reroll.once && rerolls >= 1) {
-                return Ok(natural);
-            }
-            if rerolls >= self.limits.max_repeats_per_die {
-                *limit_reached = true;
+            if !reroll.matches(natural) || (reroll.once && cause == FaceCause::Reroll) {
                 return Ok(natural);
             }
             let last = self.transcript.faces.len() - 1;
             self.transcript.faces[last].rerolled = true;
-            rerolls += 1;
             cause = FaceCause::Reroll;
         }
     }

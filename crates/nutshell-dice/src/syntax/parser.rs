@@ -769,8 +769,16 @@ impl Parser {
         Ok(out)
     }
 
-    /// The optional count of a keep or drop; defaults to 1.
+    /// The optional count of a keep or drop; defaults to 1. A `-` and a digit
+    /// right after it is refused (`2d6kh-1` is not `2d6kh1 - 1`): a count is
+    /// never negative, and a subtraction is written with a space.
     fn optional_count(&mut self) -> Result<u64, NotationError> {
+        if self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
+            return Err(
+                NotationError::new(self.here(), "a keep or drop count cannot be negative")
+                    .with_label("to subtract, put a space before the `-`, as in `2d6kh1 - 1`"),
+            );
+        }
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             Ok(self.number()?.0)
         } else {

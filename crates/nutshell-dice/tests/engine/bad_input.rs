@@ -48,6 +48,19 @@ const CASES: &[(&str, usize, &str)] = &[
     ("1d6kh1kh1", 7, "a dice term takes only one keep or drop"),
     ("1d6!!!", 6, "a dice term takes only one explosion"),
     ("1d6r1ro2", 6, "a dice term cannot mix `r` and `ro`"),
+    // Issue 23, item 11: `2d6kh-1` was read as `2d6kh1 - 1`.
+    ("2d6kh-1", 6, "a keep or drop count cannot be negative"),
+    ("2d6k-1", 5, "a keep or drop count cannot be negative"),
+    (
+        "4d6dl\u{2212}2",
+        6,
+        "a keep or drop count cannot be negative",
+    ),
+    (
+        "{1d6,1d6}kh-1",
+        12,
+        "a keep or drop count cannot be negative",
+    ),
     (
         "1d1!",
         1,
@@ -286,6 +299,30 @@ fn control_characters_are_named_not_printed() {
         assert!(
             !shown.chars().any(|c| c.is_control() && c != '\n'),
             "{shown:?}"
+        );
+    }
+}
+
+/// Issue 23, item 11: a keep count is never negative, so `2d6kh-1` is
+/// refused with the caret at the `-`; written with a space, or with a count,
+/// the subtraction is what it looks like.
+#[test]
+fn a_negative_keep_count_is_refused_and_a_spaced_subtraction_is_not() {
+    let err = Expression::parse("2d6kh-1").unwrap_err();
+    assert_eq!(
+        err.render("2d6kh-1"),
+        "error: a keep or drop count cannot be negative\n  2d6kh-1\n       ^ to subtract, put a space before the `-`, as in `2d6kh1 - 1`"
+    );
+    for (text, normalized) in [
+        ("2d6kh - 1", "2d6kh1 - 1"),
+        ("2d6kh1-1", "2d6kh1 - 1"),
+        ("2d6k -1", "2d6kh1 - 1"),
+        ("4d6dl1-2", "4d6dl1 - 2"),
+    ] {
+        assert_eq!(
+            Expression::parse(text).unwrap().normalized(),
+            normalized,
+            "{text}"
         );
     }
 }

@@ -4,7 +4,7 @@
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use nutshell_dice::{DiceSource, Expression, Faces, Limits, Seeded};
+use nutshell_dice::{Expression, Limits, Seeded};
 use std::collections::BTreeMap;
 
 fn ratio(n: i64, d: i64) -> BigRational {
@@ -45,27 +45,84 @@ fn a_threshold_on_compounded_successes_counts_whole_sums() {
 
 /// Issue 23's examples: a comparison of a flat chain with a later subtraction.
 /// Partial sums used to be capped at the threshold before the subtraction
-/// (`1d20 + 5 - 2 >= 10` came out 0). Each answer counted by hand from the
-/// faces: 1d20 >= 7 is 14/20; 3d6 >= 16 is 10/216; 4d6kh3 >= 14 is 115/324;
-/// 20 - 1d6 - 1 is at most 3 never and at least 18 on a 1; 5 + 2d20 >= 34 is
-/// 39/400 * 2 = 39/200.
+/// (`1d20 + 5 - 2 >= 10` came out 0, `20 - 1d6 - 1 <= 3` certain). Each
+/// answer is counted by hand from the faces (1d20 >= 7 is 14/20; 3d6 >= 16
+/// is 10/216; 4d6kh3 >= 14 is 115/324; 20 - 1d6 - 1 is at most 3 never and
+/// at least 18 on a 1; 5 + 2d20 >= 34 is 39/400 * 2 = 39/200) and checked
+/// again against every face sequence rolled, as is `--at-least`
+/// (`distribution_capped`) on each chain. The last two are the review's.
 #[test]
 fn flat_chains_with_a_later_subtraction_are_not_capped_early() {
-    let p1 = |text: &str| dist(text).probability(1);
-    assert_eq!(p1("1d20 + 5 - 2 >= 10"), ratio(7, 10));
-    assert_eq!(p1("3d6 - 2 - 2 >= 12"), ratio(5, 108));
-    assert_eq!(p1("4d6kh3 + 2 - 1 >= 15"), ratio(115, 324));
-    assert_eq!(p1("2d6 + 1d4 - 1d4 > 7"), p1("2d6 + (1d4 - 1d4) > 7"));
-    assert_eq!(p1("20 - 1d6 - 1 <= 3"), ratio(0, 1));
-    assert_eq!(p1("20 - 1d6 - 1 >= 18"), ratio(1, 6));
-    assert_eq!(p1("5 + 2d20 - 7 >= 27"), ratio(39, 200));
-    assert_eq!(p1("1d6 * 3 + 8 + 2 - 1d12 + 2d4 <= 17"), ratio(5, 12));
-    let exploding = dist("1d6! + 3 - 2 >= 6");
-    assert_eq!(
-        exploding.probability(1) + exploding.tail(),
-        ratio(1, 3),
-        "1d6! >= 5"
-    );
+    let cases: [(&str, &str, i64, BigRational); 9] = [
+        ("1d20 + 5 - 2", ">=", 10, ratio(7, 10)),
+        ("3d6 - 2 - 2", ">=", 12, ratio(5, 108)),
+        ("4d6kh3 + 2 - 1", ">=", 15, ratio(115, 324)),
+        (
+            "2d6 + 1d4 - 1d4",
+            ">",
+            7,
+            dist("2d6 + (1d4 - 1d4) > 7").probability(1),
+        ),
+        ("20 - 1d6 - 1", "<=", 3, ratio(0, 1)),
+        ("20 - 1d6 - 1", ">=", 18, ratio(1, 6)),
+        ("1d6! + 3 - 2", ">=", 6, ratio(1, 3)),
+        ("5 + 2d20 - 7", ">=", 27, ratio(39, 200)),
+        ("1d6 * 3 + 8 + 2 - 1d12 + 2d4", "<=", 17, ratio(5, 12)),
+    ];
+    // Explosions followed to the limit, so enumeration sees the same rolls.
+    let limits = Limits {
+        max_repeats_per_die: 3,
+        tail_digits: 0,
+        ..Limits::default()
+    };
+    for (chain, op, t, expected) in cases {
+        let text = format!("{chain} {op} {t}");
+        let d = dist(&text);
+        assert_eq!(
+            d.tail(),
+            BigRational::zero(),
+            "{text}: a threshold needs no tail"
+        );
+        assert_eq!(d.probability(1), expected, "{text}");
+        // Every face sequence of the chain alone, cut at the threshold.
+        let (outcomes, tail) = enumerate(&Expression::parse_with(chain, &limits).unwrap());
+        let holds = |v: i64| match op {
+            ">=" => v >= t,
+            ">" => v > t,
+            _ => v <= t,
+        };
+        let counted: BigRational = outcomes
+            .iter()
+            .filter(|(v, _)| holds(**v))
+            .map(|(_, p)| p)
+            .sum();
+        assert!(
+            counted <= expected && expected <= &counted + &tail,
+            "{text}: enumeration gives {counted} with {tail} unfinished"
+        );
+        if tail.is_zero() {
+            matches_enumeration(&text, &limits);
+        }
+        // `--at-least t` and `--at-most t` on the chain.
+        let expr = Expression::parse(chain).unwrap();
+        let at_least: BigRational = outcomes
+            .iter()
+            .filter(|(v, _)| **v >= t)
+            .map(|(_, p)| p)
+            .sum();
+        let at_most: BigRational = outcomes
+            .iter()
+            .filter(|(v, _)| **v <= t)
+            .map(|(_, p)| p)
+            .sum();
+        let capped = expr.distribution_capped(t).unwrap().at_least(t);
+        assert!(
+            at_least <= capped && capped <= &at_least + &tail,
+            "{chain} --at-least {t}: {capped}, enumeration {at_least}"
+        );
+        let capped = expr.distribution_capped(t + 1).unwrap().at_most(t);
+        assert_eq!(capped, at_most, "{chain} --at-most {t}");
+    }
 }
 
 #[test]
@@ -401,47 +458,6 @@ fn a_job_past_max_work_is_refused_before_it_starts() {
 
 // ---- brute force: every face sequence ----
 
-/// A source that walks every sequence of faces, like an odometer.
-struct Enumerate {
-    path: Vec<(u64, u64)>, // (choice, faces)
-    pos: usize,
-}
-
-impl DiceSource for Enumerate {
-    fn draw(&mut self, faces: &Faces<'_>) -> Result<i64, nutshell_dice::source::SourceError> {
-        if self.pos == self.path.len() {
-            self.path.push((0, faces.len()));
-        }
-        let face = faces.nth(self.path[self.pos].0);
-        self.pos += 1;
-        Ok(face)
-    }
-}
-
-impl Enumerate {
-    fn weight(&self) -> BigRational {
-        self.path[..self.pos]
-            .iter()
-            .fold(BigRational::one(), |acc, &(_, n)| {
-                acc / BigRational::from_integer(BigInt::from(n))
-            })
-    }
-
-    /// Moves to the next sequence; false when all were visited.
-    fn advance(&mut self) -> bool {
-        self.path.truncate(self.pos);
-        while let Some(last) = self.path.last_mut() {
-            if last.0 + 1 < last.1 {
-                last.0 += 1;
-                self.pos = 0;
-                return true;
-            }
-            self.path.pop();
-        }
-        false
-    }
-}
-
 /// Every outcome's probability by rolling every face sequence, and the
 /// probability of sequences that reached the explosion limit.
 fn enumerate(expr: &Expression) -> (BTreeMap<i64, BigRational>, BigRational) {
@@ -454,30 +470,14 @@ fn enumerate_at_most(
     expr: &Expression,
     most: usize,
 ) -> Option<(BTreeMap<i64, BigRational>, BigRational)> {
-    let mut source = Enumerate {
-        path: Vec::new(),
-        pos: 0,
-    };
-    let mut outcomes = BTreeMap::new();
-    let mut tail = BigRational::zero();
-    let mut sequences = 0;
-    loop {
-        let roll = expr.roll(&mut source).unwrap();
-        let w = source.weight();
-        if roll.transcript.dice.iter().any(|d| d.limit_reached) {
-            tail += w;
-        } else {
-            *outcomes.entry(roll.total).or_insert_with(BigRational::zero) += w;
-        }
-        sequences += 1;
-        if sequences > most {
-            return None;
-        }
-        if !source.advance() {
-            break;
-        }
-    }
-    Some((outcomes, tail))
+    let all = crate::enumerate::enumerate(expr, most)?;
+    assert!(
+        all.failed.is_zero(),
+        "{}: {:?}",
+        expr.normalized(),
+        all.first_failure
+    );
+    Some((all.outcomes, all.unresolved))
 }
 
 #[track_caller]
@@ -590,19 +590,21 @@ fn exact_matches_enumeration_for_every_notation_feature() {
     }
 }
 
-/// Repeated rerolls: the exact odds are those of rerolling without limit,
-/// which equal the enumerated sequences that did not reach the reroll limit,
-/// renormalized.
+/// Repeated rerolls: the exact odds are those of rerolling without limit.
+/// A roll rerolls until its faces stand or the roll reaches `max_dice`
+/// (docs/notation.md, "Limits"; issue 23, item 3): enumerated under a dice
+/// limit of 7, the rolls that finish are the exact odds renormalized,
+/// since a standing face does not depend on how many rerolls it took.
 #[test]
-fn repeated_rerolls_match_enumeration_conditioned_on_the_limit() {
+fn repeated_rerolls_match_enumeration_conditioned_on_the_dice_limit() {
     let limits = Limits {
-        max_repeats_per_die: 3,
+        max_dice: 7,
         ..Limits::default()
     };
-    for text in ["2d4r1", "1d6r<=2", "2d4r1r4"] {
-        let expr = Expression::parse_with(text, &limits).unwrap();
-        let exact = expr.distribution().unwrap();
-        let (outcomes, cut) = enumerate(&expr);
+    for text in ["2d4r1", "1d6r<=2", "2d4r1r4", "3d{1,1,2,3}r1"] {
+        let exact = dist(text);
+        let (outcomes, cut) = enumerate(&Expression::parse_with(text, &limits).unwrap());
+        assert!(cut > BigRational::zero(), "{text}: some rolls pass 7 dice");
         let kept = BigRational::one() - cut;
         for (v, p) in outcomes {
             assert_eq!(exact.probability(v), p / &kept, "{text} = {v}");

@@ -1,7 +1,10 @@
 //! Integration tests of the dice engine: one binary, one module per concern.
 
 mod bad_input;
+mod enumerate;
 mod exact;
+mod limits;
+mod net;
 mod notation;
 mod properties;
 mod stress;

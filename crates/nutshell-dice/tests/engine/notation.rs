@@ -353,15 +353,35 @@ fn reroll_once() {
     check("1d6ro<=2", &[2, 6], 6, "1d6ro<=2 = [2→6] = 6");
 }
 
+/// `r` rerolls again while the face matches, with no limit of its own (not
+/// `max_repeats_per_die`, which bounds explosions): only the roll's
+/// `max_dice` stops it, and a roll that reaches it fails rather than keep a
+/// face the exact odds say cannot stand (issue 23, item 3).
 #[test]
-fn reroll_limit_keeps_the_last_face_and_says_so() {
+fn rerolls_go_on_until_the_face_stands_or_the_roll_passes_max_dice() {
     let limits = Limits {
         max_repeats_per_die: 2,
         ..Limits::default()
     };
-    let (total, text) = roll_with("1d6r1", &[1, 1, 1], &limits);
-    assert_eq!(total, 1);
-    assert_eq!(text, "1d6r1 = [1→1→1…] = 1");
+    let (total, text) = roll_with("1d6r1", &[1, 1, 1, 1, 5], &limits);
+    assert_eq!(total, 5);
+    assert_eq!(text, "1d6r1 = [1→1→1→1→5] = 5");
+    let limits = Limits {
+        max_dice: 3,
+        ..Limits::default()
+    };
+    let expr = Expression::parse_with("1d6r1", &limits).unwrap();
+    let err = expr
+        .roll(&mut Scripted::new([1, 1, 1, 5]))
+        .expect_err("a fourth face passes max_dice");
+    assert!(
+        matches!(err, RollError::TooManyDice { limit: 3, .. }),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "this roll needs more than 3 dice (max_dice)"
+    );
 }
 
 #[test]

@@ -139,15 +139,39 @@ fn endless_rolls_are_refused_before_any_die_is_rolled() {
         "d{3,3}!",
         "1dF r>=-1",
         "2d6r1r2r3r4r5r6",
+        // Every face that stands explodes (found by the differential net:
+        // rolls always ran into the explosion limit).
+        "1d6r<6!",
+        "1d{0,10,20}r0r10!",
+        "4d4294967295r<4294967295!",
+        "d{-1..1}r<=0!>=1",
     ] {
         let text = text.replace(' ', "");
         let err = Expression::parse(&text).unwrap_err();
         assert!(err.message.contains("forever"), "{text}: {}", err.message);
     }
-    // Once-only versions end and are accepted.
-    for text in ["1d1!o", "1d6ro<=6"] {
+    assert_eq!(
+        Expression::parse("1d6r<6!").unwrap_err().message,
+        "this roll would roll forever: every face that is not rerolled explodes"
+    );
+    // Once-only versions end and are accepted, and so does a die one of
+    // whose standing faces stops.
+    for text in [
+        "1d1!o",
+        "1d6ro<=6",
+        "1d6ro<6!",
+        "1d6r<6!o",
+        "1d6r<5!",
+        "1d6r<=4!>=6",
+    ] {
         assert!(Expression::parse(text).is_ok(), "{text}");
     }
+    // Computed sides are checked when rolled.
+    let expr = Expression::parse("1d(1d2 + 5)r<6!").unwrap();
+    let err = expr
+        .roll(&mut nutshell_dice::Scripted::new([1]))
+        .unwrap_err();
+    assert!(err.to_string().contains("forever"), "{err}");
 }
 
 #[test]
