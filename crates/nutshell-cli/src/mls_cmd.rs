@@ -259,9 +259,11 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
             } else {
                 indent
             };
+            // A log line quotes names from the sides' files: shown escaped.
+            let text = crate::shown::text(&line.text);
             match line.rule {
-                Some(rule) => writeln!(out, "{indent}{}  [{rule}]", line.text)?,
-                None => writeln!(out, "{indent}{}", line.text)?,
+                Some(rule) => writeln!(out, "{indent}{text}  [{rule}]")?,
+                None => writeln!(out, "{indent}{text}")?,
             }
         }
         if let Some(board) = &board
@@ -275,11 +277,17 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
         if !checks.is_empty() {
             writeln!(out, "Checks earned (mls, Checks on Secondary Traits):")?;
             for c in &checks {
-                writeln!(out, "  {}: {} ({})", c.combatant, c.skill, c.why)?;
+                writeln!(
+                    out,
+                    "  {}: {} ({})",
+                    crate::shown::text(&c.combatant),
+                    crate::shown::text(&c.skill),
+                    crate::shown::text(&c.why)
+                )?;
             }
         }
         for line in &recorded {
-            writeln!(out, "{line}")?;
+            writeln!(out, "{}", crate::shown::lines(line))?;
         }
     }
     if let Some(w) = source.leftover_warning() {
@@ -355,8 +363,8 @@ fn state_table(fight: &Fight) -> Table {
     ]);
     for f in fight.fighters() {
         table.add_row(vec![
-            f.sheet.name.clone(),
-            fight.side_names()[f.side].clone(),
+            crate::shown::text(&f.sheet.name).into_owned(),
+            crate::shown::text(&fight.side_names()[f.side]).into_owned(),
             f.chp.to_string(),
             f.sheet.thp.to_string(),
             f.state.name().to_string(),

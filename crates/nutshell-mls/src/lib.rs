@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+pub mod bounds;
 pub mod character;
 pub mod damage;
 pub mod dice;

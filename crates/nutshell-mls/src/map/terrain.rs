@@ -222,9 +222,15 @@ impl BattleMap {
             let (line, column) = line_col(text, offset);
             FightError::File(format!("{file}:{line}:{column}: {message}"))
         };
-        let parsed: MapFile = toml::from_str(text).map_err(|e| match e.span() {
-            Some(span) => at(span.start, e.message().trim_end().to_string()),
-            None => FightError::File(format!("{file}: {}", e.message().trim_end())),
+        let parsed: MapFile = nutshell_rules::toml_file::from_str(text).map_err(|e| {
+            let message = match e.path.as_str() {
+                "" => e.message.clone(),
+                path => format!("{path}: {}", e.message),
+            };
+            match e.span {
+                Some(span) => at(span.start, message),
+                None => FightError::File(format!("{file}: {message}")),
+            }
         })?;
         // Where the rows' text begins in the file: after the opening quotes
         // and the newline a multi-line string drops.
