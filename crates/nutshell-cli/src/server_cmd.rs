@@ -202,6 +202,10 @@ pub struct VerifyArgs {
     /// input), read a line at a time: any size, lines up to 64 MiB (an explicit --max-file-size
     /// bounds the file and each line instead)
     pub file: PathBuf,
+    /// The room's latest event as you noted it from the page, `SEQ:HASH`: the log must end
+    /// exactly there (a log whose last events were cut off is refused)
+    #[arg(long, value_name = "SEQ:HASH")]
+    pub head: Option<String>,
 }
 
 pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
@@ -241,6 +245,11 @@ pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
     .map_err(|e| Failure::other(format!("error: {e}")))
 }
 
+/// `nutshell verify`'s exit status when every line checks but some rolls
+/// were not recomputed: they wait for their epoch's seed, are hidden from
+/// this export, or their seed's commitment is before it.
+pub const VERIFY_INCOMPLETE: u8 = 3;
+
 pub fn verify(args: &VerifyArgs, limits: &Limits) -> Result<(), Failure> {
     use nutshell_server::verify::{ReadLimits, VerifyError, verify_reader};
     let shown = args.file.display();
@@ -262,39 +271,87 @@ pub fn verify(args: &VerifyArgs, limits: &Limits) -> Result<(), Failure> {
             .map_err(|e| Failure::bad_input(format!("error: cannot read {shown}: {e}")))?;
         verify_reader(std::io::BufReader::new(file), limits, read)
     };
-    match checked {
-        // Exit 2: the file could not be read to its end (or is over a limit).
-        Err(VerifyError::Read(message)) => Err(Failure::bad_input(format!(
-            "error: cannot read {shown}: {message}"
-        ))),
-        // Exit 1: the log does not check.
-        Err(VerifyError::Log(failure)) => Err(Failure::other(format!("error: {shown}: {failure}"))),
-        Ok(report) => {
-            let mut out = std::io::stdout().lock();
-            writeln!(
-                out,
-                "{shown}: OK: room {}, {} events from #{} chained; {} rolls recomputed from revealed seeds, {} epochs' seeds match their commitments",
-                report.room,
-                report.events,
-                report.first_seq,
-                report.rolls_verified,
-                report.epochs_revealed
-            )?;
-            if report.rolls_pending > 0 {
-                writeln!(
-                    out,
-                    "{} rolls wait for their epoch's seed (checkable after the GM's next reveal)",
-                    report.rolls_pending
-                )?;
-            }
-            if report.rolls_hidden > 0 {
-                writeln!(
-                    out,
-                    "{} secret rolls are hidden from this export: only their commitments are checked",
-                    report.rolls_hidden
-                )?;
-            }
-            Ok(())
-        }
+    // Exit 2: the file could not be read to its end (or is over a limit).
+    let report = checked.map_err(|VerifyError::Read(message)| {
+        Failure::bad_input(format!("error: cannot read {shown}: {message}"))
+    })?;
+    let mut problems: Vec<String> = report.failures.iter().map(ToString::to_string).collect();
+    if report.failures_total > report.failures.len() {
+        problems.push(format!(
+            "and {} more lines that do not check",
+            report.failures_total - report.failures.len()
+        ));
     }
+    if let Some(head) = &args.head
+        && report.events > 0
+        && let Err(message) = report.check_head(head)
+    {
+        problems.push(message);
+    }
+    let counts = format!(
+        "room {}, {} events from #{} chained (the last: {}:{}); {} rolls recomputed from revealed seeds{}, {} epochs' seeds match their commitments",
+        report.room,
+        report.events,
+        report.first_seq,
+        report.last_seq,
+        report.last_hash,
+        report.rolls_verified,
+        if report.rolls_legacy > 0 {
+            format!(
+                " ({} of them of an earlier server, keyed by their sequence number)",
+                report.rolls_legacy
+            )
+        } else {
+            String::new()
+        },
+        report.epochs_revealed
+    );
+    let mut waiting = Vec::new();
+    if report.rolls_pending > 0 {
+        waiting.push(format!(
+            "{} rolls wait for their epoch's seed (checkable after the GM's next reveal)",
+            report.rolls_pending
+        ));
+    }
+    if report.rolls_hidden > 0 {
+        waiting.push(format!(
+            "{} secret events are hidden from this export: only their commitments are checked",
+            report.rolls_hidden
+        ));
+    }
+    if report.rolls_unanchored > 0 {
+        waiting.push(format!(
+            "{} rolls were recomputed from seeds whose commitment is before this export: export from the start to compare them",
+            report.rolls_unanchored
+        ));
+    }
+    if !problems.is_empty() {
+        // Exit 1: the log does not check; every line that does not is named,
+        // and what the rest holds is said.
+        let mut message = format!("error: {shown}: {} problem(s):", problems.len());
+        for problem in &problems {
+            message.push_str(&format!("\n  {problem}"));
+        }
+        message.push_str(&format!("\nthe rest: {counts}"));
+        for line in &waiting {
+            message.push_str(&format!("\n{line}"));
+        }
+        return Err(Failure::other(message));
+    }
+    let mut out = std::io::stdout().lock();
+    if waiting.is_empty() {
+        writeln!(out, "{shown}: OK: {counts}")?;
+        return Ok(());
+    }
+    writeln!(out, "{shown}: OK so far, not complete: {counts}")?;
+    for line in &waiting {
+        writeln!(out, "{line}")?;
+    }
+    // Exit 3: everything present checks, but not every roll was recomputed.
+    Err(Failure {
+        message: format!(
+            "{shown}: not every roll could be recomputed yet (exit status {VERIFY_INCOMPLETE})"
+        ),
+        code: VERIFY_INCOMPLETE,
+    })
 }

@@ -211,6 +211,49 @@ fn a_room_log_from_nutshell_serve_verifies_offline_and_tampering_is_named() {
     assert!(stdout.contains("OK: room"), "{stdout}");
     assert!(stdout.contains("2 rolls recomputed"), "{stdout}");
 
+    // `--head` with the room's latest event: the log ends there. A log cut
+    // short (its last line removed) fails against the same head.
+    let last = json(log.lines().last().unwrap());
+    let head = format!("{}:{}", last["seq"], last["hash"].as_str().unwrap());
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(&file)
+        .args(["--head", &head])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let cut: String = log
+        .lines()
+        .take(log.lines().count() - 1)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let short = dir.path().join("short.jsonl");
+    std::fs::write(&short, &cut).unwrap();
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(&short)
+        .args(["--head", &head])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cut from its end"), "{stderr}");
+    // Without the reveal, the rolls wait: every line checks, exit 3.
+    let unrevealed: String = log
+        .lines()
+        .filter(|l| !l.contains("\"kind\":\"reveal\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&short, &unrevealed).unwrap();
+    let output = Command::new(cargo_bin("nutshell"))
+        .arg("verify")
+        .arg(&short)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("not complete"), "{stdout}");
+
     // The roll's total changed by one: exit 1, naming line 3.
     let total = json(&roll)["total"].as_i64().unwrap();
     let forged = log.replacen(
@@ -317,11 +360,14 @@ fn every_acknowledged_roll_survives_a_sigkill() {
         .arg(&file)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
+    // Every line checks; the rolls wait for the reveal (exit 3, not 0).
+    assert_eq!(
+        output.status.code(),
+        Some(3),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("wait for their epoch's seed"));
     // The sequence is gapless (verify checks it) and goes on after the restart.
     let (status, roll) = request(
         &server.address,

@@ -1,40 +1,35 @@
 //! Verifiable dice: seeds, commitments, the derivation of a roll's dice from
 //! them, and the canonical JSON that the hash chain covers. Shared by the
 //! server and by `nutshell verify`, which recomputes everything offline.
+//! This module knows dice and bytes only: what an action is, and how a
+//! fight or a sheet uses the dice, is [`crate::action`]'s and
+//! [`crate::replay`]'s.
 //!
 //! For each epoch of a room the server draws a 32-byte seed from the
 //! operating system and publishes `commitment = SHA-256(seed)` before any roll
 //! of that epoch. A roll's dice come from [`Seeded::from_key`] keyed with
-//! `HMAC-SHA256(seed, record)`, where `record` is the canonical JSON of
-//! [`RollRecord`]: room, epoch, sequence number, roller, the client's own seed
-//! and the expression. The server cannot pick the result without changing the
-//! seed it already committed to, the player cannot predict it without the
-//! seed, and the sequence number makes a re-roll-until-happy or a deleted
-//! roll visible in the log.
+//! `HMAC-SHA256(seed, input)`, where `input` is the JSON of [`DiceInput`]:
+//! room, epoch, roller, the roller's own count of rolls, the client's own
+//! seed and the action's canonical JSON. The server cannot pick the result
+//! without changing the seed it already committed to, nor by numbering or
+//! inserting events (the sequence number is not in the input); the player
+//! cannot predict it without the seed.
 //!
 //! ```
-//! use nutshell_server::fair::{commitment, hex, roll_key, RollRecord};
+//! use nutshell_server::fair::{commitment, dice_key, hex, DiceInput};
 //! let seed = [1u8; 32];
-//! let record = RollRecord {
-//!     room: "r1",
-//!     epoch: 0,
-//!     seq: 2,
-//!     roller: 1,
-//!     client_seed: "lucky",
-//!     expression: "1d20",
-//! };
-//! let key = roll_key(&seed, &record);
-//! assert_eq!(key, roll_key(&seed, &record)); // the same record, the same dice
+//! let input = DiceInput::new("r1", 0, 1, 1, "lucky", r#"{"expression":"1d20","kind":"roll"}"#);
+//! let key = dice_key(&seed, &input);
+//! assert_eq!(key, dice_key(&seed, &input)); // the same input, the same dice
+//! let second = DiceInput { count: 2, ..input.clone() };
+//! assert_ne!(key, dice_key(&seed, &second)); // the roller's next roll
 //! assert_eq!(commitment(&seed).len(), 64);    // hex of SHA-256
 //! assert_eq!(hex(&[0, 255]), "00ff");
 //! ```
 
 use hmac::{Hmac, Mac};
-use nutshell_dice::roll::RollReport;
-use nutshell_dice::{Expression, Limits, Seeded};
-use nutshell_rules::request::{CheckRequest, ContestRequest};
+use nutshell_dice::Seeded;
 use serde::Serialize;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// The bytes of one epoch's secret seed.
@@ -83,6 +78,11 @@ pub fn unhex(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// SHA-256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
 /// SHA-256 of `bytes`, as hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
@@ -93,123 +93,110 @@ pub fn commitment(seed: &Seed) -> String {
     sha256_hex(seed)
 }
 
-/// Everything a roll's dice depend on besides the seed. Its canonical JSON
-/// (keys in this order, no spaces) is the HMAC message.
+/// Everything a roll's dice depend on besides the epoch's seed, as the
+/// roller controls it: the room, the epoch (whose seed was committed before
+/// the roll), the roller, the roller's own count of dice-drawing events in
+/// the room (1 for their first), the client's seed and the action's
+/// canonical JSON. Nothing the server assigns after seeing the request (the
+/// event's sequence number, the events of others) is in it, so no event the
+/// server or another member inserts changes a roll's dice.
+///
+/// The HMAC message is this struct's JSON, fields in this order, with
+/// `"v":2` first (a legacy [`RollRecord`] starts with `"room"`, so the two
+/// never collide).
+#[derive(Debug, Clone, Serialize)]
+pub struct DiceInput<'a> {
+    /// Always 2: the version of this derivation.
+    pub v: u8,
+    /// The room's id.
+    pub room: &'a str,
+    /// The epoch whose seed keys the dice.
+    pub epoch: i64,
+    /// The member who rolls.
+    pub roller: i64,
+    /// How many dice-drawing events the roller has in the room, this one
+    /// included.
+    pub count: i64,
+    /// The client's own seed (the page sends 32 fresh random bytes).
+    pub client_seed: &'a str,
+    /// The canonical JSON of the action (a string in the message).
+    pub action: &'a str,
+}
+
+impl<'a> DiceInput<'a> {
+    /// The input of version 2.
+    pub fn new(
+        room: &'a str,
+        epoch: i64,
+        roller: i64,
+        count: i64,
+        client_seed: &'a str,
+        action: &'a str,
+    ) -> DiceInput<'a> {
+        DiceInput {
+            v: 2,
+            room,
+            epoch,
+            roller,
+            count,
+            client_seed,
+            action,
+        }
+    }
+}
+
+/// The key of a roll's dice: `HMAC-SHA256(seed, JSON of input)`.
+pub fn dice_key(seed: &Seed, input: &DiceInput<'_>) -> [u8; 32] {
+    let message = serde_json::to_string(input).expect("an input of strings and integers");
+    hmac(seed, message.as_bytes())
+}
+
+/// The dice of a roll: ChaCha8 keyed by [`dice_key`].
+pub fn dice(seed: &Seed, input: &DiceInput<'_>) -> Seeded {
+    Seeded::from_key(dice_key(seed, input))
+}
+
+fn hmac(seed: &Seed, message: &[u8]) -> [u8; 32] {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(seed).expect("HMAC takes any key length");
+    mac.update(message);
+    mac.finalize().into_bytes().into()
+}
+
+/// A fresh nonce for a secret event's body: 32 random bytes from the
+/// operating system, as hex. The body's hash (public at once) covers it, so
+/// the hash of a hidden body cannot be matched by guessing the body; the
+/// nonce is shown with the body, never before.
+pub fn fresh_nonce() -> Result<String, getrandom::Error> {
+    random_token(32)
+}
+
+/// What the dice of an event of an earlier server depended on besides the
+/// seed (the derivation before [`DiceInput`]): its canonical JSON (keys in
+/// this order, no spaces) is the HMAC message. It holds the sequence number
+/// the server assigned, which the server could steer by inserting events;
+/// kept only so that old logs still verify.
 #[derive(Debug, Clone, Serialize)]
 pub struct RollRecord<'a> {
     /// The room's id.
     pub room: &'a str,
     /// The epoch whose seed keys the dice.
     pub epoch: i64,
-    /// The sequence number the roll's event gets.
+    /// The sequence number the roll's event got.
     pub seq: i64,
-    /// The member who rolls.
+    /// The member who rolled.
     pub roller: i64,
-    /// The client's own seed, sent with the request (any text).
+    /// The client's own seed.
     pub client_seed: &'a str,
-    /// The expression exactly as sent.
+    /// The record text: a dice expression, or a prefix (`check `, ...) and
+    /// a request's JSON.
     pub expression: &'a str,
 }
 
-/// The key of a roll's dice: `HMAC-SHA256(seed, canonical JSON of record)`.
+/// The key of a legacy roll's dice: `HMAC-SHA256(seed, canonical JSON of
+/// record)`.
 pub fn roll_key(seed: &Seed, record: &RollRecord<'_>) -> [u8; 32] {
     let message = serde_json::to_string(record).expect("a record of strings and integers");
-    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(seed).expect("HMAC takes any key length");
-    mac.update(message.as_bytes());
-    mac.finalize().into_bytes().into()
-}
-
-/// Why a roll could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum RollError {
-    /// The expression does not parse (the message points at the character).
-    #[error("{0}")]
-    Notation(String),
-    /// The roll broke a limit.
-    #[error("{0}")]
-    Roll(String),
-    /// A check or contest the ruleset refuses, or whose request is not one.
-    #[error("{0}")]
-    Rules(String),
-}
-
-/// How a check's record names it: `check ` and the canonical JSON of the
-/// request (`nutshell check`'s options, tagged by `ruleset`).
-pub const CHECK_PREFIX: &str = "check ";
-
-/// How a contest's record names it: `contest ` and the canonical JSON of the
-/// request.
-pub const CONTEST_PREFIX: &str = "contest ";
-
-/// The record text of a check: what its dice are keyed by and what
-/// `nutshell verify` reads back.
-pub fn check_text(request: &CheckRequest) -> String {
-    let value = serde_json::to_value(request).expect("a check request is plain data");
-    format!("{CHECK_PREFIX}{}", canonical(&value))
-}
-
-/// The record text of a contest.
-pub fn contest_text(request: &ContestRequest) -> String {
-    let value = serde_json::to_value(request).expect("a contest request is plain data");
-    format!("{CONTEST_PREFIX}{}", canonical(&value))
-}
-
-/// Performs what `record.expression` asks, with the dice that `seed` and
-/// `record` give, and answers its result as JSON: a dice expression's
-/// transcript (`nutshell roll --json`); for a [`check_text`] or
-/// [`contest_text`], the check's or contest's result (`nutshell check
-/// --json`); for a fight's text of an earlier server
-/// ([`crate::fight::FightRequest::text`]), the fight's report (`nutshell mls
-/// fight --json`); for a sheet's or an advance's text, the sheet. The server and `nutshell verify` both call this, so they cannot
-/// disagree.
-pub fn perform(seed: &Seed, record: &RollRecord<'_>, limits: &Limits) -> Result<Value, RollError> {
-    let to_json = |result: Result<Value, serde_json::Error>| {
-        result.map_err(|e| RollError::Rules(format!("the result is not JSON: {e}")))
-    };
-    let rules = |e: nutshell_rules::RulesError| RollError::Rules(e.to_string());
-    if let Some(json) = record.expression.strip_prefix(CHECK_PREFIX) {
-        let request: CheckRequest = serde_json::from_str(json)
-            .map_err(|e| RollError::Rules(format!("not a check request: {e}")))?;
-        request.validate().map_err(rules)?;
-        let mut dice = Seeded::from_key(roll_key(seed, record));
-        return to_json(serde_json::to_value(
-            request.roll(&mut dice).map_err(rules)?,
-        ));
-    }
-    if let Some(json) = record.expression.strip_prefix(CONTEST_PREFIX) {
-        let request: ContestRequest = serde_json::from_str(json)
-            .map_err(|e| RollError::Rules(format!("not a contest request: {e}")))?;
-        request.validate().map_err(rules)?;
-        let mut dice = Seeded::from_key(roll_key(seed, record));
-        return to_json(serde_json::to_value(
-            request.roll(&mut dice).map_err(rules)?,
-        ));
-    }
-    if let Some(json) = record.expression.strip_prefix(crate::fight::FIGHT_PREFIX) {
-        return crate::fight::perform(seed, record, json);
-    }
-    if let Some(json) = record.expression.strip_prefix(crate::sheet::SHEET_PREFIX) {
-        return crate::sheet::perform(seed, record, json);
-    }
-    if let Some(json) = record.expression.strip_prefix(crate::sheet::ADVANCE_PREFIX) {
-        return crate::sheet::perform_advance(seed, record, json);
-    }
-    to_json(serde_json::to_value(roll(seed, record, limits)?))
-}
-
-/// Rolls `record.expression` with the dice that `seed` and `record` give.
-pub fn roll(
-    seed: &Seed,
-    record: &RollRecord<'_>,
-    limits: &Limits,
-) -> Result<RollReport, RollError> {
-    let expr = Expression::parse_with(record.expression, limits)
-        .map_err(|e| RollError::Notation(e.render(record.expression)))?;
-    let mut dice = Seeded::from_key(roll_key(seed, record));
-    let roll = expr
-        .roll(&mut dice)
-        .map_err(|e| RollError::Roll(e.render(record.expression)))?;
-    Ok(roll.report())
+    hmac(seed, message.as_bytes())
 }
 
 /// The canonical text of a JSON value: object keys sorted by their UTF-8
@@ -290,6 +277,7 @@ pub const GENESIS: &str = "00000000000000000000000000000000000000000000000000000
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nutshell_dice::Expression;
 
     fn record<'a>(expression: &'a str, client_seed: &'a str) -> RollRecord<'a> {
         RollRecord {
@@ -302,10 +290,18 @@ mod tests {
         }
     }
 
+    fn faces(key: [u8; 32], expression: &str) -> Vec<i64> {
+        let mut dice = Seeded::from_key(key);
+        let parsed = Expression::parse(expression).unwrap();
+        let roll = parsed.roll(&mut dice).unwrap();
+        roll.report().dice.iter().map(|d| d.value).collect()
+    }
+
     /// The golden vector of `docs/server.md`: any other verifier (the web
     /// page's, a bot's) checks itself against it. The key was computed
-    /// independently with Python's `hmac`; the faces pin the generator and
-    /// its range reduction.
+    /// independently with Python's `hmac` (`hmac.new(bytes(range(32)),
+    /// message, "sha256")`); the faces pin the generator and its range
+    /// reduction.
     #[test]
     fn golden_vector() {
         let seed: Seed = core::array::from_fn(|i| i as u8);
@@ -313,6 +309,24 @@ mod tests {
             commitment(&seed),
             "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
         );
+        let action = r#"{"expression":"4d6 + 1d20","kind":"roll"}"#;
+        let input = DiceInput::new("golden", 0, 1, 1, "table", action);
+        assert_eq!(
+            serde_json::to_string(&input).unwrap(),
+            r#"{"v":2,"room":"golden","epoch":0,"roller":1,"count":1,"client_seed":"table","action":"{\"expression\":\"4d6 + 1d20\",\"kind\":\"roll\"}"}"#
+        );
+        assert_eq!(hex(&dice_key(&seed, &input)), GOLDEN_KEY);
+        assert_eq!(faces(dice_key(&seed, &input), "4d6 + 1d20"), GOLDEN_FACES);
+    }
+
+    const GOLDEN_KEY: &str = "5c7c0f47a840771bdeea97980d2c81692cdc5c83fdc2b2e882ddb44ab50c3f94";
+    const GOLDEN_FACES: [i64; 5] = [1, 6, 2, 4, 18];
+
+    /// The derivation of earlier servers still gives the faces it gave (old
+    /// logs verify): its golden vector, unchanged.
+    #[test]
+    fn legacy_golden_vector() {
+        let seed: Seed = core::array::from_fn(|i| i as u8);
         let record = RollRecord {
             room: "golden",
             epoch: 0,
@@ -325,13 +339,11 @@ mod tests {
             hex(&roll_key(&seed, &record)),
             "011574c3615952195de775fec1cc75ac0b9882eea499fdd42ae6bc1d1d95ec4c"
         );
-        let report = roll(&seed, &record, &Limits::default()).unwrap();
-        let faces: Vec<i64> = report.dice.iter().map(|d| d.value).collect();
-        assert_eq!(faces, GOLDEN_FACES);
-        assert_eq!(report.total, GOLDEN_FACES.iter().sum::<i64>());
+        assert_eq!(
+            faces(roll_key(&seed, &record), "4d6 + 1d20"),
+            [2, 5, 4, 5, 20]
+        );
     }
-
-    const GOLDEN_FACES: [i64; 5] = [2, 5, 4, 5, 20];
 
     #[test]
     fn hex_round_trips() {
@@ -351,7 +363,7 @@ mod tests {
     }
 
     #[test]
-    fn the_record_is_canonical_json_in_field_order() {
+    fn the_legacy_record_is_canonical_json_in_field_order() {
         let text = serde_json::to_string(&record("1d20", "x")).unwrap();
         assert_eq!(
             text,
@@ -359,33 +371,50 @@ mod tests {
         );
     }
 
+    /// Every part of the input changes the dice; nothing else is in it.
     #[test]
-    fn every_part_of_the_record_changes_the_dice() {
+    fn every_part_of_the_input_changes_the_dice() {
         let seed = [9u8; 32];
-        let base = roll_key(&seed, &record("1d20", "a"));
-        assert_ne!(base, roll_key(&seed, &record("1d20", "b")));
-        assert_ne!(base, roll_key(&seed, &record("1d20 ", "a")));
-        assert_ne!(base, roll_key(&[8u8; 32], &record("1d20", "a")));
-        let mut later = record("1d20", "a");
-        later.seq = 4;
-        assert_ne!(base, roll_key(&seed, &later));
+        let base = DiceInput::new("r", 0, 1, 1, "a", "{}");
+        let key = dice_key(&seed, &base);
+        for other in [
+            DiceInput {
+                room: "s",
+                ..base.clone()
+            },
+            DiceInput {
+                epoch: 1,
+                ..base.clone()
+            },
+            DiceInput {
+                roller: 2,
+                ..base.clone()
+            },
+            DiceInput {
+                count: 2,
+                ..base.clone()
+            },
+            DiceInput {
+                client_seed: "b",
+                ..base.clone()
+            },
+            DiceInput {
+                action: "{ }",
+                ..base.clone()
+            },
+        ] {
+            assert_ne!(key, dice_key(&seed, &other), "{other:?}");
+        }
+        assert_ne!(key, dice_key(&[8u8; 32], &base));
+        assert_eq!(key, dice_key(&seed, &base.clone()));
     }
 
     #[test]
-    fn a_roll_is_reproducible_from_seed_and_record() {
-        let seed = [5u8; 32];
-        let limits = Limits::default();
-        let a = roll(&seed, &record("4d6kh3 + 2", "c"), &limits).unwrap();
-        let b = roll(&seed, &record("4d6kh3 + 2", "c"), &limits).unwrap();
-        assert_eq!(a, b);
-        assert_eq!(a.expression, "4d6kh3 + 2");
-        assert!((5..=20).contains(&a.total));
-    }
-
-    #[test]
-    fn a_bad_expression_is_refused_with_its_caret() {
-        let err = roll(&[0; 32], &record("2d6+", "c"), &Limits::default()).unwrap_err();
-        assert!(err.to_string().contains('^'), "{err}");
+    fn nonces_are_fresh_and_256_bits() {
+        let a = fresh_nonce().unwrap();
+        let b = fresh_nonce().unwrap();
+        assert_eq!((a.len(), b.len()), (64, 64));
+        assert_ne!(a, b);
     }
 
     #[test]

@@ -30,7 +30,8 @@ use nutshell_mls::{Fight, FightOptions, Progress};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::fair::{self, RollError, RollRecord, Seed};
+use crate::fair;
+use crate::replay::RollError;
 
 /// How a fight of an earlier server's single roll event names it.
 pub const FIGHT_PREFIX: &str = "fight ";
@@ -161,8 +162,9 @@ pub fn map_error(on_map: bool, e: nutshell_mls::FightError) -> String {
     }
 }
 
-/// How many rounds a step resolves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How many rounds a step resolves: in JSON a number or `"end"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Value", into = "Value")]
 pub enum Rounds {
     /// This many (1 to [`MAX_ROUNDS`]), or fewer if the fight ends first.
     Count(u32),
@@ -189,6 +191,19 @@ impl Rounds {
             },
             _ => Err(format!("`rounds` must be 1 to {MAX_ROUNDS}, or \"end\"")),
         }
+    }
+}
+
+impl From<Rounds> for Value {
+    fn from(rounds: Rounds) -> Value {
+        rounds.to_json()
+    }
+}
+
+impl TryFrom<Value> for Rounds {
+    type Error = String;
+    fn try_from(value: Value) -> Result<Rounds, String> {
+        Rounds::from_json(&value)
     }
 }
 
@@ -255,25 +270,19 @@ pub fn start(fight: &Fight) -> Value {
     start
 }
 
-/// Resolves up to `rounds` rounds of `fight` with the dice of `seed` and
-/// `record` (whose text is [`step_text`]): the step's result, with the log
-/// lines of those rounds, the state after them, and, once the fight is over,
-/// its ending and the checks earned. `nutshell verify` replays with this.
-pub fn step(
-    fight: &mut Fight,
-    seed: &Seed,
-    record: &RollRecord<'_>,
-    rounds: Rounds,
-) -> Result<Value, RollError> {
+/// Resolves up to `rounds` rounds of `fight` with `dice`: the step's
+/// result, with the log lines of those rounds, the state after them, and,
+/// once the fight is over, its ending and the checks earned. `nutshell
+/// verify` replays with this ([`crate::replay::perform`]).
+pub fn step(fight: &mut Fight, dice: &mut Seeded, rounds: Rounds) -> Result<Value, RollError> {
     if fight.ending().is_some() {
         return Err(RollError::Rules("the fight is over".to_string()));
     }
     let before = fight.log().len();
-    let mut dice = Seeded::from_key(fair::roll_key(seed, record));
     let mut resolved = 0u32;
     loop {
         let progress = fight
-            .step(&mut dice)
+            .step(dice)
             .map_err(|e| RollError::Rules(e.to_string()))?;
         resolved += 1;
         let done = match rounds {
@@ -299,20 +308,13 @@ pub fn step(
     Ok(result)
 }
 
-/// Fights the request named by `json` (after [`FIGHT_PREFIX`]) to the end
-/// with the record's dice: the report of `nutshell mls fight --json`, as the
-/// single roll event of an earlier server holds it.
-pub(crate) fn perform(
-    seed: &Seed,
-    record: &RollRecord<'_>,
-    json: &str,
-) -> Result<Value, RollError> {
-    let request: FightRequest = serde_json::from_str(json)
-        .map_err(|e| RollError::Rules(format!("not a fight request: {e}")))?;
+/// Fights `request` to the end with `dice`: the report of `nutshell mls
+/// fight --json`, as the single roll event of an earlier server holds it
+/// (only [`crate::replay::legacy`] reads such events).
+pub(crate) fn run_whole(request: &FightRequest, dice: &mut Seeded) -> Result<Value, RollError> {
     let mut fight = request.build().map_err(RollError::Rules)?;
-    let mut dice = Seeded::from_key(fair::roll_key(seed, record));
     let ending = fight
-        .run(&mut dice)
+        .run(dice)
         .map_err(|e| RollError::Rules(e.to_string()))?;
     serde_json::to_value(fight.report(&ending))
         .map_err(|e| RollError::Rules(format!("the result is not JSON: {e}")))
@@ -333,15 +335,9 @@ mod tests {
         }
     }
 
-    fn record(seq: i64, text: &str) -> RollRecord<'_> {
-        RollRecord {
-            room: "r",
-            epoch: 0,
-            seq,
-            roller: 0,
-            client_seed: "",
-            expression: text,
-        }
+    /// The dice of step `n` (its count) under `seed`.
+    fn dice(seed: &[u8; 32], n: i64) -> Seeded {
+        fair::dice(seed, &fair::DiceInput::new("r", 0, 0, n, "", "{}"))
     }
 
     /// Stepping one round at a time gives the rounds of `Fight::step` in
@@ -356,8 +352,7 @@ mod tests {
         assert_eq!(start["state"]["combatants"][1]["position"], 3);
         let mut all = Vec::new();
         for n in 1..=200 {
-            let text = step_text(1, n, Rounds::Count(1));
-            let result = step(&mut fight, &seed, &record(n + 1, &text), Rounds::Count(1)).unwrap();
+            let result = step(&mut fight, &mut dice(&seed, n), Rounds::Count(1)).unwrap();
             assert_eq!(result["rounds"], 1);
             let (turn, round) = fight.clock();
             assert_eq!(result["state"]["turn"], turn);
@@ -382,8 +377,7 @@ mod tests {
         assert!(fight.ending().is_some(), "the duel ends within 200 rounds");
         assert_eq!(json!(fight.log()), json!(all));
         // A finished fight takes no more steps.
-        let text = step_text(1, 999, Rounds::Count(1));
-        assert!(step(&mut fight, &seed, &record(999, &text), Rounds::Count(1)).is_err());
+        assert!(step(&mut fight, &mut dice(&seed, 999), Rounds::Count(1)).is_err());
     }
 
     /// docs/mls/map.md, Fights on the map: a fight on a map starts with the
@@ -407,8 +401,7 @@ mod tests {
         let mut squares: std::collections::HashMap<String, String> =
             std::collections::HashMap::new();
         for n in 1..=500 {
-            let text = step_text(1, n, Rounds::Count(1));
-            let result = step(&mut fight, &seed, &record(n + 1, &text), Rounds::Count(1)).unwrap();
+            let result = step(&mut fight, &mut dice(&seed, n), Rounds::Count(1)).unwrap();
             for line in result["lines"].as_array().unwrap() {
                 for p in line["positions"].as_array().into_iter().flatten() {
                     squares.insert(

@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use std::collections::HashMap;
 
 use crate::store::{
-    self, AppendError, Backend, Draft, Event, Quota, Room, StoreError, StoreSettings,
+    self, AppendError, Backend, Draft, Event, Quota, Room, Slot, StoreError, StoreSettings,
 };
 
 /// Bytes of event bodies per room, as far as this writer knows: read once
@@ -44,9 +44,11 @@ pub const MAX_BATCH: usize = 256;
 pub(crate) trait Pending: Send {
     /// The room it appends to.
     fn room(&self) -> &str;
-    /// Builds its event from the room and the event's sequence number;
-    /// `None` when the builder refused (the refusal is answered at once).
-    fn build(&mut self, room: &Room, seq: i64) -> Option<Draft>;
+    /// The member whose action draws the event's dice, if any.
+    fn roller(&self) -> Option<i64>;
+    /// Builds its event from the room and the event's slot; `None` when the
+    /// builder refused (the refusal is answered at once).
+    fn build(&mut self, room: &Room, slot: Slot) -> Option<Draft>;
     /// Answers the request: its event was committed.
     fn committed(self: Box<Self>, event: Event);
     /// Answers the request: the store failed.
@@ -56,6 +58,7 @@ pub(crate) trait Pending: Send {
 /// An append with the caller's builder `F`, refusal `E` and extra output `T`.
 pub(crate) struct Job<E, T, F> {
     pub room: String,
+    pub roller: Option<i64>,
     pub build: Option<F>,
     pub output: Option<T>,
     pub reply: oneshot::Sender<Result<(Event, T), AppendError<E>>>,
@@ -65,17 +68,22 @@ impl<E, T, F> Pending for Job<E, T, F>
 where
     E: Send + 'static,
     T: Send + 'static,
-    F: FnOnce(&Room, i64) -> Result<(Draft, T), E> + Send + 'static,
+    F: FnOnce(&Room, Slot) -> Result<(Draft, T), E> + Send + 'static,
 {
     fn room(&self) -> &str {
         &self.room
     }
 
-    fn build(&mut self, room: &Room, seq: i64) -> Option<Draft> {
+    fn roller(&self) -> Option<i64> {
+        self.roller
+    }
+
+    fn build(&mut self, room: &Room, slot: Slot) -> Option<Draft> {
         let build = self.build.take()?;
-        match build(room, seq) {
-            Ok((draft, output)) => {
+        match build(room, slot) {
+            Ok((mut draft, output)) => {
                 self.output = Some(output);
+                draft.roller = self.roller;
                 Some(draft)
             }
             Err(refusal) => {
@@ -181,6 +189,9 @@ async fn write(
             return fail_all(batch.drain(..), &error);
         }
     };
+    // Each roller's count of dice-drawing events, read once per batch and
+    // counted up as the batch's events are built.
+    let mut counts: HashMap<(String, i64), i64> = HashMap::new();
     let mut sealed: Vec<store::Sealed> = Vec::with_capacity(batch.len());
     let mut waiting: Vec<Box<dyn Pending>> = Vec::with_capacity(batch.len());
     for mut job in batch.drain(..) {
@@ -195,7 +206,20 @@ async fn write(
             job.failed(Quota::Events(*seq - 1).into());
             continue;
         }
-        let Some(draft) = job.build(room, *seq) else {
+        let count = match job.roller() {
+            None => 0,
+            Some(roller) => match counts.get(&(room.id.clone(), roller)) {
+                Some(count) => count + 1,
+                None => match store::rolls_of(&mut tx, &room.id, roller).await {
+                    Ok(count) => count + 1,
+                    Err(error) => {
+                        job.failed(error);
+                        continue;
+                    }
+                },
+            },
+        };
+        let Some(draft) = job.build(room, Slot { seq: *seq, count }) else {
             continue;
         };
         let one = store::seal(&room.id, *seq, prev.clone(), draft);
@@ -234,6 +258,9 @@ async fn write(
             continue;
         }
         tallies.0.insert(room.id.clone(), held + bytes as u64);
+        if let Some(roller) = job.roller() {
+            counts.insert((room.id.clone(), roller), count);
+        }
         *seq += 1;
         *prev = one.event.hash.clone();
         sealed.push(one);

@@ -7,8 +7,11 @@
 //! CLI does. Modules: [`app`] (router, state, auth, errors), [`api`] (one
 //! module per resource), [`store`] (the two databases, one code path),
 //! [`events`] (broadcast and back-fill), [`fair`] (seeds, commitments, dice,
-//! canonical JSON), [`verify`].
+//! canonical JSON), [`action`] (what a member asks the dice for, typed),
+//! [`replay`] (performing an action: the dispatch the routes and
+//! [`verify`] share), [`verify`].
 
+pub mod action;
 pub mod api;
 pub mod app;
 pub mod events;
@@ -18,6 +21,7 @@ pub mod group_commit;
 pub mod limits;
 pub mod names;
 pub mod rate;
+pub mod replay;
 pub mod serve;
 pub mod sheet;
 pub mod store;

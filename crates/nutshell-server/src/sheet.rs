@@ -24,7 +24,8 @@ use nutshell_mls::dice::Dice;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::fair::{self, RollError, RollRecord, Seed};
+use crate::fair;
+use crate::replay::RollError;
 
 /// How a sheet's record names it.
 pub const SHEET_PREFIX: &str = "character ";
@@ -60,19 +61,12 @@ impl SheetRequest {
     }
 }
 
-/// Makes the sheet named by `json` (after [`SHEET_PREFIX`]) with the
-/// record's dice: `{"name", "sheet" (TOML), "rolled" (each roll of the
-/// generation in words)}`, or the rules it breaks.
-pub(crate) fn perform(
-    seed: &Seed,
-    record: &RollRecord<'_>,
-    json: &str,
-) -> Result<Value, RollError> {
-    let request: SheetRequest = serde_json::from_str(json)
-        .map_err(|e| RollError::Rules(format!("not a sheet request: {e}")))?;
+/// Makes the sheet `request` asks for with `dice`: `{"name", "sheet"
+/// (TOML), "rolled" (each roll of the generation in words)}`, or the rules
+/// it breaks.
+pub(crate) fn make(request: &SheetRequest, source: &mut Seeded) -> Result<Value, RollError> {
     let choices = request.parse().map_err(RollError::Rules)?;
-    let mut source = Seeded::from_key(fair::roll_key(seed, record));
-    let mut dice = Dice::new(&mut source);
+    let mut dice = Dice::new(source);
     let sheet =
         generation::generate(&choices, &mut dice).map_err(|e| RollError::Rules(e.to_string()))?;
     let violations = validate(&sheet, None);
@@ -322,18 +316,13 @@ fn broken(headline: &str, violations: &[impl std::fmt::Display]) -> String {
     format!("{headline} {} rule(s): {}", list.len(), list.join("; "))
 }
 
-/// Advances the sheet of the record named by `json` (after
-/// [`ADVANCE_PREFIX`]) with the record's dice.
+/// Advances the sheet of `record` with `source`'s dice.
 pub(crate) fn perform_advance(
-    seed: &Seed,
-    record: &RollRecord<'_>,
-    json: &str,
+    record: &AdvanceRecord,
+    source: &mut Seeded,
 ) -> Result<Value, RollError> {
-    let advance_record: AdvanceRecord =
-        serde_json::from_str(json).map_err(|e| RollError::Rules(format!("not an advance: {e}")))?;
-    let mut source = Seeded::from_key(fair::roll_key(seed, record));
-    let mut dice = Dice::new(&mut source);
-    advance(&advance_record.was, &advance_record.options, &mut dice).map_err(RollError::Rules)
+    let mut dice = Dice::new(source);
+    advance(&record.was, &record.options, &mut dice).map_err(RollError::Rules)
 }
 
 /// The text of sheet `id` as event `seq` left it, for each sheet of a log
@@ -353,20 +342,22 @@ impl Custody {
         self.hidden.insert(seq);
     }
 
-    /// Follows roll event `seq`: a sheet made starts its custody; an advance
-    /// must start from its sheet's latest version.
-    pub(crate) fn follow(&mut self, seq: i64, body: &Value) -> Result<(), String> {
-        let expression = body["expression"].as_str().unwrap_or("");
+    /// Follows a sheet made by event `seq`: its custody starts.
+    pub(crate) fn made(&mut self, seq: i64, body: &Value) {
+        let text = body["result"]["sheet"].as_str().unwrap_or("").to_string();
+        self.latest.insert(seq, (seq, text));
+    }
+
+    /// Follows advance event `seq` of `record`: it must start from its
+    /// sheet's latest version (a sheet this log does not hold, made before
+    /// an export began, is taken as it is).
+    pub(crate) fn advanced(
+        &mut self,
+        seq: i64,
+        record: &AdvanceRecord,
+        body: &Value,
+    ) -> Result<(), String> {
         let made = |body: &Value| body["result"]["sheet"].as_str().unwrap_or("").to_string();
-        if expression.starts_with(SHEET_PREFIX) {
-            self.latest.insert(seq, (seq, made(body)));
-            return Ok(());
-        }
-        let Some(json) = expression.strip_prefix(ADVANCE_PREFIX) else {
-            return Ok(());
-        };
-        let record: AdvanceRecord =
-            serde_json::from_str(json).map_err(|e| format!("event {seq}: not an advance: {e}"))?;
         if body["advances"].as_i64() != Some(record.sheet) {
             return Err(format!(
                 "event {seq}: `advances` is not the sheet its record names"

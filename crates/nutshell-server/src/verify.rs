@@ -1,18 +1,29 @@
 //! `nutshell verify`: checks an exported room log offline, with nothing but
 //! the log: the hash chain, each revealed seed against the commitment
 //! published before its epoch's first roll, and every roll whose seed is
-//! revealed, recomputed from seed, record and expression.
+//! revealed, recomputed from the seed and what the roller controls (their
+//! count of rolls, their client seed, the action).
 //!
 //! Every field of a line is covered: the body by its hash, everything else by
-//! the event's hash, and `hidden` must agree with `body`; an unknown field is
-//! refused. So one changed byte anywhere makes a line fail, and the first
-//! failing line is named.
+//! the event's hash, and `hidden` must agree with `body`; an unknown field, a
+//! key given twice, or a body that does not have its kind's structure is
+//! refused. A line that does not check is reported and the check goes on
+//! with the next one, so one malformed or misplaced event (an old `roll`
+//! that named itself an `advance`) never hides whether the rest holds; the
+//! [`Report`] lists every failure ([`Report::failures`]).
 //!
-//! A log is read a line at a time ([`verify_reader`], [`Verifier`]): a roll is
-//! recomputed as soon as its epoch's seed is revealed, so what is held is the
-//! chain's end, the seeds and commitments, the rolls of epochs not revealed
-//! yet and the fights' steps (replayed in order at the end). A log with no
-//! event is refused.
+//! The epochs are checked as the server must have kept them: a roll belongs
+//! to the epoch whose commitment is the latest published and whose seed is
+//! not revealed yet. A roll in an epoch that was never committed (in a log
+//! that starts at the room's creation), or in one whose seed is already
+//! public, is a failure: its dice could have been chosen.
+//!
+//! A log is read a line at a time ([`verify_reader`], [`Verifier`]): a roll
+//! is recomputed as soon as its epoch's seed is revealed, a fight's step as
+//! soon as its seed and every earlier step are; until then a roll is held as
+//! what its recomputation needs (its action and a hash of its result, not
+//! its result), so the memory a log takes is about that of its unrevealed
+//! actions, whatever their results hold. A log with no event is refused.
 //!
 //! ```
 //! use nutshell_server::verify::verify;
@@ -22,15 +33,17 @@
 //! assert_eq!(bad.line, 1);
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
-use nutshell_dice::Limits;
+use nutshell_dice::{Limits, Seeded};
 use serde_json::Value;
 
+use crate::action::Action;
 use crate::fair::{self, Link, RollRecord};
-use crate::fight::{self, FightRequest};
+use crate::fight::{self, FightRequest, Rounds};
+use crate::replay::{self, legacy};
 
-/// What a log holds, once it checks.
+/// What a log holds, once checked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     /// The room.
@@ -39,10 +52,16 @@ pub struct Report {
     pub events: usize,
     /// The first sequence number (1 for a whole log).
     pub first_seq: i64,
+    /// The last event's sequence number and hash: what `--head` compares.
+    pub last_seq: i64,
+    pub last_hash: String,
     /// Rolls (every event that draws dice: rolls, checks, contests, sheets,
     /// advances, fight steps) recomputed from their revealed seed: faces,
     /// totals and outcomes match.
     pub rolls_verified: usize,
+    /// Of those, rolls of an earlier server, whose dice were keyed by the
+    /// sequence number the server assigned (see `docs/server.md`).
+    pub rolls_legacy: usize,
     /// Rolls of an epoch whose seed is not revealed yet: chained and
     /// committed, checkable after the next reveal (a fight's step also waits
     /// for every earlier step of its fight).
@@ -50,11 +69,67 @@ pub struct Report {
     /// Secret events the exporter may not see: only their commitment (body
     /// hash) is in the log.
     pub rolls_hidden: usize,
+    /// Rolls recomputed from a seed whose commitment is before this export
+    /// (an export `?after=`): the seed cannot be compared with it here.
+    pub rolls_unanchored: usize,
     /// Epochs whose seed was revealed and matched its commitment.
     pub epochs_revealed: usize,
+    /// Every line that does not check, in order (at most
+    /// [`MAX_FAILURES`] kept; [`Report::failures_total`] counts them all).
+    pub failures: Vec<Failure>,
+    /// How many lines failed.
+    pub failures_total: usize,
 }
 
-/// The first thing that does not check.
+/// The most failures a [`Report`] keeps.
+pub const MAX_FAILURES: usize = 1000;
+
+impl Report {
+    /// Whether everything checked and every roll was recomputed: nothing
+    /// failed, nothing waits for a reveal, nothing is hidden or unanchored.
+    pub fn complete(&self) -> bool {
+        self.failures_total == 0
+            && self.rolls_pending == 0
+            && self.rolls_hidden == 0
+            && self.rolls_unanchored == 0
+    }
+
+    /// Checks that the log ends at `head`, given as `SEQ:HASH` (the room's
+    /// latest event as the page shows it): a log cut short, or one that
+    /// goes on past it, is refused.
+    pub fn check_head(&self, head: &str) -> Result<(), String> {
+        let Some((seq, hash)) = head.split_once(':') else {
+            return Err(format!(
+                "--head `{head}`: expected SEQ:HASH, such as 12:3f0c... (the page shows it)"
+            ));
+        };
+        let seq: i64 = seq
+            .trim()
+            .parse()
+            .map_err(|_| format!("--head `{head}`: `{seq}` is not a sequence number"))?;
+        let hash = hash.trim();
+        if seq != self.last_seq {
+            return Err(format!(
+                "the log ends at event {}, not at event {seq} (--head): {}",
+                self.last_seq,
+                if self.last_seq < seq {
+                    "events were cut from its end"
+                } else {
+                    "it goes on past the head given"
+                }
+            ));
+        }
+        if !hash.eq_ignore_ascii_case(&self.last_hash) {
+            return Err(format!(
+                "event {seq} has hash {}, not {hash} (--head): this is not the log whose head you noted",
+                self.last_hash
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A thing that does not check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// 1-based line number in the file (0: the log as a whole, such as an
@@ -95,23 +170,58 @@ const FIELDS: [&str; 11] = [
     "seq",
 ];
 
-/// A fight as its steps so far leave it (`None` once a step could not be
-/// replayed: an unrevealed seed or a step the exporter may not see).
-struct Replay {
-    fight: Option<nutshell_mls::Fight>,
-    steps: i64,
-}
+/// The fields a body of this server's `roll` or `fight-step` event may have
+/// (`advances` only an advance's; `fight`, `step`, `rounds` only a fight
+/// step's, equal to its action's).
+const ACTION_FIELDS: [&str; 15] = [
+    "action",
+    "advances",
+    "client_seed",
+    "count",
+    "epoch",
+    "fight",
+    "kind",
+    "name",
+    "nonce",
+    "result",
+    "role",
+    "roller",
+    "rounds",
+    "secret",
+    "step",
+];
 
-/// A roll waiting for its epoch's seed.
-struct PendingRoll {
+/// What recomputing a roll needs, held until its seed is revealed: not its
+/// result, only the SHA-256 of the result's canonical JSON.
+struct Pending {
     line: usize,
     seq: i64,
     epoch: i64,
-    body: Value,
+    roller: i64,
+    client_seed: String,
+    how: How,
+    result: [u8; 32],
+}
+
+/// How a held roll's dice are keyed.
+enum How {
+    /// This server's: the roller's count and the action.
+    Action { count: i64, action: Box<Action> },
+    /// An earlier server's: the sequence number and the record text.
+    Legacy { expression: String },
+}
+
+/// A fight as its steps so far leave it (`None` once a step could not be
+/// replayed, or its start did not check), and its steps waiting for a seed.
+struct Replay {
+    fight: Option<nutshell_mls::Fight>,
+    steps: i64,
+    waiting: VecDeque<Pending>,
 }
 
 /// Checks the log `text` (JSON lines, as `GET /api/rooms/{room}/log` gives
-/// it) with the engine's default limits for recomputing rolls.
+/// it) with the engine's default limits for recomputing rolls: the report,
+/// or the first failure.
 pub fn verify(text: &str) -> Result<Report, Failure> {
     verify_with(text, &Limits::default())
 }
@@ -119,9 +229,18 @@ pub fn verify(text: &str) -> Result<Report, Failure> {
 /// [`verify`] with explicit engine limits (a server run with larger limits
 /// needs the same to recompute its rolls).
 pub fn verify_with(text: &str, limits: &Limits) -> Result<Report, Failure> {
+    let report = verify_all(text, limits);
+    match report.failures.first() {
+        Some(first) => Err(first.clone()),
+        None => Ok(report),
+    }
+}
+
+/// Checks the whole log `text`, every line: the report lists every failure.
+pub fn verify_all(text: &str, limits: &Limits) -> Report {
     let mut verifier = Verifier::new(limits);
     for (index, raw) in text.lines().enumerate() {
-        verifier.line(index + 1, raw)?;
+        verifier.line(index + 1, raw);
     }
     verifier.finish()
 }
@@ -157,15 +276,11 @@ pub enum VerifyError {
     /// log was not checked to its end.
     #[error("{0}")]
     Read(String),
-    /// The log does not check.
-    #[error("{0}")]
-    Log(#[from] Failure),
 }
 
 /// Checks a log read a line at a time from `reader` (a file, standard
-/// input), holding only what later lines need: the chain's end, the
-/// commitments and seeds, the rolls of epochs not yet revealed (each is
-/// recomputed as soon as its seed is revealed) and the fights' steps.
+/// input), holding only what later lines need. The report lists every
+/// line that does not check.
 pub fn verify_reader(
     mut reader: impl std::io::BufRead,
     limits: &Limits,
@@ -206,19 +321,83 @@ pub fn verify_reader(
                 line - 1
             )));
         }
-        let text = match std::str::from_utf8(&buffer) {
-            Ok(text) => text,
-            Err(e) => {
-                return Err(Failure {
-                    line,
-                    message: format!("not UTF-8 text (byte {} is not valid)", e.valid_up_to() + 1),
-                }
-                .into());
-            }
-        };
-        verifier.line(line, text)?;
+        match std::str::from_utf8(&buffer) {
+            Ok(text) => verifier.line(line, text),
+            Err(e) => verifier.failed(Failure {
+                line,
+                message: format!("not UTF-8 text (byte {} is not valid)", e.valid_up_to() + 1),
+            }),
+        }
     }
-    Ok(verifier.finish()?)
+    Ok(verifier.finish())
+}
+
+/// A line parsed with every object's keys checked: a key given twice is
+/// refused (`serde_json` would keep the last, so a forged value could hide
+/// behind the one a hash was computed over).
+pub fn parse_strict(text: &str) -> Result<Value, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = Strict.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+struct Strict;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(Strict)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Strict)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key `{key}` is given twice"
+                )));
+            }
+            let value = map.next_value_seed(Strict)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 /// The state of a check in progress: [`Verifier::line`] for each line in
@@ -228,14 +407,19 @@ pub struct Verifier<'l> {
     report: Report,
     previous: Option<(i64, String)>,
     commitments: HashMap<i64, String>,
-    seeds: HashMap<i64, fair::Seed>,
+    /// The epoch rolls go into now: the latest committed, not revealed.
+    open: Option<i64>,
+    /// Revealed seeds, and whether each matched a commitment in this log.
+    seeds: HashMap<i64, (fair::Seed, bool)>,
     /// Rolls of epochs whose seed is not revealed yet.
-    rolls: Vec<PendingRoll>,
-    /// Fight steps, replayed in order at the end.
-    steps: Vec<PendingRoll>,
+    rolls: Vec<Pending>,
     fights: HashMap<i64, Replay>,
     sheets: crate::sheet::Custody,
-    hidden_seen: bool,
+    /// Each roller's last count, and the events seen unread then.
+    counts: HashMap<i64, (i64, usize)>,
+    /// Events whose body this check could not read: hidden from the
+    /// exporter, or failed.
+    hidden_seen: usize,
 }
 
 impl<'l> Verifier<'l> {
@@ -246,24 +430,57 @@ impl<'l> Verifier<'l> {
             report: Report::default(),
             previous: None,
             commitments: HashMap::new(),
+            open: None,
             seeds: HashMap::new(),
             rolls: Vec::new(),
-            steps: Vec::new(),
             fights: HashMap::new(),
             sheets: crate::sheet::Custody::default(),
-            hidden_seen: false,
+            counts: HashMap::new(),
+            hidden_seen: 0,
+        }
+    }
+
+    /// Notes a failure and goes on.
+    fn failed(&mut self, failure: Failure) {
+        self.report.failures_total += 1;
+        if self.report.failures.len() < MAX_FAILURES {
+            self.report.failures.push(failure);
         }
     }
 
     /// Checks line number `line` (1-based), `raw` without its newline. A
-    /// blank line is skipped.
-    pub fn line(&mut self, line: usize, raw: &str) -> Result<(), Failure> {
+    /// blank line is skipped; a line that does not check is noted in the
+    /// report.
+    pub fn line(&mut self, line: usize, raw: &str) {
+        if let Err(failure) = self.check_line(line, raw) {
+            // What this line held is unknown, as a hidden event's is: a
+            // roller's count may skip it without a second failure.
+            self.hidden_seen += 1;
+            self.failed(failure);
+        }
+    }
+
+    fn check_line(&mut self, line: usize, raw: &str) -> Result<(), Failure> {
         if raw.trim().is_empty() {
             return Ok(());
         }
-        let value: Value = match serde_json::from_str(raw) {
+        let value: Value = match parse_strict(raw) {
             Ok(v) => v,
-            Err(e) => return fail(line, format!("not JSON: {e}")),
+            Err(e) => {
+                // A line that reads as JSON but for a repeated key: the
+                // chain goes on from it (its hash is what the next line's
+                // `prev` names), so the one bad line is the one failure.
+                if let Ok(lenient) = serde_json::from_str::<Value>(raw)
+                    && let (Some(seq), Some(hash)) =
+                        (lenient["seq"].as_i64(), lenient["hash"].as_str())
+                {
+                    self.previous = Some((seq, hash.to_string()));
+                    self.report.last_seq = seq;
+                    self.report.last_hash = hash.to_string();
+                    self.report.events += 1;
+                }
+                return fail(line, format!("not JSON: {e}"));
+            }
         };
         let Some(object) = value.as_object() else {
             return fail(line, "not a JSON object");
@@ -299,43 +516,43 @@ impl<'l> Verifier<'l> {
         let body_hash = string("body_hash")?;
         let prev = string("prev")?;
         let hash = string("hash")?;
-        let body = object.get("body").cloned().unwrap_or(Value::Null);
-        let report = &mut self.report;
+        let body = object.get("body").unwrap_or(&Value::Null);
 
-        // The chain.
+        // The chain. A line that breaks it is reported; the check goes on
+        // from it (so one bad line is one failure).
+        let mut broken = None;
         match &self.previous {
             None => {
-                report.room = room.to_string();
-                report.first_seq = seq;
+                self.report.room = room.to_string();
+                self.report.first_seq = seq;
                 if seq == 1 && prev != fair::GENESIS {
-                    return fail(
-                        line,
-                        "the first event's `prev` is not the genesis hash (64 zeros)",
+                    broken = Some(
+                        "the first event's `prev` is not the genesis hash (64 zeros)".to_string(),
                     );
                 }
             }
             Some((last_seq, last_hash)) => {
-                if room != report.room {
-                    return fail(
-                        line,
-                        format!("room `{room}`, but the log is of room `{}`", report.room),
-                    );
-                }
-                if seq != last_seq + 1 {
-                    return fail(
-                        line,
-                        format!(
-                            "sequence number {seq} after {last_seq}: an event is missing, repeated or moved"
-                        ),
-                    );
-                }
-                if prev != last_hash {
-                    return fail(
-                        line,
-                        "`prev` is not the previous event's hash: the chain is broken",
-                    );
+                if room != self.report.room {
+                    broken = Some(format!(
+                        "room `{room}`, but the log is of room `{}`",
+                        self.report.room
+                    ));
+                } else if seq != last_seq + 1 {
+                    broken = Some(format!(
+                        "sequence number {seq} after {last_seq}: an event is missing, repeated or moved"
+                    ));
+                } else if prev != last_hash {
+                    broken =
+                        Some("`prev` is not the previous event's hash: the chain is broken".into());
                 }
             }
+        }
+        self.previous = Some((seq, hash.to_string()));
+        self.report.last_seq = seq;
+        self.report.last_hash = hash.to_string();
+        self.report.events += 1;
+        if let Some(message) = broken {
+            return fail(line, message);
         }
         let expected = fair::chain_hash(&Link {
             at_ms,
@@ -353,8 +570,6 @@ impl<'l> Verifier<'l> {
                 format!("event {seq}: `hash` does not match the event (expected {expected})"),
             );
         }
-        self.previous = Some((seq, hash.to_string()));
-        report.events += 1;
 
         // The body.
         if hidden != body.is_null() {
@@ -364,12 +579,12 @@ impl<'l> Verifier<'l> {
             if !(secret && matches!(kind, "roll" | "fight" | "fight-step")) {
                 return fail(line, "only a secret roll or fight may be hidden");
             }
-            report.rolls_hidden += 1;
-            self.hidden_seen = true;
+            self.report.rolls_hidden += 1;
+            self.hidden_seen += 1;
             self.sheets.hidden(seq);
             return Ok(());
         }
-        if fair::body_hash(&body) != body_hash {
+        if fair::body_hash(body) != body_hash {
             return fail(
                 line,
                 format!("event {seq}: the body does not match `body_hash`"),
@@ -378,133 +593,487 @@ impl<'l> Verifier<'l> {
         if body.get("kind").and_then(Value::as_str) != Some(kind) {
             return fail(line, "the body's `kind` is not the event's");
         }
+        let at = At {
+            line,
+            seq,
+            epoch,
+            secret,
+        };
         match kind {
-            "room" => {
-                let commitment = body_str(&body, "commitment", line)?;
-                self.commitments
-                    .insert(body_int(&body, "epoch", line)?, commitment.to_string());
-            }
-            "reveal" => {
-                let ended = body_int(&body, "epoch", line)?;
-                let seed_hex = body_str(&body, "seed", line)?;
-                let Some(seed) = fair::unhex(seed_hex).and_then(|b| <[u8; 32]>::try_from(b).ok())
-                else {
-                    return fail(line, "the revealed seed is not 64 hex digits");
-                };
-                if self.seeds.contains_key(&ended) {
-                    return fail(line, format!("epoch {ended} is revealed a second time"));
-                }
-                match self.commitments.get(&ended) {
-                    Some(c) if *c == fair::commitment(&seed) => report.epochs_revealed += 1,
-                    Some(_) => {
-                        return fail(
-                            line,
-                            format!(
-                                "the seed revealed for epoch {ended} does not match its commitment"
-                            ),
-                        );
-                    }
-                    // The export starts after the commitment: nothing to compare.
-                    None => {}
-                }
-                self.seeds.insert(ended, seed);
-                let next = body_int(&body, "next_epoch", line)?;
-                if next != ended + 1 {
-                    return fail(line, "`next_epoch` is not the next epoch");
-                }
-                self.commitments
-                    .insert(next, body_str(&body, "commitment", line)?.to_string());
-                // The epoch's rolls, waiting for this seed, recomputed now.
-                let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.rolls)
-                    .into_iter()
-                    .partition(|roll| roll.epoch == ended);
-                self.rolls = waiting;
-                for roll in ready {
-                    self.recompute(&seed, &roll)?;
+            "room" => self.room(&at, body),
+            "reveal" => self.reveal(&at, body),
+            "fight" => self.fight(&at, body),
+            "fight-step" | "roll" => {
+                if body.get("action").is_some() {
+                    self.action(&at, kind, body)
+                } else {
+                    self.legacy(&at, kind, body)
                 }
             }
-            "fight" => {
-                let request: FightRequest = serde_json::from_value(body["request"].clone())
-                    .map_err(|e| Failure {
-                        line,
-                        message: format!("event {seq}: not a fight request: {e}"),
-                    })?;
-                let fight = match request.build() {
-                    Ok(fight) => fight,
-                    Err(e) => return fail(line, format!("event {seq}: not a fight: {e}")),
-                };
-                if body.get("fight") != Some(&fight::start(&fight)) {
-                    return fail(
-                        line,
-                        format!("event {seq}: the fight's start is not what its request makes"),
-                    );
-                }
-                self.fights.insert(
-                    seq,
-                    Replay {
-                        fight: Some(fight),
-                        steps: 0,
-                    },
+            _ => Ok(()),
+        }
+    }
+
+    fn room(&mut self, at: &At, body: &Value) -> Result<(), Failure> {
+        let commitment = body_str(body, "commitment", at.line)?;
+        let epoch = body_int(body, "epoch", at.line)?;
+        self.commitments.insert(epoch, commitment.to_string());
+        self.open = Some(epoch);
+        Ok(())
+    }
+
+    fn reveal(&mut self, at: &At, body: &Value) -> Result<(), Failure> {
+        let line = at.line;
+        let ended = body_int(body, "epoch", line)?;
+        let seed_hex = body_str(body, "seed", line)?;
+        let Some(seed) = fair::unhex(seed_hex).and_then(|b| <[u8; 32]>::try_from(b).ok()) else {
+            return fail(line, "the revealed seed is not 64 hex digits");
+        };
+        if self.seeds.contains_key(&ended) {
+            return fail(line, format!("epoch {ended} is revealed a second time"));
+        }
+        if let Some(open) = self.open
+            && open != ended
+        {
+            return fail(
+                line,
+                format!("epoch {ended} is revealed, but the epoch in play is {open}"),
+            );
+        }
+        let anchored = match self.commitments.get(&ended) {
+            Some(c) if *c == fair::commitment(&seed) => {
+                self.report.epochs_revealed += 1;
+                true
+            }
+            Some(_) => {
+                return fail(
+                    line,
+                    format!("the seed revealed for epoch {ended} does not match its commitment"),
                 );
             }
-            "fight-step" => {
-                if body_int(&body, "epoch", line)? != epoch {
-                    return fail(line, "the step's epoch is not the event's");
-                }
-                self.steps.push(PendingRoll {
-                    line,
-                    seq,
-                    epoch,
-                    body,
-                });
+            // The export starts after the commitment: nothing to compare.
+            None => false,
+        };
+        self.seeds.insert(ended, (seed, anchored));
+        let next = body_int(body, "next_epoch", line)?;
+        if next != ended + 1 {
+            return fail(line, "`next_epoch` is not the next epoch");
+        }
+        self.commitments
+            .insert(next, body_str(body, "commitment", line)?.to_string());
+        self.open = Some(next);
+        // The epoch's rolls, waiting for this seed, recomputed now.
+        let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.rolls)
+            .into_iter()
+            .partition(|roll| roll.epoch == ended);
+        self.rolls = waiting;
+        for roll in ready {
+            if let Err(failure) = self.recompute(&roll, None) {
+                self.failed(failure);
             }
-            "roll" => {
-                if body_int(&body, "epoch", line)? != epoch {
-                    return fail(line, "the roll's epoch is not the event's");
-                }
-                self.sheets
-                    .follow(seq, &body)
-                    .map_err(|message| Failure { line, message })?;
-                let roll = PendingRoll {
-                    line,
-                    seq,
-                    epoch,
-                    body,
-                };
-                match self.seeds.get(&epoch) {
-                    Some(seed) => {
-                        let seed = *seed;
-                        self.recompute(&seed, &roll)?;
-                    }
-                    None => self.rolls.push(roll),
-                }
-            }
-            _ => {}
+        }
+        let ids: Vec<i64> = self.fights.keys().copied().collect();
+        for id in ids {
+            self.drain(id);
         }
         Ok(())
     }
 
-    /// Recomputes `roll` from its epoch's `seed`: its faces, total and
-    /// outcome must be what the log holds.
-    fn recompute(&mut self, seed: &fair::Seed, roll: &PendingRoll) -> Result<(), Failure> {
-        let record = RollRecord {
-            room: &self.report.room,
-            epoch: roll.epoch,
-            seq: roll.seq,
-            roller: body_int(&roll.body, "roller", roll.line)?,
-            client_seed: body_str(&roll.body, "client_seed", roll.line)?,
-            expression: body_str(&roll.body, "expression", roll.line)?,
+    fn fight(&mut self, at: &At, body: &Value) -> Result<(), Failure> {
+        let (line, seq) = (at.line, at.seq);
+        // Whatever goes wrong, the fight's steps are not replayed.
+        self.fights.insert(
+            seq,
+            Replay {
+                fight: None,
+                steps: 0,
+                waiting: VecDeque::new(),
+            },
+        );
+        if at.secret {
+            nonce(body, line)?;
+        }
+        let request: FightRequest =
+            serde_json::from_value(body["request"].clone()).map_err(|e| Failure {
+                line,
+                message: format!("event {seq}: not a fight request: {e}"),
+            })?;
+        let fight = match request.build() {
+            Ok(fight) => fight,
+            Err(e) => return fail(line, format!("event {seq}: not a fight: {e}")),
         };
-        let again = match fair::perform(seed, &record, self.limits) {
+        if body.get("fight") != Some(&fight::start(&fight)) {
+            return fail(
+                line,
+                format!("event {seq}: the fight's start is not what its request makes"),
+            );
+        }
+        if let Some(replay) = self.fights.get_mut(&seq) {
+            replay.fight = Some(fight);
+        }
+        Ok(())
+    }
+
+    /// Checks that a roll's epoch is the one in play: committed in this log
+    /// (when it starts at the room's creation) and not revealed yet.
+    fn epoch_in_play(&self, at: &At, body: &Value) -> Result<(), Failure> {
+        let (line, seq, epoch) = (at.line, at.seq, at.epoch);
+        if body_int(body, "epoch", line)? != epoch {
+            return fail(line, "the body's epoch is not the event's");
+        }
+        if self.seeds.contains_key(&epoch) {
+            return fail(
+                line,
+                format!(
+                    "event {seq} draws dice in epoch {epoch}, whose seed was already revealed: its dice could be chosen"
+                ),
+            );
+        }
+        match self.open {
+            Some(open) if open != epoch => fail(
+                line,
+                format!(
+                    "event {seq} draws dice in epoch {epoch}, but the epoch committed before it is {open}"
+                ),
+            ),
+            None if self.report.first_seq == 1 => fail(
+                line,
+                format!("event {seq} draws dice in epoch {epoch}, which was never committed"),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// A `roll` or `fight-step` event of this server: its action typed, its
+    /// fields those of its kind, its count the roller's next.
+    fn action(&mut self, at: &At, kind: &str, body: &Value) -> Result<(), Failure> {
+        let (line, seq) = (at.line, at.seq);
+        let object = body
+            .as_object()
+            .expect("a body that is not null is checked");
+        if let Some(extra) = object.keys().find(|k| !ACTION_FIELDS.contains(&k.as_str())) {
+            return fail(
+                line,
+                format!("event {seq}: unexpected field `{extra}` in the body"),
+            );
+        }
+        let action: Action =
+            serde_json::from_value(body["action"].clone()).map_err(|e| Failure {
+                line,
+                message: format!("event {seq}: malformed action: {e}"),
+            })?;
+        if action.event_kind() != kind {
+            return fail(
+                line,
+                format!(
+                    "event {seq}: a `{}` action in a `{kind}` event: misplaced",
+                    action.kind()
+                ),
+            );
+        }
+        if body["secret"].as_bool() != Some(at.secret) {
+            return fail(
+                line,
+                format!("event {seq}: the body's `secret` is not the event's"),
+            );
+        }
+        if at.secret {
+            nonce(body, line)?;
+        }
+        let roller = body_int(body, "roller", line)?;
+        let count = body_int(body, "count", line)?;
+        let client_seed = body_str(body, "client_seed", line)?.to_string();
+        body_str(body, "name", line)?;
+        let role = body_str(body, "role", line)?;
+        if role != if roller == 0 { "gm" } else { "player" } {
+            return fail(
+                line,
+                format!("event {seq}: member {roller} is not a `{role}`: only member 0 is the GM"),
+            );
+        }
+        if !body["advances"].is_null() && !matches!(action, Action::Advance { .. }) {
+            return fail(
+                line,
+                format!("event {seq}: `advances` in a {} event", action.kind()),
+            );
+        }
+        match &action {
+            Action::FightStep {
+                fight,
+                step,
+                rounds,
+            } => {
+                if body["fight"] != *fight
+                    || body["step"] != *step
+                    || body["rounds"] != rounds.to_json()
+                {
+                    return fail(
+                        line,
+                        format!(
+                            "event {seq}: the step's `fight`, `step` or `rounds` is not its action's"
+                        ),
+                    );
+                }
+            }
+            _ => {
+                if ["fight", "step", "rounds"]
+                    .iter()
+                    .any(|k| body.get(k).is_some())
+                {
+                    return fail(
+                        line,
+                        format!(
+                            "event {seq}: a fight step's fields in a {} event",
+                            action.kind()
+                        ),
+                    );
+                }
+            }
+        }
+        self.count(at, roller, count)?;
+        self.epoch_in_play(at, body)?;
+        match &action {
+            Action::Sheet { .. } => self.sheets.made(seq, body),
+            Action::Advance { record } => self
+                .sheets
+                .advanced(seq, record, body)
+                .map_err(|message| Failure { line, message })?,
+            _ => {}
+        }
+        let pending = Pending {
+            line,
+            seq,
+            epoch: at.epoch,
+            roller,
+            client_seed,
+            result: result_hash(body),
+            how: How::Action {
+                count,
+                action: Box::new(action),
+            },
+        };
+        self.hold(pending, body)
+    }
+
+    /// The roller's count must be their last plus one (in a player's export
+    /// the GM's may skip the GM's hidden events).
+    fn count(&mut self, at: &At, roller: i64, count: i64) -> Result<(), Failure> {
+        let (line, seq) = (at.line, at.seq);
+        let ok = match self.counts.get(&roller) {
+            Some((last, hidden)) => {
+                count == last + 1 || (count > last + 1 && self.hidden_seen > *hidden)
+            }
+            None => {
+                count == 1 || (self.report.first_seq != 1 && count >= 1) || self.hidden_seen > 0
+            }
+        };
+        let last = self.counts.get(&roller).map_or(0, |(last, _)| *last);
+        self.counts.insert(roller, (count, self.hidden_seen));
+        if !ok {
+            return fail(
+                line,
+                format!(
+                    "event {seq}: member {roller}'s roll number {count} after their roll number {last}"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Holds a roll until its seed is known, or recomputes it now; a fight
+    /// step goes to its fight's queue.
+    fn hold(&mut self, pending: Pending, body: &Value) -> Result<(), Failure> {
+        let step = match &pending.how {
+            How::Action { action, .. } => match **action {
+                Action::FightStep { fight, step, .. } => Some((fight, step)),
+                _ => None,
+            },
+            How::Legacy { .. } => body_int(body, "fight", pending.line)
+                .ok()
+                .filter(|_| body["kind"] == "fight-step")
+                .map(|fight| (fight, body["step"].as_i64().unwrap_or(0))),
+        };
+        let Some((id, number)) = step else {
+            self.rolls.push(pending);
+            return Ok(());
+        };
+        let (line, seq) = (pending.line, pending.seq);
+        let full = self.hidden_seen == 0 && self.report.first_seq == 1;
+        let Some(replay) = self.fights.get_mut(&id) else {
+            if full {
+                return fail(
+                    line,
+                    format!("event {seq}: a step of fight {id}, which is not in the log"),
+                );
+            }
+            // The fight is before this export or hidden from the exporter.
+            self.report.rolls_pending += 1;
+            return Ok(());
+        };
+        if number != replay.steps + 1 {
+            let after = replay.steps;
+            replay.steps = number;
+            if full {
+                replay.fight = None;
+                return fail(
+                    line,
+                    format!("event {seq}: step {number} of fight {id} after step {after}"),
+                );
+            }
+            replay.fight = None;
+        }
+        replay.steps = number;
+        replay.waiting.push_back(pending);
+        self.drain(id);
+        Ok(())
+    }
+
+    /// Replays the waiting steps of fight `id` whose seeds are known, in
+    /// order.
+    fn drain(&mut self, id: i64) {
+        loop {
+            let Some(replay) = self.fights.get_mut(&id) else {
+                return;
+            };
+            let Some(front) = replay.waiting.front() else {
+                return;
+            };
+            if replay.fight.is_none() {
+                // Never replayable: counted as waiting, not failed (its
+                // fight's failure, if any, is reported already).
+                self.report.rolls_pending += replay.waiting.len();
+                replay.waiting.clear();
+                return;
+            }
+            if !self.seeds.contains_key(&front.epoch) {
+                return;
+            }
+            let step = replay.waiting.pop_front().expect("a front");
+            let mut fight = replay.fight.take();
+            let done = self.recompute(&step, fight.as_mut());
+            let replay = self.fights.get_mut(&id).expect("still there");
+            match done {
+                Ok(()) => replay.fight = fight,
+                Err(failure) => self.failed(failure),
+            }
+        }
+    }
+
+    /// A `roll` or `fight-step` event of an earlier server (its kind named
+    /// by a prefix of `expression`, its dice keyed by its sequence number).
+    fn legacy(&mut self, at: &At, kind: &str, body: &Value) -> Result<(), Failure> {
+        let (line, seq) = (at.line, at.seq);
+        self.epoch_in_play(at, body)?;
+        let roller = body_int(body, "roller", line)?;
+        let client_seed = body_str(body, "client_seed", line)?.to_string();
+        let expression = if kind == "fight-step" {
+            let rounds = Rounds::from_json(&body["rounds"]).map_err(|message| Failure {
+                line,
+                message: format!("event {seq}: {message}"),
+            })?;
+            let id = body_int(body, "fight", line)?;
+            fight::step_text(id, body_int(body, "step", line)?, rounds)
+        } else {
+            let expression = body_str(body, "expression", line)?;
+            match legacy::read(expression) {
+                Ok(legacy::Legacy::Action(Action::Sheet { .. })) => self.sheets.made(seq, body),
+                Ok(legacy::Legacy::Action(Action::Advance { record })) => {
+                    if body["advances"].is_null() {
+                        return fail(
+                            line,
+                            format!(
+                                "event {seq}: a roll whose text names an advance, without `advances`: not written by the advance route; not counted"
+                            ),
+                        );
+                    }
+                    self.sheets
+                        .advanced(seq, &record, body)
+                        .map_err(|message| Failure { line, message })?;
+                }
+                Ok(_) => {}
+                Err(e) => return fail(line, format!("event {seq}: {e}")),
+            }
+            expression.to_string()
+        };
+        let pending = Pending {
+            line,
+            seq,
+            epoch: at.epoch,
+            roller,
+            client_seed,
+            result: result_hash(body),
+            how: How::Legacy { expression },
+        };
+        self.hold(pending, body)
+    }
+
+    /// Recomputes `roll` from its epoch's seed (on `fight` for a step): its
+    /// faces, total and outcome must be what the log holds.
+    fn recompute(
+        &mut self,
+        roll: &Pending,
+        fight: Option<&mut nutshell_mls::Fight>,
+    ) -> Result<(), Failure> {
+        let stepped = fight.is_some();
+        let Some(&(seed, anchored)) = self.seeds.get(&roll.epoch) else {
+            self.report.rolls_pending += 1;
+            return Ok(());
+        };
+        let again = match &roll.how {
+            How::Action { count, action } => {
+                let canonical = action.canonical();
+                let input = fair::DiceInput::new(
+                    &self.report.room,
+                    roll.epoch,
+                    roll.roller,
+                    *count,
+                    &roll.client_seed,
+                    &canonical,
+                );
+                replay::perform(action, &mut fair::dice(&seed, &input), self.limits, fight)
+            }
+            How::Legacy { expression } => {
+                let record = RollRecord {
+                    room: &self.report.room,
+                    epoch: roll.epoch,
+                    seq: roll.seq,
+                    roller: roll.roller,
+                    client_seed: &roll.client_seed,
+                    expression,
+                };
+                match fight {
+                    Some(fight) => {
+                        let body: Value = serde_json::from_str(
+                            expression.strip_prefix(fight::STEP_PREFIX).unwrap_or("{}"),
+                        )
+                        .unwrap_or(Value::Null);
+                        let rounds = Rounds::from_json(&body["rounds"]).unwrap_or(Rounds::Count(1));
+                        let mut dice = Seeded::from_key(fair::roll_key(&seed, &record));
+                        fight::step(fight, &mut dice, rounds)
+                    }
+                    None => legacy::perform(&seed, &record, self.limits),
+                }
+            }
+        };
+        let again = match again {
             Ok(result) => result,
             Err(e) => {
                 return fail(
                     roll.line,
-                    format!("event {}: the expression does not roll: {e}", roll.seq),
+                    format!("event {}: does not replay: {e}", roll.seq),
                 );
             }
         };
-        if roll.body.get("result") != Some(&again) {
+        if fair::sha256(fair::canonical(&again).as_bytes()) != roll.result {
+            if stepped {
+                return fail(
+                    roll.line,
+                    format!(
+                        "event {}: the fight's step does not follow from the revealed seed (its lines or a combatant's state differ)",
+                        roll.seq
+                    ),
+                );
+            }
             let total = again.get("total").cloned().unwrap_or(Value::Null);
             return fail(
                 roll.line,
@@ -515,115 +1084,57 @@ impl<'l> Verifier<'l> {
             );
         }
         self.report.rolls_verified += 1;
+        if matches!(roll.how, How::Legacy { .. }) {
+            self.report.rolls_legacy += 1;
+        }
+        if !anchored {
+            self.report.rolls_unanchored += 1;
+        }
         Ok(())
     }
 
-    /// The end of the log: every fight step replayed in order, the rolls
-    /// still waiting for their seed counted as pending. A log with no event
-    /// is refused: there is nothing in it to trust.
-    pub fn finish(self) -> Result<Report, Failure> {
-        let Verifier {
-            mut report,
-            rolls,
-            steps,
-            mut fights,
-            seeds,
-            hidden_seen,
-            ..
-        } = self;
-        if report.events == 0 {
-            return fail(
-                0,
-                "no events: a room's log holds at least the event that created the room \
-                 (an export `?after=` its last event is empty and proves nothing)",
-            );
+    /// The end of the log: the rolls still waiting for their seed counted
+    /// as pending. A log with no event is refused: there is nothing in it
+    /// to trust.
+    pub fn finish(mut self) -> Report {
+        if self.report.events == 0 {
+            self.failed(Failure {
+                line: 0,
+                message: "no events: a room's log holds at least the event that created the room \
+                          (an export `?after=` its last event is empty and proves nothing)"
+                    .into(),
+            });
         }
-        report.rolls_pending += rolls.len();
-        replay_steps(&mut report, steps, &mut fights, &seeds, hidden_seen)?;
-        Ok(report)
+        self.report.rolls_pending += self.rolls.len();
+        for replay in self.fights.values() {
+            self.report.rolls_pending += replay.waiting.len();
+        }
+        self.report
     }
 }
 
-/// Every fight step, in order, on its fight as the earlier steps left it.
-fn replay_steps(
-    report: &mut Report,
-    steps: Vec<PendingRoll>,
-    fights: &mut HashMap<i64, Replay>,
-    seeds: &HashMap<i64, fair::Seed>,
-    hidden_seen: bool,
-) -> Result<(), Failure> {
-    for step in steps {
-        let id = body_int(&step.body, "fight", step.line)?;
-        let number = body_int(&step.body, "step", step.line)?;
-        let Some(replay) = fights.get_mut(&id) else {
-            if !hidden_seen && report.first_seq == 1 {
-                return fail(
-                    step.line,
-                    format!(
-                        "event {}: a step of fight {id}, which is not in the log",
-                        step.seq
-                    ),
-                );
-            }
-            // The fight is before this export or hidden from the exporter.
-            report.rolls_pending += 1;
-            continue;
-        };
-        if number != replay.steps + 1 {
-            if !hidden_seen {
-                return fail(
-                    step.line,
-                    format!(
-                        "event {}: step {number} of fight {id} after step {}",
-                        step.seq, replay.steps
-                    ),
-                );
-            }
-            replay.fight = None;
-        }
-        replay.steps = number;
-        let (Some(fight), Some(seed)) = (replay.fight.as_mut(), seeds.get(&step.epoch)) else {
-            replay.fight = None;
-            report.rolls_pending += 1;
-            continue;
-        };
-        let rounds = fight::Rounds::from_json(&step.body["rounds"]).map_err(|message| Failure {
-            line: step.line,
-            message: format!("event {}: {message}", step.seq),
-        })?;
-        let text = fight::step_text(id, number, rounds);
-        let record = RollRecord {
-            room: &report.room,
-            epoch: step.epoch,
-            seq: step.seq,
-            roller: body_int(&step.body, "roller", step.line)?,
-            client_seed: body_str(&step.body, "client_seed", step.line)?,
-            expression: &text,
-        };
-        let again = match fight::step(fight, seed, &record, rounds) {
-            Ok(result) => result,
-            Err(e) => {
-                return fail(
-                    step.line,
-                    format!(
-                        "event {}: step {number} of fight {id} does not replay: {e}",
-                        step.seq
-                    ),
-                );
-            }
-        };
-        if step.body.get("result") != Some(&again) {
-            return fail(
-                step.line,
-                format!(
-                    "event {}: step {number} of fight {id} does not follow from the revealed seed",
-                    step.seq
-                ),
-            );
-        }
-        report.rolls_verified += 1;
+/// Where an event is.
+struct At {
+    line: usize,
+    seq: i64,
+    epoch: i64,
+    secret: bool,
+}
+
+/// A secret body's nonce: 64 hex digits (256 bits).
+fn nonce(body: &Value, line: usize) -> Result<(), Failure> {
+    match body.get("nonce").and_then(Value::as_str) {
+        Some(n) if n.len() == 64 && fair::unhex(n).is_some() => Ok(()),
+        _ => fail(
+            line,
+            "a secret event's body without a nonce of 64 hex digits: its hash could be matched by guessing",
+        ),
     }
-    Ok(())
+}
+
+/// The SHA-256 of a body's result, as canonical JSON.
+fn result_hash(body: &Value) -> [u8; 32] {
+    fair::sha256(fair::canonical(body.get("result").unwrap_or(&Value::Null)).as_bytes())
 }
 
 fn body_str<'a>(body: &'a Value, name: &str, line: usize) -> Result<&'a str, Failure> {
@@ -651,28 +1162,304 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// A log line for `body`, chained to `prev`.
-    fn line(seq: i64, kind: &str, epoch: i64, prev: &str, body: Value) -> (String, String) {
-        let body_hash = fair::body_hash(&body);
-        let hash = fair::chain_hash(&Link {
-            at_ms: seq,
-            body_hash: &body_hash,
-            epoch,
-            kind,
-            prev,
-            room: "r",
-            secret: false,
-            seq,
-        });
-        let line = json!({"at_ms": seq, "body": body, "body_hash": body_hash, "epoch": epoch,
-                          "hash": hash, "hidden": false, "kind": kind, "prev": prev, "room": "r",
-                          "secret": false, "seq": seq});
-        (fair::canonical(&line), hash)
+    /// A log built line by line, every hash computed.
+    struct Log {
+        lines: Vec<String>,
+        prev: String,
+        seq: i64,
     }
 
-    /// A log with a fight of an earlier server (one roll event, the whole
-    /// fight in it), `result` as its outcome.
-    fn legacy_log(edit: impl FnOnce(&mut Value)) -> String {
+    impl Log {
+        /// A room whose epoch 0 is committed to `seed`.
+        fn new(seed: &fair::Seed) -> Log {
+            let mut log = Log {
+                lines: Vec::new(),
+                prev: fair::GENESIS.to_string(),
+                seq: 0,
+            };
+            log.push(
+                "room",
+                0,
+                json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(seed)}),
+            );
+            log
+        }
+
+        fn push(&mut self, kind: &str, epoch: i64, body: Value) -> usize {
+            self.seq += 1;
+            let body_hash = fair::body_hash(&body);
+            let hash = fair::chain_hash(&Link {
+                at_ms: self.seq,
+                body_hash: &body_hash,
+                epoch,
+                kind,
+                prev: &self.prev,
+                room: "r",
+                secret: false,
+                seq: self.seq,
+            });
+            let line = json!({"at_ms": self.seq, "body": body, "body_hash": body_hash,
+                              "epoch": epoch, "hash": hash, "hidden": false, "kind": kind,
+                              "prev": self.prev, "room": "r", "secret": false, "seq": self.seq});
+            self.lines.push(fair::canonical(&line));
+            self.prev = hash;
+            self.lines.len()
+        }
+
+        /// A roll of this server by `roller` (their roll number `count`)
+        /// under `seed` in `epoch`, its result passed through `edit`.
+        fn roll_with(
+            &mut self,
+            seed: &fair::Seed,
+            epoch: i64,
+            roller: i64,
+            count: i64,
+            expression: &str,
+            edit: impl FnOnce(&mut Value),
+        ) -> usize {
+            let action = Action::Roll {
+                expression: expression.into(),
+            };
+            let canonical = action.canonical();
+            let input = fair::DiceInput::new("r", epoch, roller, count, "c", &canonical);
+            let mut result = replay::perform(
+                &action,
+                &mut fair::dice(seed, &input),
+                &Limits::default(),
+                None,
+            )
+            .unwrap();
+            edit(&mut result);
+            let role = if roller == 0 { "gm" } else { "player" };
+            self.push(
+                "roll",
+                epoch,
+                json!({"kind": "roll", "action": action.to_json(), "roller": roller,
+                       "name": "n", "role": role, "epoch": epoch, "count": count,
+                       "client_seed": "c", "secret": false, "result": result}),
+            )
+        }
+
+        fn roll(&mut self, seed: &fair::Seed, epoch: i64, roller: i64, count: i64) -> usize {
+            self.roll_with(seed, epoch, roller, count, "3d6 + 1d20", |_| {})
+        }
+
+        /// A roll of an earlier server: its kind named by the text, its dice
+        /// keyed by its sequence number.
+        fn legacy_roll(&mut self, seed: &fair::Seed, text: &str, extra: Value) -> usize {
+            let record = RollRecord {
+                room: "r",
+                epoch: 0,
+                seq: self.seq + 1,
+                roller: 1,
+                client_seed: "",
+                expression: text,
+            };
+            // (A poisoned text's result is not recomputed: any will do.)
+            let result = legacy::perform(seed, &record, &Limits::default()).unwrap_or(json!({}));
+            let mut body = json!({"kind": "roll", "roller": 1, "name": "Ann", "epoch": 0,
+                                  "client_seed": "", "expression": text, "secret": false,
+                                  "result": result});
+            if let Value::Object(extra) = extra {
+                for (k, v) in extra {
+                    body[k] = v;
+                }
+            }
+            self.push("roll", 0, body)
+        }
+
+        fn reveal(&mut self, seed: &fair::Seed, epoch: i64, next: &fair::Seed) -> usize {
+            self.push(
+                "reveal",
+                epoch,
+                json!({"kind": "reveal", "epoch": epoch, "seed": fair::hex(seed),
+                       "next_epoch": epoch + 1, "commitment": fair::commitment(next)}),
+            )
+        }
+
+        fn text(&self) -> String {
+            self.lines.iter().map(|l| format!("{l}\n")).collect()
+        }
+    }
+
+    const S0: fair::Seed = [9u8; 32];
+    const S1: fair::Seed = [8u8; 32];
+
+    fn failures(log: &Log) -> Vec<(usize, String)> {
+        verify_all(&log.text(), &Limits::default())
+            .failures
+            .into_iter()
+            .map(|f| (f.line, f.message))
+            .collect()
+    }
+
+    /// A room's rolls by two members, revealed: every roll recomputed, the
+    /// report complete.
+    #[test]
+    fn rolls_of_this_server_verify_and_the_report_is_complete() {
+        let mut log = Log::new(&S0);
+        log.roll(&S0, 0, 1, 1);
+        log.roll(&S0, 0, 0, 1);
+        log.roll(&S0, 0, 1, 2);
+        let before = verify(&log.text()).unwrap();
+        assert_eq!((before.rolls_verified, before.rolls_pending), (0, 3));
+        assert!(!before.complete(), "rolls wait for the reveal");
+        log.reveal(&S0, 0, &S1);
+        log.roll(&S1, 1, 1, 3);
+        log.reveal(&S1, 1, &[7; 32]);
+        let report = verify(&log.text()).unwrap();
+        assert_eq!((report.rolls_verified, report.rolls_pending), (4, 0));
+        assert_eq!(report.epochs_revealed, 2);
+        assert!(report.complete());
+    }
+
+    /// Issue 24, item 3: a roll in an epoch never committed, a roll in an
+    /// epoch already revealed, a reveal of another epoch than the one in
+    /// play, a count that skips or repeats, a duplicate key: each refused,
+    /// and the rest of the log still checked.
+    #[test]
+    fn each_forged_log_is_refused() {
+        // An epoch never committed (the operator's own seed, chosen late).
+        let mut log = Log::new(&S0);
+        let line = log.roll(&[1; 32], 5, 1, 1);
+        log.reveal(&S0, 0, &S1);
+        let found = failures(&log);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, line);
+        assert!(found[0].1.contains("epoch 5"), "{found:?}");
+
+        // A roll in an epoch already revealed: its dice were known.
+        let mut log = Log::new(&S0);
+        log.roll(&S0, 0, 1, 1);
+        log.reveal(&S0, 0, &S1);
+        let line = log.roll(&S0, 0, 1, 2);
+        let found = failures(&log);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, line);
+        assert!(found[0].1.contains("already revealed"), "{found:?}");
+
+        // A reveal of an epoch that is not the one in play.
+        let mut log = Log::new(&S0);
+        let line = log.reveal(&S1, 1, &[2; 32]);
+        let found = failures(&log);
+        assert_eq!(found[0].0, line, "{found:?}");
+
+        // A roll number skipped (a roll the server dropped and made again)
+        // or given twice.
+        for count in [3, 1] {
+            let mut log = Log::new(&S0);
+            log.roll(&S0, 0, 1, 1);
+            let line = log.roll(&S0, 0, 1, count);
+            let later = log.roll(&S0, 0, 1, count + 1);
+            log.reveal(&S0, 0, &S1);
+            let found = failures(&log);
+            assert_eq!(found.len(), 1, "{count}: {found:?}");
+            assert_eq!(found[0].0, line);
+            assert!(found[0].1.contains("roll number"), "{found:?}");
+            assert!(later > line);
+        }
+
+        // A key given twice: the hash covers the first value, the reader
+        // would keep the forged second one.
+        let mut log = Log::new(&S0);
+        log.roll(&S0, 0, 1, 1);
+        log.reveal(&S0, 0, &S1);
+        let mut text = log.text();
+        text = text.replacen("\"at_ms\":2,", "\"at_ms\":2,\"at_ms\":3,", 1);
+        let report = verify_all(&text, &Limits::default());
+        assert_eq!(report.failures_total, 1, "{:?}", report.failures);
+        assert!(report.failures[0].message.contains("twice"), "{report:?}");
+        assert_eq!(report.rolls_verified, 0);
+    }
+
+    /// Issue 24, item 2: a log holding an old poisoned event (a player's
+    /// `/rolls` text that named an advance) reports that event and still
+    /// verifies every other roll; so does a malformed action.
+    #[test]
+    fn a_poisoned_or_malformed_event_is_reported_and_the_rest_verifies() {
+        let mut log = Log::new(&S0);
+        log.legacy_roll(&S0, "2d6", json!({}));
+        let advance = AdvanceRecordText::poisoned();
+        let poisoned = log.legacy_roll(&S0, &advance, json!({}));
+        log.legacy_roll(&S0, "1d20 + 5", json!({}));
+        let malformed = log.push(
+            "roll",
+            0,
+            json!({"kind": "roll", "action": {"kind": "teleport"}, "roller": 1, "name": "Ann",
+                   "role": "player", "epoch": 0, "count": 1, "client_seed": "",
+                   "secret": false, "result": {}}),
+        );
+        log.roll(&S0, 0, 1, 1);
+        log.reveal(&S0, 0, &S1);
+        let report = verify_all(&log.text(), &Limits::default());
+        let lines: Vec<usize> = report.failures.iter().map(|f| f.line).collect();
+        assert_eq!(lines, [poisoned, malformed], "{:?}", report.failures);
+        assert!(report.failures[0].message.contains("advance"), "{report:?}");
+        assert!(
+            report.failures[1].message.contains("malformed action"),
+            "{report:?}"
+        );
+        assert_eq!(report.rolls_verified, 3);
+        assert_eq!(report.rolls_legacy, 2);
+        assert!(!report.complete());
+        assert!(verify(&log.text()).is_err());
+    }
+
+    struct AdvanceRecordText;
+    impl AdvanceRecordText {
+        /// The review's poisoning text: an advance, sent to `/rolls`.
+        fn poisoned() -> String {
+            let record = crate::sheet::AdvanceRecord {
+                sheet: 4,
+                from: 4,
+                was: String::new(),
+                options: Default::default(),
+            };
+            format!("advance {}", serde_json::to_string(&record).unwrap())
+        }
+    }
+
+    /// A changed result (every hash recomputed) is caught when the seed is
+    /// revealed, and named by its line.
+    #[test]
+    fn a_changed_result_is_caught_at_its_line() {
+        let mut log = Log::new(&S0);
+        let line = log.roll_with(&S0, 0, 1, 1, "4d6kh3", |r| r["total"] = json!(18));
+        log.reveal(&S0, 0, &S1);
+        let failure = verify(&log.text()).unwrap_err();
+        assert_eq!(failure.line, line);
+        assert!(failure.message.contains("do not follow"), "{failure}");
+    }
+
+    /// Issue 27, item 8: `--head SEQ:HASH` refuses a log cut short or one
+    /// that goes past it.
+    #[test]
+    fn the_head_check_refuses_a_log_cut_short() {
+        let mut log = Log::new(&S0);
+        log.roll(&S0, 0, 1, 1);
+        let whole = verify(&log.text()).unwrap();
+        let head = format!("{}:{}", whole.last_seq, whole.last_hash);
+        assert_eq!(whole.check_head(&head), Ok(()));
+        let cut = verify(&log.lines[0]).unwrap();
+        let error = cut.check_head(&head).unwrap_err();
+        assert!(error.contains("cut from its end"), "{error}");
+        log.roll(&S0, 0, 1, 2);
+        let longer = verify(&log.text()).unwrap();
+        assert!(longer.check_head(&head).unwrap_err().contains("past"));
+        let forged = format!("{}:{}", whole.last_seq, "0".repeat(64));
+        assert!(
+            whole
+                .check_head(&forged)
+                .unwrap_err()
+                .contains("not the log")
+        );
+        assert!(whole.check_head("12").is_err());
+    }
+
+    /// Rooms of earlier servers hold fights fought in one event: they still
+    /// replay, and a changed outcome (every hash recomputed) is caught.
+    #[test]
+    fn a_fight_of_an_earlier_server_still_verifies() {
         let request = FightRequest {
             a: include_str!("../../../examples/mls/duel/knight.toml").to_string(),
             b: include_str!("../../../examples/mls/duel/brigand.toml").to_string(),
@@ -681,53 +1468,14 @@ mod tests {
             max_turns: 100,
             map: None,
         };
-        roll_log([7u8; 32], &request.text(), edit)
-    }
-
-    /// A log of one roll of `expression` by the GM, then the reveal.
-    fn one_roll_log(expression: &str) -> String {
-        roll_log([9u8; 32], expression, |_| {})
-    }
-
-    /// The room's opening, one roll of `expression` by the GM under `seed`
-    /// (its result passed through `edit`), then the reveal.
-    fn roll_log(seed: [u8; 32], expression: &str, edit: impl FnOnce(&mut Value)) -> String {
-        let record = RollRecord {
-            room: "r",
-            epoch: 0,
-            seq: 2,
-            roller: 0,
-            client_seed: "",
-            expression,
-        };
-        let mut result = fair::perform(&seed, &record, &Limits::default()).unwrap();
-        edit(&mut result);
-        let (first, prev) = line(
-            1,
-            "room",
-            0,
-            fair::GENESIS,
-            json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
-        );
-        let roll = json!({"kind": "roll", "roller": 0, "name": "GM", "epoch": 0, "client_seed": "",
-                          "expression": expression, "secret": false, "result": result});
-        let (second, prev) = line(2, "roll", 0, &prev, roll);
-        let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
-                            "next_epoch": 1, "commitment": fair::commitment(&[8u8; 32])});
-        let (third, _) = line(3, "reveal", 0, &prev, reveal);
-        format!("{first}\n{second}\n{third}\n")
-    }
-
-    /// Rooms of earlier servers hold fights fought in one event: they still
-    /// replay, and a changed outcome (every hash recomputed) is caught.
-    #[test]
-    fn a_fight_of_an_earlier_server_still_verifies() {
-        let report = verify(&legacy_log(|_| {})).unwrap();
+        let mut log = Log::new(&S0);
+        log.legacy_roll(&S0, &request.text(), json!({}));
+        log.reveal(&S0, 0, &S1);
+        let report = verify(&log.text()).unwrap();
         assert_eq!((report.events, report.rolls_verified), (3, 1));
-        let forged = legacy_log(|result| result["ending"]["reason"] = json!("the brigand fled"));
-        let failure = verify(&forged).unwrap_err();
-        assert_eq!(failure.line, 2, "{failure}");
-        assert!(failure.message.contains("do not follow"), "{failure}");
+        let mut text = log.text();
+        text = text.replacen("\"reason\":\"", "\"reason\":\"x", 1);
+        assert!(verify(&text).is_err());
     }
 
     /// One accepted `10000d6` makes a line over 1 MiB: read a line at a time,
@@ -735,16 +1483,19 @@ mod tests {
     /// given are kept.
     #[test]
     fn a_log_over_a_mebibyte_is_read_a_line_at_a_time() {
-        let log = one_roll_log("10000d6");
-        assert!(log.len() > 1 << 20, "{} bytes", log.len());
+        let mut log = Log::new(&S0);
+        log.roll_with(&S0, 0, 1, 1, "10000d6", |_| {});
+        log.reveal(&S0, 0, &S1);
+        let text = log.text();
+        assert!(text.len() > 1 << 20, "{} bytes", text.len());
         let report =
-            verify_reader(log.as_bytes(), &Limits::default(), ReadLimits::default()).unwrap();
+            verify_reader(text.as_bytes(), &Limits::default(), ReadLimits::default()).unwrap();
         assert_eq!((report.events, report.rolls_verified), (3, 1));
         let capped = ReadLimits {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_total_bytes: Some(1 << 20),
         };
-        let refused = verify_reader(log.as_bytes(), &Limits::default(), capped).unwrap_err();
+        let refused = verify_reader(text.as_bytes(), &Limits::default(), capped).unwrap_err();
         assert!(
             matches!(&refused, VerifyError::Read(m) if m.contains("more than 1048576 bytes")),
             "{refused}"
@@ -753,7 +1504,7 @@ mod tests {
             max_line_bytes: 1000,
             max_total_bytes: None,
         };
-        let refused = verify_reader(log.as_bytes(), &Limits::default(), short_lines).unwrap_err();
+        let refused = verify_reader(text.as_bytes(), &Limits::default(), short_lines).unwrap_err();
         assert!(
             matches!(&refused, VerifyError::Read(m) if m.contains("line 2 is longer than 1000 bytes")),
             "{refused}"
@@ -761,23 +1512,26 @@ mod tests {
     }
 
     /// Lines ending in CR LF read as lines; a byte that is not UTF-8 names
-    /// its line; a forged roll is named when its seed is revealed.
+    /// its line, and the lines after it are still checked.
     #[test]
     fn a_streamed_log_names_its_failing_line() {
-        let log = one_roll_log("3d6 + 1d20");
-        let crlf = log.replace('\n', "\r\n");
-        let read = |text: &[u8]| verify_reader(text, &Limits::default(), ReadLimits::default());
-        assert_eq!(read(crlf.as_bytes()).unwrap().rolls_verified, 1);
-        let mut bytes = log.clone().into_bytes();
-        let second = log.find('\n').unwrap() + 5;
+        let mut log = Log::new(&S0);
+        log.roll(&S0, 0, 1, 1);
+        log.reveal(&S0, 0, &S1);
+        let text = log.text();
+        let crlf = text.replace('\n', "\r\n");
+        let read =
+            |text: &[u8]| verify_reader(text, &Limits::default(), ReadLimits::default()).unwrap();
+        assert_eq!(read(crlf.as_bytes()).rolls_verified, 1);
+        let mut bytes = text.clone().into_bytes();
+        let second = text.find('\n').unwrap() + 5;
         bytes[second] = 0xff;
-        match read(&bytes).unwrap_err() {
-            VerifyError::Log(failure) => {
-                assert_eq!(failure.line, 2, "{failure}");
-                assert!(failure.message.contains("not UTF-8"), "{failure}");
-            }
-            other => panic!("{other}"),
-        }
+        let report = read(&bytes);
+        assert_eq!(report.failures.len(), 2, "{:?}", report.failures);
+        assert_eq!(report.failures[0].line, 2);
+        assert!(report.failures[0].message.contains("not UTF-8"));
+        // The next line's `prev` names the line that could not be read.
+        assert_eq!(report.failures[1].line, 3);
     }
 
     /// An empty log, or one of blank lines only, holds nothing to trust: it
@@ -789,8 +1543,8 @@ mod tests {
             assert_eq!(failure.line, 0);
             assert!(failure.to_string().starts_with("no events"), "{failure}");
             let streamed =
-                verify_reader(text.as_bytes(), &Limits::default(), ReadLimits::default());
-            assert!(matches!(streamed, Err(VerifyError::Log(_))));
+                verify_reader(text.as_bytes(), &Limits::default(), ReadLimits::default()).unwrap();
+            assert_eq!(streamed.failures_total, 1);
         }
     }
 
@@ -798,24 +1552,28 @@ mod tests {
     /// after the rolls were checked against the first) is refused.
     #[test]
     fn an_epoch_revealed_twice_is_refused() {
-        let seed = [3u8; 32];
-        let (first, prev) = line(
-            1,
-            "room",
-            0,
-            fair::GENESIS,
-            json!({"kind": "room", "epoch": 0, "commitment": fair::commitment(&seed)}),
-        );
-        let reveal = json!({"kind": "reveal", "epoch": 0, "seed": fair::hex(&seed),
-                            "next_epoch": 1, "commitment": fair::commitment(&[4u8; 32])});
-        let (second, prev) = line(2, "reveal", 0, &prev, reveal.clone());
-        let (third, _) = line(3, "reveal", 0, &prev, reveal);
-        assert_eq!(verify(&format!("{first}\n{second}\n")).unwrap().events, 2);
-        let failure = verify(&format!("{first}\n{second}\n{third}\n")).unwrap_err();
-        assert_eq!(failure.line, 3, "{failure}");
+        let mut log = Log::new(&S0);
+        log.reveal(&S0, 0, &S1);
+        assert_eq!(verify(&log.text()).unwrap().events, 2);
+        let line = log.reveal(&S0, 0, &S1);
+        let failure = verify(&log.text()).unwrap_err();
+        assert_eq!(failure.line, line, "{failure}");
         assert!(
             failure.message.contains("revealed a second time"),
             "{failure}"
         );
+    }
+
+    /// Strict parsing keeps every value and refuses only a repeated key.
+    #[test]
+    fn strict_parsing_refuses_only_repeated_keys() {
+        let text = r#"{"a":[1,-2,3.5,"x",null,true,{"b":{}}],"c":"\u00e9"}"#;
+        assert_eq!(
+            parse_strict(text).unwrap(),
+            serde_json::from_str::<Value>(text).unwrap()
+        );
+        let error = parse_strict(r#"{"a":{"b":1,"b":2}}"#).unwrap_err();
+        assert!(error.to_string().contains("`b` is given twice"), "{error}");
+        assert!(parse_strict("{} x").is_err());
     }
 }

@@ -1157,11 +1157,8 @@ async fn a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed(backend: 
     // swapping in a better sheet) is caught by the sheet's custody.
     let at = second["seq"].as_i64().unwrap();
     let forged = reseal(&log, at, |body| {
-        let expression = body["expression"].as_str().unwrap();
-        body["expression"] = json!(expression.replace(
-            &format!("\"from\":{}", first["seq"]),
-            &format!("\"from\":{id}")
-        ));
+        assert_eq!(body["action"]["record"]["from"], first["seq"]);
+        body["action"]["record"]["from"] = json!(id);
     });
     let failure = verify(&forged).unwrap_err();
     assert_eq!(failure.line, at as usize, "{failure}");
@@ -1487,7 +1484,7 @@ async fn a_reconnecting_reader_gets_exactly_what_it_missed(backend: Backend) {
     }
     let live = read_events(&mut stream, 3).await;
     assert_eq!(live.iter().map(|e| e.0).collect::<Vec<_>>(), [8, 9, 10]);
-    assert_eq!(live[2].1["body"]["expression"], "1d9");
+    assert_eq!(live[2].1["body"]["action"]["expression"], "1d9");
     // `?after=` does the same for clients that cannot send the header; `key=`
     // stands in for the Authorization header (a browser's EventSource).
     let mut again = app

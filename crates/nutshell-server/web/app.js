@@ -8,14 +8,52 @@ const loadedAt = Date.now();
 
 // ---------------------------------------------------------------- seats
 
-// A seat is what the browser remembers of a room: its key and role.
+// A seat is what the browser remembers of a room: a key, its role, the
+// member's name and, for the GM, the invite. A browser keeps every seat it
+// has held in a room (the GM's and players', opened from seat links), as a
+// list per room, and which one is in use; opening another seat's link adds
+// it and never replaces one. A GM's key is never dropped: the server keeps
+// only its hash and cannot give it again.
 const seats = {
-  get(room) {
-    try { return JSON.parse(localStorage.getItem(`nutshell:${room}`)); } catch { return null; }
+  list(room) {
+    let list = [];
+    try { list = JSON.parse(localStorage.getItem(`nutshell:seats:${room}`)) ?? []; } catch { list = []; }
+    if (!Array.isArray(list)) list = [];
+    // The one seat an earlier page kept.
+    try {
+      const old = JSON.parse(localStorage.getItem(`nutshell:${room}`));
+      if (old?.key && !list.some((s) => s.key === old.key)) list.push(old);
+    } catch { /* none */ }
+    return list.filter((s) => typeof s?.key === "string");
   },
-  set(room, seat) { localStorage.setItem(`nutshell:${room}`, JSON.stringify(seat)); },
-  forget(room) { localStorage.removeItem(`nutshell:${room}`); },
+  save(room, list) {
+    localStorage.setItem(`nutshell:seats:${room}`, JSON.stringify(list));
+    localStorage.removeItem(`nutshell:${room}`);
+  },
+  // Adds a seat, or updates the one with its key (keeping an invite known).
+  add(room, seat) {
+    const list = seats.list(room);
+    const found = list.find((s) => s.key === seat.key);
+    if (found) {
+      for (const [field, value] of Object.entries(seat)) if (value !== null && value !== undefined) found[field] = value;
+    } else {
+      list.push(seat);
+    }
+    seats.save(room, list);
+  },
+  get(room) {
+    const list = seats.list(room);
+    const active = localStorage.getItem(`nutshell:active:${room}`);
+    return list.find((s) => s.key === active) ?? list.find((s) => s.role === "gm") ?? list[0] ?? null;
+  },
+  use(room, key) { localStorage.setItem(`nutshell:active:${room}`, key); },
+  // Forgets a player's seat the server no longer knows; a GM's stays.
+  forget(room, key) {
+    seats.save(room, seats.list(room).filter((s) => s.key !== key || s.role === "gm"));
+  },
 };
+// For the browser test.
+window.nutshellSeats = seats;
 
 function hashParams() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -60,8 +98,11 @@ function show(section) {
   for (const id of ["start", "join", "table"]) $(id).hidden = id !== section;
 }
 
+// A fresh client seed for every roll and action: 32 random bytes from the
+// browser, so the dice depend on something the server learns only with
+// the request (see docs/server.md, "Fair dice").
 function clientSeed() {
-  const bytes = new Uint8Array(8);
+  const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -153,28 +194,51 @@ function contestSides(result, names) {
   });
 }
 
+// The kind an earlier server's roll named by its text's prefix.
+function legacyKind(text) {
+  for (const [prefix, kind] of [["contest ", "contest"], ["check ", "check"], ["fight ", "fight"], ["character ", "sheet"], ["advance ", "advance"]]) {
+    if (text.startsWith(prefix)) return kind;
+  }
+  return "roll";
+}
+
+// Who acted: the member's name, and for the GM a mark that comes from the
+// event's role, never from the name (a player cannot be called into it).
+function who(body) {
+  const part = el("span", "who", body.name ?? "");
+  if (body.role === "gm") {
+    part.classList.add("gm");
+    part.append(el("span", "gm-mark", "GM"));
+  }
+  return part;
+}
+
 // What a roll event's body shows: dice, a check, a contest, a fight, a sheet.
 function rollBody(body) {
   const part = el("div");
   const name = body.name ?? "the roller";
   const result = body.result ?? {};
-  const expression = body.expression ?? "";
-  if (expression.startsWith("contest ")) {
+  // This server's events say their kind in `action`; an earlier server's
+  // named it by a prefix of `expression`.
+  const legacy = body.expression ?? "";
+  const kind = body.action?.kind ?? legacyKind(legacy);
+  const expression = body.action?.expression ?? legacy;
+  if (kind === "contest") {
     const names = contestNames(result.ruleset, `${name}'s side`);
     part.append(el("div", null, `${result.ruleset ?? ""} contest, winner: `), el("span", "total", names[result.winner] ?? result.winner ?? ""));
     part.append(...contestSides(result, names));
     for (const side of result.sides ?? []) for (const line of side.transcript ?? []) part.append(el("div", "meta", `${line.text} (${line.rule})`));
     for (const line of result.transcript ?? []) part.append(el("div", "meta", `${line.text} (${line.rule})`));
-  } else if (expression.startsWith("check ")) {
+  } else if (kind === "check") {
     part.append(el("div", null, `${result.ruleset ?? ""} check: `), el("span", "total", result.outcome ?? ""));
     for (const line of result.transcript ?? []) part.append(el("div", "meta", `${line.text} (${line.rule})`));
-  } else if (expression.startsWith("fight ")) {
+  } else if (kind === "fight") {
     part.append(el("div", null, `Fight: ${(result.sides ?? []).join(" against ")}`));
     part.append(el("div", "total", result.ending?.winner ? `${result.ending.winner} wins` : "a draw"));
     part.append(el("div", "meta", result.ending?.reason ?? ""));
-  } else if (expression.startsWith("character ")) {
+  } else if (kind === "sheet") {
     part.append(el("div", null, `New character: `), el("span", "total", result.name ?? ""));
-  } else if (expression.startsWith("advance ")) {
+  } else if (kind === "advance") {
     part.append(el("div", null, `Advanced: `), el("span", "total", result.name ?? ""));
     for (const entry of result.entries ?? []) {
       part.append(el("div", "meta", `${entry.change}${entry.roll ? ` [${entry.roll}]` : ""}`));
@@ -221,7 +285,7 @@ function describe(event) {
         item.append(el("div", "secret", `The GM rolled in secret. Its commitment: ${event.body_hash.slice(0, 16)}…`));
       } else if (body.secret && current?.seat.role === "gm" && !shownSecrets.has(event.seq)) {
         const line = el("div");
-        line.append(el("span", "who", body.name), document.createTextNode(" rolled in secret (players do not see it yet):"));
+        line.append(who(body), document.createTextNode(" rolled in secret (players do not see it yet):"));
         const reveal = el("button", "small show-button", "show it to everyone");
         reveal.type = "button";
         reveal.addEventListener("click", async () => {
@@ -230,20 +294,25 @@ function describe(event) {
         });
         item.append(line, rollBody(body), reveal);
       } else {
-        const who = el("span", "who", body.name);
         const line = el("div");
-        line.append(who, document.createTextNode(body.secret ? " rolled (secret, now shown):" : " rolled:"));
+        line.append(who(body), document.createTextNode(body.secret ? " rolled (secret, now shown):" : " rolled:"));
         item.append(line, rollBody(body));
       }
       break;
     case "fight":
       if (event.hidden) { item.append(el("div", "secret", "The GM started a fight in secret.")); break; }
-      item.append(el("div", null, `${body.name} started fight #${event.seq}: ${(body.fight?.sides ?? []).join(" against ")}.`), fightState(body.fight?.state));
+      {
+        const line = el("div");
+        line.append(who(body), document.createTextNode(` started fight #${event.seq}: ${(body.fight?.sides ?? []).join(" against ")}.`));
+        item.append(line, fightState(body.fight?.state));
+      }
       break;
     case "fight-step": {
       if (event.hidden) { item.append(el("div", "secret", "The GM stepped a secret fight.")); break; }
       const result = body.result ?? {};
-      item.append(el("div", null, `Fight #${body.fight}, step ${body.step}: turn ${result.state?.turn}, round ${result.state?.round}`));
+      const line = el("div");
+      line.append(document.createTextNode(`Fight #${body.action?.fight ?? body.fight}, step ${body.action?.step ?? body.step}: turn ${result.state?.turn}, round ${result.state?.round} (`), who(body), document.createTextNode(")"));
+      item.append(line);
       for (const line of result.lines ?? []) item.append(el("div", "meta", line.text));
       item.append(fightState(result.state));
       if (result.over) item.append(el("div", "total", result.ending?.winner ? `${result.ending.winner} wins` : "a draw"), el("div", "meta", result.ending?.reason ?? ""));
@@ -303,7 +372,7 @@ function showWho() {
 async function enterRoom(room, seat) {
   const answer = await api("GET", `/api/rooms/${encodeURIComponent(room)}`, seat.key);
   if (!answer.ok) {
-    if (answer.status === 401 || answer.status === 403) seats.forget(room);
+    if (answer.status === 401 || answer.status === 403) seats.forget(room, seat.key);
     show("start");
     $("who").textContent = `Could not enter the room: ${errorText(answer)}`;
     return;
@@ -312,8 +381,12 @@ async function enterRoom(room, seat) {
   historyUpTo = info.last_seq ?? -1;
   // A seat taken from a link (#room=...&key=...) learns its role here.
   seat.role = info.you.role;
-  seats.set(room, seat);
+  seat.name = info.you.name;
+  seats.add(room, seat);
+  seats.use(room, seat.key);
   current = { room, seat };
+  showSeats(room, seat);
+  showHead(room, info.last_seq, info.last_hash);
   $("room-name").textContent = `· ${info.name}`;
   me = info.you;
   members = info.members.map((m) => m.name);
@@ -341,6 +414,42 @@ async function enterRoom(room, seat) {
   $("expression").focus();
 }
 
+// Every seat this browser holds in the room, to switch between them.
+function showSeats(room, active) {
+  const list = seats.list(room);
+  const select = $("seat-switch");
+  select.replaceChildren();
+  for (const seat of list) {
+    const label = seat.role === "gm" ? `the GM${seat.name && seat.name !== "GM" ? ` (${seat.name})` : ""}` : `${seat.name ?? "a player"} (player)`;
+    const option = el("option", null, label);
+    option.value = seat.key;
+    option.selected = seat.key === active.key;
+    select.append(option);
+  }
+  $("seats-row").hidden = list.length < 2;
+}
+
+$("seat-switch").addEventListener("change", () => {
+  if (!current) return;
+  seats.use(current.room, $("seat-switch").value);
+  location.reload();
+});
+
+// The room's latest event (its number and hash), to note: `nutshell verify
+// --head SEQ:HASH` refuses a log that does not end there.
+let head = null;
+function showHead(room, seq, hash) {
+  if (seq === undefined || seq === null || !hash) return;
+  if (head && head.seq >= seq) return;
+  head = { seq, hash };
+  $("head").textContent = `${seq}:${hash}`;
+  $("verify-command").textContent = `nutshell verify room.jsonl --head ${seq}:${hash}`;
+}
+$("copy-head").addEventListener("click", async () => {
+  if (!head) return;
+  try { await navigator.clipboard.writeText(`${head.seq}:${head.hash}`); $("copy-head").textContent = "copied"; } catch { $("copy-head").textContent = "select it and copy"; }
+});
+
 function listen(room, key) {
   // EventSource reconnects by itself with Last-Event-ID: the server sends
   // exactly what was missed; `seen` keeps a repeated number from showing twice.
@@ -351,6 +460,7 @@ function listen(room, key) {
     const event = JSON.parse(message.data);
     if (event.error) { $("status").textContent = `· ${event.error.message}`; return; }
     addEvent(event);
+    showHead(room, event.seq, event.hash);
     if (event.kind === "show" || event.kind === "reveal") {
       await refreshHidden(room, key);
       if (event.kind === "reveal") verifyNow();
@@ -1007,18 +1117,20 @@ function fightStarted(event) {
 
 function fightStepped(event) {
   const body = event.body;
-  const fight = fights.get(body?.fight);
-  if (!fight || body.step <= fight.step) return;
+  // This server's steps say their fight and number in `action`.
+  const step = body?.action?.step ?? body?.step;
+  const fight = fights.get(body?.action?.fight ?? body?.fight);
+  if (!fight || step <= fight.step) return;
   const result = body.result ?? {};
   for (const line of result.lines ?? []) {
     for (const square of line.opened ?? []) if (fight.map) setSquare(fight.map.rows, square, "/");
     for (const square of line.closed ?? []) if (fight.map) setSquare(fight.map.rows, square, "+");
   }
   fight.state = result.state;
-  const lines = (result.lines ?? []).map((line) => ({ step: body.step, text: line.text }));
-  if (!lines.length) lines.push({ step: body.step, text: `Turn ${result.state?.turn}, round ${result.state?.round}: nothing to log.` });
+  const lines = (result.lines ?? []).map((line) => ({ step, text: line.text }));
+  if (!lines.length) lines.push({ step, text: `Turn ${result.state?.turn}, round ${result.state?.round}: nothing to log.` });
   fight.lines.push(...lines);
-  fight.step = body.step;
+  fight.step = step;
   fight.over = Boolean(result.over);
   fight.ending = result.ending ?? null;
   if (shownFight === fight.id) drawFight();
@@ -1253,7 +1365,7 @@ $("create-form").addEventListener("submit", async (e) => {
   if (!answer.ok) { $("who").textContent = errorText(answer); return; }
   const room = answer.data.room;
   const seat = { key: answer.data.gm_key, role: "gm", invite: answer.data.invite };
-  seats.set(room, seat);
+  seats.add(room, seat);
   history.replaceState(null, "", `#room=${encodeURIComponent(room)}`);
   enterRoom(room, seat);
 });
@@ -1264,7 +1376,7 @@ $("join-form").addEventListener("submit", async (e) => {
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(room)}/join`, null, { invite, name: $("join-name").value });
   if (!answer.ok) { $("who").textContent = errorText(answer); return; }
   const seat = { key: answer.data.player_key, role: "player" };
-  seats.set(room, seat);
+  seats.add(room, seat);
   history.replaceState(null, "", `#room=${encodeURIComponent(room)}`);
   enterRoom(room, seat);
 });
@@ -1325,7 +1437,8 @@ function start() {
     // GM's invite), drop them from the address bar.
     const seat = { key, role: null };
     if (invite) seat.invite = invite;
-    seats.set(room, seat);
+    seats.add(room, seat);
+    seats.use(room, key);
     history.replaceState(null, "", `#room=${encodeURIComponent(room)}`);
   }
   const seat = room && seats.get(room);

@@ -7,9 +7,9 @@
 //! of every outcome to the answer). For example
 //! `{"ruleset": "fantasy", "mod": 5, "dc": "hard", "crit_success": true}`.
 //!
-//! The event is a roll whose record names the request
-//! ([`fair::check_text`]), so `nutshell verify` recomputes a check exactly as
-//! it recomputes dice.
+//! The event is a roll whose action is [`Action::Check`] (or
+//! [`Action::Contest`]) holding the request, so `nutshell verify` recomputes
+//! a check exactly as it recomputes dice.
 
 use axum::Json;
 use axum::extract::State;
@@ -20,8 +20,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use super::rolls::{Committed, commit};
+use crate::action::Action;
 use crate::app::{ApiError, AppState, InRoom};
-use crate::fair;
 use crate::store::Member;
 
 /// The fields a check or contest body carries besides the request.
@@ -77,16 +77,16 @@ pub(crate) fn split<T: DeserializeOwned>(
 }
 
 impl RollFields {
-    /// Commits the roll whose record is `text` with these fields
-    /// (`client_seed`, `secret`); `code` names a refusal.
+    /// Commits `action` with these fields (`client_seed`, `secret`);
+    /// `code` names a refusal.
     pub(crate) async fn commit(
         self,
         state: &AppState,
         me: &Member,
-        text: String,
+        action: Action,
         code: &'static str,
     ) -> Result<Committed, ApiError> {
-        commit(state, me, text, self.client_seed, self.secret, code).await
+        commit(state, me, action, self.client_seed, self.secret, code).await
     }
 
     /// Refuses `"odds": true` for a roll that has no exact odds, saying why.
@@ -135,7 +135,7 @@ fn field_type(name: &str, expected: &str) -> ApiError {
 }
 
 /// What the check and contest routes share: validating, the exact odds,
-/// the record text.
+/// the action.
 trait RulesRoll: serde::Serialize + DeserializeOwned {
     /// `check` or `contest`: the body's name in errors.
     const WHAT: &'static str;
@@ -143,7 +143,7 @@ trait RulesRoll: serde::Serialize + DeserializeOwned {
     const CODE: &'static str;
     fn validate(&self) -> Result<(), nutshell_rules::RulesError>;
     fn odds_json(&self) -> Result<Value, nutshell_rules::RulesError>;
-    fn text(&self) -> String;
+    fn action(&self) -> Action;
 }
 
 impl RulesRoll for CheckRequest {
@@ -155,8 +155,10 @@ impl RulesRoll for CheckRequest {
     fn odds_json(&self) -> Result<Value, nutshell_rules::RulesError> {
         Ok(serde_json::to_value(self.odds()?).unwrap_or(Value::Null))
     }
-    fn text(&self) -> String {
-        fair::check_text(self)
+    fn action(&self) -> Action {
+        Action::Check {
+            request: self.clone(),
+        }
     }
 }
 
@@ -169,8 +171,10 @@ impl RulesRoll for ContestRequest {
     fn odds_json(&self) -> Result<Value, nutshell_rules::RulesError> {
         Ok(serde_json::to_value(self.odds()?).unwrap_or(Value::Null))
     }
-    fn text(&self) -> String {
-        fair::contest_text(self)
+    fn action(&self) -> Action {
+        Action::Contest {
+            request: self.clone(),
+        }
     }
 }
 
@@ -191,7 +195,9 @@ async fn roll_rules<R: RulesRoll>(
     } else {
         None
     };
-    let committed = fields.commit(&state, &me, request.text(), R::CODE).await?;
+    let committed = fields
+        .commit(&state, &me, request.action(), R::CODE)
+        .await?;
     let mut answer = committed.answer();
     answer["request"] = json!(request);
     if let Some(odds) = odds {

@@ -24,7 +24,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::checks::{flag, split};
-use super::rolls::{check_client_seed, refused};
+use super::rolls::{RollPlan, check_client_seed, nonce, refused};
+use crate::action::Action;
 use crate::app::{ApiError, AppState, InRoom};
 use crate::fair::{self, RollRecord, Seed};
 use crate::fight::{self, FightRequest, Rounds};
@@ -114,26 +115,32 @@ pub async fn create(
     }
     let start = fight::start(&fight);
     let secret = fields.secret;
+    let nonce = if secret { Some(nonce()?) } else { None };
     let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
     let body_request = json!(request);
     let (event, ()) = state
         .store
-        .append_with(&me.room, move |room, _seq| {
+        .append_with(&me.room, None, move |room, _slot| {
+            let mut body = json!({
+                "kind": "fight",
+                "roller": roller,
+                "name": name,
+                "role": role,
+                "epoch": room.epoch,
+                "secret": secret,
+                "request": body_request,
+                "fight": start,
+            });
+            if let Some(nonce) = nonce {
+                body["nonce"] = json!(nonce);
+            }
             let draft = Draft {
                 kind: "fight",
                 epoch: room.epoch,
                 secret,
-                body: json!({
-                    "kind": "fight",
-                    "roller": roller,
-                    "name": name,
-                    "role": role,
-                    "epoch": room.epoch,
-                    "secret": secret,
-                    "request": body_request,
-                    "fight": start,
-                }),
+                body,
                 thread: None,
+                roller: None,
             };
             Ok::<_, ApiError>((draft, ()))
         })
@@ -228,19 +235,33 @@ async fn step(
     if head.body["result"]["over"] == true {
         return Err(over(id));
     }
-    let number = head.body["step"].as_i64().unwrap_or(0) + 1;
+    let number = step_number(&head.body).unwrap_or(0) + 1;
     let mut fight = match state.fights.get(&me.room, id, head.seq) {
         Some(fight) => fight,
         None => rebuild(state, &me.room, id).await?,
     };
-    let secret = first.secret;
-    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
-    let text = fight::step_text(id, number, rounds);
-    let seed_text = client_seed.clone();
+    let action = Action::FightStep {
+        fight: id,
+        step: number,
+        rounds,
+    };
+    // The fight, step and rounds also at the body's top, as viewers read
+    // them (`verify` checks they are the action's).
+    let plan = RollPlan::new(
+        state,
+        me,
+        action,
+        client_seed.clone(),
+        first.secret,
+        "bad_step",
+    )?
+    .with("fight", json!(id))
+    .with("step", json!(number))
+    .with("rounds", rounds.to_json());
     let expected = head.seq;
-    let (event, (result, commitment, fight)) = state
+    let (event, (result, commitment, fight, plan)) = state
         .store
-        .append_to_thread(&me.room, id, move |room, seq, now| {
+        .append_to_thread(&me.room, id, me.id, move |room, slot, now| {
             if now.map(|e| e.seq) != Some(expected) {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
@@ -248,39 +269,13 @@ async fn step(
                     format!("fight {id} was stepped meanwhile: try again"),
                 ));
             }
-            let record = RollRecord {
-                room: &room.id,
-                epoch: room.epoch,
-                seq,
-                roller,
-                client_seed: &seed_text,
-                expression: &text,
-            };
-            let result = fight::step(&mut fight, &room.seed, &record, rounds)
-                .map_err(|e| ApiError::bad_request("bad_step", e.to_string()))?;
-            let draft = Draft {
-                kind: "fight-step",
-                epoch: room.epoch,
-                secret,
-                body: json!({
-                    "kind": "fight-step",
-                    "fight": id,
-                    "step": number,
-                    "rounds": rounds.to_json(),
-                    "roller": roller,
-                    "name": name,
-                    "role": role,
-                    "epoch": room.epoch,
-                    "client_seed": seed_text,
-                    "secret": secret,
-                    "result": result,
-                }),
-                thread: None,
-            };
-            Ok((draft, (result, fair::commitment(&room.seed), fight)))
+            let (draft, result) = plan.draft(room, slot, Some(&mut fight))?;
+            Ok((draft, (result, fair::commitment(&room.seed), fight, plan)))
         })
         .await
         .map_err(refused)?;
+    let count = event.body["count"].clone();
+    drop(plan);
     state.hub.publish(event.clone());
     let mut answer = result;
     answer["fight"] = json!(id);
@@ -288,6 +283,7 @@ async fn step(
     answer["seq"] = json!(event.seq);
     answer["epoch"] = json!(event.epoch);
     answer["client_seed"] = json!(client_seed);
+    answer["count"] = count;
     answer["secret"] = json!(event.secret);
     answer["commitment"] = json!(commitment);
     answer["body_hash"] = json!(event.body_hash);
@@ -352,7 +348,15 @@ async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Fight, ApiErro
     Ok(fight)
 }
 
-/// Replays one stored step of fight `id` on `fight`.
+/// The number of a stored step (of this server: in its action; of an
+/// earlier one: in its body), or none for the fight's first event.
+pub(crate) fn step_number(body: &Value) -> Option<i64> {
+    body["action"]["step"].as_i64().or(body["step"].as_i64())
+}
+
+/// Replays one stored step of fight `id` on `fight`: a step of this server
+/// with the dice of its action, one of an earlier server with the dice of
+/// its legacy record.
 fn replay_step(
     fight: &mut Fight,
     room: &str,
@@ -364,16 +368,35 @@ fn replay_step(
     let seed = seeds
         .get(&event.epoch)
         .ok_or_else(|| format!("no seed for epoch {}", event.epoch))?;
+    let roller = body["roller"].as_i64().unwrap_or(-1);
+    let client_seed = body["client_seed"].as_str().unwrap_or("");
+    if !body["action"].is_null() {
+        let action: Action =
+            serde_json::from_value(body["action"].clone()).map_err(|e| e.to_string())?;
+        let canonical = action.canonical();
+        let count = body["count"].as_i64().unwrap_or(0);
+        let input = fair::DiceInput::new(room, event.epoch, roller, count, client_seed, &canonical);
+        let mut dice = fair::dice(seed, &input);
+        crate::replay::perform(
+            &action,
+            &mut dice,
+            &nutshell_dice::Limits::default(),
+            Some(fight),
+        )
+        .map_err(|e| e.to_string())?;
+        return Ok(());
+    }
     let rounds = Rounds::from_json(&body["rounds"])?;
     let text = fight::step_text(id, body["step"].as_i64().unwrap_or(0), rounds);
     let record = RollRecord {
         room,
         epoch: event.epoch,
         seq: event.seq,
-        roller: body["roller"].as_i64().unwrap_or(-1),
-        client_seed: body["client_seed"].as_str().unwrap_or(""),
+        roller,
+        client_seed,
         expression: &text,
     };
-    fight::step(fight, seed, &record, rounds).map_err(|e| e.to_string())?;
+    let mut dice = nutshell_dice::Seeded::from_key(fair::roll_key(seed, &record));
+    fight::step(fight, &mut dice, rounds).map_err(|e| e.to_string())?;
     Ok(())
 }

@@ -61,7 +61,9 @@ pub(crate) fn seq_param(text: &str, what: &str) -> Result<i64, ApiError> {
 /// A thread of events (a fight and its steps, a sheet and its advances) that
 /// `me` may continue: its first event `id`, which `is_kind` accepts, started
 /// by `me` or the GM (else `forbidden`), and its latest event. A missing
-/// thread, or one of another kind, is `missing`.
+/// thread, one of another kind, and any event `me` may not see (a secret
+/// event not shown, whatever it is) are all `missing`: one status and one
+/// message, so the answer tells nothing about what a hidden event holds.
 pub(crate) async fn own_thread(
     state: &AppState,
     me: &Member,
@@ -74,7 +76,7 @@ pub(crate) async fn own_thread(
         .store
         .event(&me.room, id)
         .await?
-        .filter(|e| is_kind(e))
+        .filter(|e| crate::events::may_see(e, me) && is_kind(e))
         .ok_or_else(&missing)?;
     if first.body["roller"].as_i64() != Some(me.id) && me.role != Role::Gm {
         return Err(ApiError::forbidden(forbidden()));

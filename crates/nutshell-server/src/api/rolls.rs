@@ -8,9 +8,11 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::action::Action;
 use crate::app::{ApiError, AppState, Gm, InRoom};
-use crate::fair::{self, RollRecord};
-use crate::store::{AppendError, Draft, Event, Member, Role, Room};
+use crate::fair;
+use crate::replay;
+use crate::store::{AppendError, Draft, Event, Member, Role, Room, Slot};
 
 /// The longest client seed accepted, in bytes.
 pub const MAX_CLIENT_SEED: usize = 256;
@@ -32,17 +34,22 @@ pub struct RollRequest {
 
 /// Rolls an expression. The answer is the committed event: the transcript
 /// (`nutshell roll --json`) with the event's `seq`, `epoch`, hashes and the
-/// epoch's `commitment`.
+/// epoch's `commitment`. The event's action is always a roll: an
+/// expression that does not parse as dice is refused, whatever it looks
+/// like.
 pub async fn roll(
     State(state): State<AppState>,
     InRoom(me): InRoom,
     body: Result<Json<RollRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(request) = body?;
+    let action = Action::Roll {
+        expression: request.expression.clone(),
+    };
     let committed = commit(
         &state,
         &me,
-        request.expression.clone(),
+        action,
         request.client_seed,
         request.secret,
         "bad_expression",
@@ -60,6 +67,7 @@ pub(crate) struct Committed {
     result: Value,
     commitment: String,
     roller: i64,
+    count: i64,
     client_seed: String,
 }
 
@@ -72,6 +80,7 @@ impl Committed {
         answer["client_seed"] = json!(self.client_seed);
         answer["secret"] = json!(self.event.secret);
         answer["roller"] = json!(self.roller);
+        answer["count"] = json!(self.count);
         answer["commitment"] = json!(self.commitment);
         answer["body_hash"] = json!(self.event.body_hash);
         answer["hash"] = json!(self.event.hash);
@@ -79,17 +88,19 @@ impl Committed {
     }
 }
 
-/// A roll of any kind about to be committed: who rolls, the record text
-/// its dice are keyed by (a dice expression, or the record text of a check,
-/// contest, sheet or advance), the client's seed and whether it is secret.
+/// An action about to be committed: who acts, the action, the client's
+/// seed and whether it is secret (then its body carries a fresh nonce).
 pub(crate) struct RollPlan {
     roller: i64,
     name: String,
     role: Role,
-    text: String,
+    action: Action,
+    /// The action's canonical JSON: what the dice are keyed by.
+    canonical: String,
     client_seed: String,
     secret: bool,
-    /// The error code when the text cannot be performed.
+    nonce: Option<String>,
+    /// The error code when the action cannot be performed.
     bad_code: &'static str,
     limits: nutshell_dice::Limits,
     /// Fields added to the event's body (an advance names its sheet).
@@ -97,12 +108,12 @@ pub(crate) struct RollPlan {
 }
 
 impl RollPlan {
-    /// A roll by `me`, refused at once (nothing written) when a player asks
-    /// for secrecy or the client seed is too long.
+    /// An action by `me`, refused at once (nothing written) when a player
+    /// asks for secrecy or the client seed is too long.
     pub(crate) fn new(
         state: &AppState,
         me: &Member,
-        text: String,
+        action: Action,
         client_seed: String,
         secret: bool,
         bad_code: &'static str,
@@ -111,13 +122,16 @@ impl RollPlan {
             return Err(ApiError::forbidden("only the GM may roll in secret"));
         }
         check_client_seed(&client_seed)?;
+        let nonce = if secret { Some(nonce()?) } else { None };
         Ok(RollPlan {
             roller: me.id,
             name: me.name.clone(),
             role: me.role,
-            text,
+            canonical: action.canonical(),
+            action,
             client_seed,
             secret,
+            nonce,
             bad_code,
             limits: state.limits.clone(),
             extra: serde_json::Map::new(),
@@ -130,47 +144,65 @@ impl RollPlan {
         self
     }
 
-    /// Performs the roll with the dice of `room`'s seed and the record of
-    /// event `seq`: its draft and result (nothing is written when the text
-    /// cannot be performed).
-    pub(crate) fn draft(&self, room: &Room, seq: i64) -> Result<(Draft, Value), ApiError> {
-        let record = RollRecord {
-            room: &room.id,
-            epoch: room.epoch,
-            seq,
-            roller: self.roller,
-            client_seed: &self.client_seed,
-            expression: &self.text,
-        };
-        let result = fair::perform(&room.seed, &record, &self.limits)
+    /// The dice of this action in `room` at `slot`.
+    pub(crate) fn dice(&self, room: &Room, slot: Slot) -> nutshell_dice::Seeded {
+        let input = fair::DiceInput::new(
+            &room.id,
+            room.epoch,
+            self.roller,
+            slot.count,
+            &self.client_seed,
+            &self.canonical,
+        );
+        fair::dice(&room.seed, &input)
+    }
+
+    /// Performs the action with its dice in `room` at `slot` (on `fight`
+    /// for a fight's step): its draft and result (nothing is written when
+    /// the action cannot be performed).
+    pub(crate) fn draft(
+        &self,
+        room: &Room,
+        slot: Slot,
+        fight: Option<&mut nutshell_mls::Fight>,
+    ) -> Result<(Draft, Value), ApiError> {
+        let mut dice = self.dice(room, slot);
+        let result = replay::perform(&self.action, &mut dice, &self.limits, fight)
             .map_err(|e| ApiError::bad_request(self.bad_code, e.to_string()))?;
+        let kind = self.action.event_kind();
         let mut body = json!({
-            "kind": "roll",
+            "kind": kind,
+            "action": self.action.to_json(),
             "roller": self.roller,
             "name": self.name,
             "role": self.role.as_str(),
             "epoch": room.epoch,
+            "count": slot.count,
             "client_seed": self.client_seed,
-            "expression": self.text,
             "secret": self.secret,
             "result": result,
         });
+        if let Some(nonce) = &self.nonce {
+            body["nonce"] = json!(nonce);
+        }
         for (name, value) in &self.extra {
             body[name] = value.clone();
         }
         let draft = Draft {
-            kind: "roll",
+            kind,
             epoch: room.epoch,
             secret: self.secret,
             body,
             thread: None,
+            roller: Some(self.roller),
         };
         Ok((draft, result))
     }
 
-    /// The committed roll, answered to its roller.
+    /// The committed action, answered to its actor.
     pub(crate) fn committed(self, event: Event, result: Value, commitment: String) -> Committed {
         Committed {
+            count: event.body["count"].as_i64().unwrap_or(0),
             event,
             result,
             commitment,
@@ -178,6 +210,12 @@ impl RollPlan {
             client_seed: self.client_seed,
         }
     }
+}
+
+/// A fresh nonce for a secret event, or 503 when the system has no entropy.
+pub(crate) fn nonce() -> Result<String, ApiError> {
+    fair::fresh_nonce()
+        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "entropy", e.to_string()))
 }
 
 /// Refuses a client seed over [`MAX_CLIENT_SEED`] bytes.
@@ -194,23 +232,23 @@ pub(crate) fn check_client_seed(client_seed: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Commits a roll event whose dice are keyed by `text` (a dice expression,
-/// or a check's or contest's record text from [`fair::check_text`]), performs
-/// it inside the write transaction, and publishes it. `bad_code` is the error
-/// code when the text cannot be performed (nothing is written then).
+/// Commits a `roll` event of `action`, performed inside the write
+/// transaction with the dice of the room's seed and the roller's count, and
+/// publishes it. `bad_code` is the error code when the action cannot be
+/// performed (nothing is written then).
 pub(crate) async fn commit(
     state: &AppState,
     me: &Member,
-    text: String,
+    action: Action,
     client_seed: String,
     secret: bool,
     bad_code: &'static str,
 ) -> Result<Committed, ApiError> {
-    let plan = RollPlan::new(state, me, text, client_seed, secret, bad_code)?;
+    let plan = RollPlan::new(state, me, action, client_seed, secret, bad_code)?;
     let (event, (result, commitment, plan)) = state
         .store
-        .append_with(&me.room, move |room, seq| {
-            let (draft, result) = plan.draft(room, seq)?;
+        .append_with(&me.room, Some(me.id), move |room, slot| {
+            let (draft, result) = plan.draft(room, slot, None)?;
             Ok((draft, (result, fair::commitment(&room.seed), plan)))
         })
         .await
@@ -240,6 +278,7 @@ pub async fn reveal(State(state): State<AppState>, Gm(me): Gm) -> Result<Json<Va
                     "commitment": fair::commitment(&next_seed),
                 }),
                 thread: None,
+                roller: None,
             })
         })
         .await
@@ -283,6 +322,7 @@ pub async fn show(
                 secret: false,
                 body: json!({"kind": "show", "of": seq}),
                 thread: None,
+                roller: None,
             })
         })
         .await

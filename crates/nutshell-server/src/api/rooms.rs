@@ -59,6 +59,7 @@ pub async fn create(
         secret: false,
         body: json!({"kind": "room", "room": id, "name": name, "epoch": 0, "commitment": commitment}),
         thread: None,
+        roller: None,
     };
     let event = state
         .store
@@ -110,6 +111,7 @@ pub async fn join(
         secret: false,
         body: json!({"kind": "join", "name": name, "role": Role::Player.as_str()}),
         thread: None,
+        roller: None,
     };
     let (member, event) = state
         .store

@@ -17,12 +17,14 @@ use serde_json::{Value, json};
 
 use super::checks::split;
 use super::rolls::{RollPlan, refused};
+use crate::action::Action;
 use crate::app::{ApiError, AppState, InRoom};
 use crate::events::view;
 use crate::fair;
 use crate::sheet::{
     ADVANCE_PREFIX, AdvanceOptions, AdvanceRecord, MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest,
 };
+use crate::store::Event;
 
 /// `{"choices": TOML}` (plus `client_seed`, and `secret` for the GM's
 /// characters): the new sheet, kept in the log as the caller's.
@@ -38,7 +40,7 @@ pub async fn create(
         .parse()
         .map_err(|e| ApiError::bad_request("bad_sheet", e))?;
     let committed = fields
-        .commit(&state, &me, request.text(), "bad_sheet")
+        .commit(&state, &me, Action::Sheet { request }, "bad_sheet")
         .await?;
     Ok((StatusCode::CREATED, Json(committed.answer())))
 }
@@ -51,10 +53,22 @@ pub async fn list(
     State(state): State<AppState>,
     InRoom(me): InRoom,
 ) -> Result<Json<Value>, ApiError> {
-    let made = format!("%\"expression\":\"{SHEET_PREFIX}%");
-    let advanced = format!("%\"expression\":\"{ADVANCE_PREFIX}%");
+    // Sheets and advances of this server (`"action":{...,"kind":"sheet"}`)
+    // and of earlier ones (an `expression` with a prefix); what the pattern
+    // finds is checked by its structure.
+    let made = "%\"kind\":\"sheet\"%";
+    let advanced = "%\"kind\":\"advance\"%";
+    let legacy_made = format!("%\"expression\":\"{SHEET_PREFIX}%");
+    let legacy_advanced = format!("%\"expression\":\"{ADVANCE_PREFIX}%");
     let mut sheets: Vec<Value> = Vec::new();
-    for event in state.store.events_matching(&me.room, &made).await? {
+    let mut events = state.store.events_matching(&me.room, made).await?;
+    events.extend(state.store.events_matching(&me.room, &legacy_made).await?);
+    events.sort_by_key(|e| e.seq);
+    events.dedup_by_key(|e| e.seq);
+    for event in events {
+        if !is_sheet(&event) {
+            continue;
+        }
         let seen = view(&event, &me);
         let body = &seen["body"];
         if body.is_null() {
@@ -71,7 +85,19 @@ pub async fn list(
             "rolled": body["result"]["rolled"],
         }));
     }
-    for event in state.store.events_matching(&me.room, &advanced).await? {
+    let mut events = state.store.events_matching(&me.room, advanced).await?;
+    events.extend(
+        state
+            .store
+            .events_matching(&me.room, &legacy_advanced)
+            .await?,
+    );
+    events.sort_by_key(|e| e.seq);
+    events.dedup_by_key(|e| e.seq);
+    for event in events {
+        if !is_advance(&event) {
+            continue;
+        }
         let seen = view(&event, &me);
         let body = &seen["body"];
         if let Some(sheet) = sheets.iter_mut().find(|s| s["seq"] == body["advances"]) {
@@ -110,12 +136,6 @@ pub async fn advance(
         .check_options()
         .map_err(|e| ApiError::bad_request("bad_advance", e))?;
     let no_sheet = || ApiError::not_found(format!("no sheet {id} in this room"));
-    let is_sheet = |e: &crate::store::Event| {
-        e.kind == "roll"
-            && e.body["expression"]
-                .as_str()
-                .is_some_and(|x| x.starts_with(SHEET_PREFIX))
-    };
     let (first, head) = super::own_thread(&state, &me, id, is_sheet, no_sheet, || {
         format!("only the owner of sheet {id} or the GM may advance it")
     })
@@ -133,7 +153,7 @@ pub async fn advance(
     let plan = RollPlan::new(
         &state,
         &me,
-        record.text(),
+        Action::Advance { record },
         fields.client_seed,
         first.secret,
         "bad_advance",
@@ -142,7 +162,7 @@ pub async fn advance(
     let expected = head.seq;
     let (event, (result, commitment, plan)) = state
         .store
-        .append_to_thread(&me.room, id, move |room, seq, now| {
+        .append_to_thread(&me.room, id, me.id, move |room, slot, now| {
             if now.map(|e| e.seq) != Some(expected) {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
@@ -150,7 +170,7 @@ pub async fn advance(
                     format!("sheet {id} was advanced meanwhile: try again"),
                 ));
             }
-            let (draft, result) = plan.draft(room, seq)?;
+            let (draft, result) = plan.draft(room, slot, None)?;
             Ok((draft, (result, fair::commitment(&room.seed), plan)))
         })
         .await
@@ -160,6 +180,31 @@ pub async fn advance(
     answer["advances"] = json!(id);
     answer["from"] = json!(expected);
     Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// Whether `event` made a sheet: a roll whose action is a sheet (or, from
+/// an earlier server, whose expression names one by its prefix and is not
+/// a plain roll by `/rolls`: such a roll was answered as a sheet too, so it
+/// is listed as its author's).
+pub(crate) fn is_sheet(event: &Event) -> bool {
+    event.kind == "roll"
+        && (event.body["action"]["kind"] == "sheet"
+            || (event.body["action"].is_null()
+                && event.body["expression"]
+                    .as_str()
+                    .is_some_and(|x| x.starts_with(SHEET_PREFIX))))
+}
+
+/// Whether `event` advanced a sheet (an earlier server's advance names it
+/// in `advances`, which `/rolls` never wrote).
+fn is_advance(event: &Event) -> bool {
+    event.kind == "roll"
+        && !event.body["advances"].is_null()
+        && (event.body["action"]["kind"] == "advance"
+            || (event.body["action"].is_null()
+                && event.body["expression"]
+                    .as_str()
+                    .is_some_and(|x| x.starts_with(ADVANCE_PREFIX))))
 }
 
 /// `POST /sheets/check`: `{"sheet": TOML}` or `{"choices": TOML}`.

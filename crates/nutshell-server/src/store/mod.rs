@@ -30,8 +30,8 @@ pub(crate) use settings::Within;
 pub use settings::{Quota, StoreSettings};
 
 pub(crate) use writes::{
-    Sealed, insert_event, insert_events, last_in, lock_key, lock_room, room_bytes, room_in,
-    rooms_in, seal,
+    Sealed, insert_event, insert_events, last_in, lock_key, lock_room, rolls_of, room_bytes,
+    room_in, rooms_in, seal,
 };
 
 /// What went wrong in the store.
@@ -171,6 +171,18 @@ pub struct Draft {
     /// The thread this event continues (the `seq` of its first event: a
     /// fight's steps name the fight), or none.
     pub thread: Option<i64>,
+    /// The member whose action draws this event's dice, or none (set by
+    /// the store from the roller given to the append).
+    pub roller: Option<i64>,
+}
+
+/// Where an event goes: its sequence number and, for an event that draws
+/// dice, the roller's count of such events in the room, this one included
+/// (0 for an event that draws none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    pub seq: i64,
+    pub count: i64,
 }
 
 /// Which database a [`Store`] talks to.
@@ -326,24 +338,28 @@ impl Store {
     }
 
     /// Appends one event built by `build` from the room as it is inside the
-    /// write transaction and the sequence number the event will get (a roll's
-    /// dice depend on both); `build` also answers an output of its own, given
-    /// back with the event. `build` may refuse; then nothing is written.
+    /// write transaction and the event's [`Slot`] (a roll's dice depend on
+    /// the room's epoch and seed and on the roller's count); `build` also
+    /// answers an output of its own, given back with the event. `roller` is
+    /// the member whose action draws the event's dice (none for an event
+    /// that draws none). `build` may refuse; then nothing is written.
     /// Committed before this returns. Appends waiting at the same time share
     /// one transaction ([`crate::group_commit`]).
     pub async fn append_with<E, T, F>(
         &self,
         room: &str,
+        roller: Option<i64>,
         build: F,
     ) -> Result<(Event, T), AppendError<E>>
     where
         E: Send + 'static,
         T: Send + 'static,
-        F: FnOnce(&Room, i64) -> Result<(Draft, T), E> + Send + 'static,
+        F: FnOnce(&Room, Slot) -> Result<(Draft, T), E> + Send + 'static,
     {
         let (reply, answer) = tokio::sync::oneshot::channel();
         let job = group_commit::Job {
             room: room.to_string(),
+            roller,
             build: Some(build),
             output: None,
             reply,

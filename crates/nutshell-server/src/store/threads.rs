@@ -6,8 +6,8 @@
 //! the first's event and its builder refuses (on PostgreSQL the room's
 //! advisory lock orders the writers of every process).
 
-use super::{AppendError, Draft, Event, Room, Store, StoreError, event_from, insert_event};
-use super::{Within, last_in, room_in};
+use super::{AppendError, Draft, Event, Room, Slot, Store, StoreError, event_from, insert_event};
+use super::{Within, last_in, rolls_of, room_in};
 
 /// A thread's events (its first event `id` and every event naming it), in order.
 const THREAD: &str = concat!(
@@ -46,9 +46,9 @@ impl Store {
         row.map(|row| event_from(&row)).transpose()
     }
 
-    /// Appends the event `build` makes to thread `id`: `build` gets the room
-    /// as it is inside the write transaction, the new event's sequence
-    /// number and the thread's head as that transaction sees it (none when
+    /// Appends the event `build` makes to thread `id`, drawing `roller`'s
+    /// dice: `build` gets the room as it is inside the write transaction,
+    /// the new event's [`Slot`] and the thread's head as that transaction sees it (none when
     /// there is no event `id`), and refuses when the head is not the one the
     /// caller built on; then nothing is written. The event is stored as
     /// continuing `id`, and committed before this returns.
@@ -56,10 +56,12 @@ impl Store {
         &self,
         room: &str,
         id: i64,
-        build: impl FnOnce(&Room, i64, Option<&Event>) -> Result<(Draft, T), E> + Send,
+        roller: i64,
+        build: impl FnOnce(&Room, Slot, Option<&Event>) -> Result<(Draft, T), E> + Send,
     ) -> Result<(Event, T), AppendError<E>> {
         let timeout = self.timeout();
-        match tokio::time::timeout(timeout, self.append_to_thread_now(room, id, build)).await {
+        let appended = self.append_to_thread_now(room, id, roller, build);
+        match tokio::time::timeout(timeout, appended).await {
             Ok(done) => done,
             Err(_) => Err(AppendError::Store(StoreError::TimedOut(timeout))),
         }
@@ -69,7 +71,8 @@ impl Store {
         &self,
         room: &str,
         id: i64,
-        build: impl FnOnce(&Room, i64, Option<&Event>) -> Result<(Draft, T), E>,
+        roller: i64,
+        build: impl FnOnce(&Room, Slot, Option<&Event>) -> Result<(Draft, T), E>,
     ) -> Result<(Event, T), AppendError<E>> {
         let mut tx = self.begin_write(room).await?;
         let state = room_in(&mut tx, room).await?;
@@ -82,9 +85,11 @@ impl Store {
             .transpose()?;
         let (seq, prev) = last_in(&mut tx, room).await?;
         self.check_room_events(seq)?;
+        let count = rolls_of(&mut tx, room, roller).await? + 1;
         let (mut draft, output) =
-            build(&state, seq, head.as_ref()).map_err(AppendError::Refused)?;
+            build(&state, Slot { seq, count }, head.as_ref()).map_err(AppendError::Refused)?;
         draft.thread = Some(id);
+        draft.roller = Some(roller);
         self.check_event_size(&draft)?;
         let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;

@@ -66,6 +66,7 @@ pub(crate) struct Sealed {
     pub event: Event,
     body_text: String,
     thread: Option<i64>,
+    roller: Option<i64>,
 }
 
 impl Sealed {
@@ -106,10 +107,11 @@ pub(crate) fn seal(room: &str, seq: i64, prev: String, draft: Draft) -> Sealed {
         },
         body_text,
         thread: draft.thread,
+        roller: draft.roller,
     }
 }
 
-/// How many events one `INSERT` statement writes (11 parameters each):
+/// How many events one `INSERT` statement writes (12 parameters each):
 /// fewer statements are fewer round trips, but SQLite finds each `$n`
 /// parameter by scanning the statement's list of names (so binding costs the
 /// square of the parameters: at 64 rows a profile under load showed 6% of
@@ -126,15 +128,15 @@ pub(crate) async fn insert_events(
 ) -> Result<(), StoreError> {
     for chunk in sealed.chunks(INSERT_ROWS) {
         let mut sql = String::from(
-            "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms, thread) VALUES ",
+            "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms, thread, roller) VALUES ",
         );
         for i in 0..chunk.len() {
-            let n = i * 11;
+            let n = i * 12;
             if i > 0 {
                 sql.push_str(", ");
             }
             sql.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${}, 0, ${}, ${}, ${}, ${}, ${}, ${})",
+                "(${}, ${}, ${}, ${}, ${}, 0, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
                 n + 1,
                 n + 2,
                 n + 3,
@@ -145,7 +147,8 @@ pub(crate) async fn insert_events(
                 n + 8,
                 n + 9,
                 n + 10,
-                n + 11
+                n + 11,
+                n + 12
             ));
         }
         // Only placeholders are formatted into the statement.
@@ -163,7 +166,8 @@ pub(crate) async fn insert_events(
                 .bind(e.prev.clone())
                 .bind(e.hash.clone())
                 .bind(e.at_ms)
-                .bind(one.thread);
+                .bind(one.thread)
+                .bind(one.roller);
         }
         query.execute(&mut **tx).await?;
         if backend == Backend::Postgres {
@@ -195,6 +199,23 @@ pub(crate) async fn insert_event(
     let sealed = seal(room, seq, prev, draft);
     insert_events(tx, std::slice::from_ref(&sealed), backend).await?;
     Ok(sealed.event)
+}
+
+/// How many dice-drawing events `roller` has in `room`, as the transaction
+/// sees them.
+pub(crate) async fn rolls_of(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    room: &str,
+    roller: i64,
+) -> Result<i64, StoreError> {
+    let row = sqlx::query(
+        "SELECT CAST(COUNT(*) AS BIGINT) AS n FROM events WHERE room = $1 AND roller = $2",
+    )
+    .bind(room)
+    .bind(roller)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(row.try_get("n")?)
 }
 
 /// The bytes of event bodies `room` holds, as the transaction sees them.
