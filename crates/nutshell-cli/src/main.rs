@@ -25,6 +25,7 @@ mod fraction;
 mod limits_args;
 mod map_cmd;
 mod mls_cmd;
+mod mls_play;
 mod odds_cmd;
 mod odds_line;
 mod odds_progress;

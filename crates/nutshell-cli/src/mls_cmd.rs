@@ -26,6 +26,8 @@ const CHUNK: u64 = 1_000;
 pub enum MlsCommand {
     /// Resolve one fight between two sides and print its log, turn by turn and round by round
     Fight(FightArgs),
+    /// Play a fight at the terminal: every decision the text gives a character is asked, checked and logged
+    Play(Box<crate::mls_play::PlayArgs>),
     /// Run many fights on every core: who wins, how often, with 95% intervals
     Simulate(SimulateArgs),
     /// The combat rounds a skill attacks in
@@ -175,6 +177,7 @@ pub struct DamageArgs {
 pub fn run(command: &MlsCommand, limits: &Limits) -> Result<(), Failure> {
     match command {
         MlsCommand::Fight(args) => fight(args),
+        MlsCommand::Play(args) => crate::mls_play::play(args),
         MlsCommand::Simulate(args) => simulate(args),
         MlsCommand::Attacks(args) => attacks(args),
         MlsCommand::Damage(args) => damage(args, limits),
@@ -196,6 +199,14 @@ fn bad(e: nutshell_mls::FightError) -> Failure {
 pub fn load_side(path: &std::path::Path) -> Result<Side, Failure> {
     let text = crate::files::read_text(path)?;
     Side::parse(&path.display().to_string(), &text).map_err(bad)
+}
+
+/// The sides and options of a scenario's flags.
+pub fn load_scenario(
+    scenario: &ScenarioArgs,
+    log: bool,
+) -> Result<([Side; 2], FightOptions), Failure> {
+    load(scenario, log)
 }
 
 fn load(scenario: &ScenarioArgs, log: bool) -> Result<([Side; 2], FightOptions), Failure> {
@@ -350,7 +361,7 @@ fn record_checks(
     Ok(done)
 }
 
-fn state_table(fight: &Fight) -> Table {
+pub fn state_table(fight: &Fight) -> Table {
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);
     table.set_header(vec![

@@ -40,3 +40,8 @@ pub mod simulate;
 
 pub use error::FightError;
 pub use fight::{Ending, Fight, FightOptions, Fighter, Progress};
+
+/// The referee's guide (docs/mls/combat.md): its Rust examples run as tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/mls/combat.md")]
+pub struct CombatGuide;
