@@ -26,6 +26,7 @@ mod limits_args;
 mod map_cmd;
 mod mls_cmd;
 mod odds_cmd;
+mod odds_compare;
 mod odds_line;
 mod odds_progress;
 mod roll_cmd;
