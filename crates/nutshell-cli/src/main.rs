@@ -27,6 +27,7 @@ mod map_cmd;
 mod mls_cmd;
 mod mls_play;
 mod odds_cmd;
+mod odds_compare;
 mod odds_line;
 mod odds_progress;
 mod roll_cmd;

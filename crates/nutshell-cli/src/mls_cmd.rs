@@ -580,12 +580,14 @@ fn damage(args: &DamageArgs, limits: &Limits) -> Result<(), Failure> {
     if args.odds {
         let odds = crate::odds_cmd::OddsArgs {
             expression: hit.expression(),
+            more: Vec::new(),
             at_least: None,
             at_most: None,
             simulate: None,
             seed: 1,
             all: true,
             json: args.json,
+            exact: Default::default(),
         };
         return crate::odds_cmd::run(&odds, limits);
     }
