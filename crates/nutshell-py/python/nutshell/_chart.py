@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 WIDTH = 640
 HEIGHT = 280
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 34, 40
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 44, 40
 BAR = "#4a7ab5"
 MEAN = "#c0392b"
 
@@ -106,9 +106,9 @@ def svg(dist: "Distribution") -> str:
     mean = float(dist.mean)
     mx = LEFT + (mean - lo + 0.5) * slot
     out.append(
-        f'<line x1="{mx:.1f}" x2="{mx:.1f}" y1="{TOP}" y2="{TOP + plot_h}" stroke="{MEAN}" '
+        f'<line x1="{mx:.1f}" x2="{mx:.1f}" y1="{TOP - 2}" y2="{TOP + plot_h}" stroke="{MEAN}" '
         f'stroke-dasharray="4 3"/>'
-        f'<text x="{mx + 4:.1f}" y="{TOP + 10}" fill="{MEAN}">mean {mean:.4g}</text>'
+        f'<text x="{mx:.1f}" y="{TOP - 4}" text-anchor="middle" fill="{MEAN}">mean {mean:.4g}</text>'
     )
     subtitle = f"exact odds, {len(values)} values, sd {dist.std_dev:.4g}"
     tail = dist.tail
