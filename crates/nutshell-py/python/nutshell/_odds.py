@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 from numbers import Rational
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Dict, ItemsView, Iterator, List, Optional, Union, ValuesView
 
 from . import _nutshell
 from ._fractions import lowest, percent, probability_text
@@ -83,7 +83,7 @@ def odds(
 Other = Union[int, "Distribution"]
 
 
-class Distribution(Mapping):  # type: ignore[type-arg]
+class Distribution(Mapping[int, Fraction]):
     """An exact distribution: a read-only mapping from each possible value to
     its probability as a :class:`fractions.Fraction` (values that cannot
     occur are not keys; :meth:`probability` gives them 0).
@@ -149,11 +149,11 @@ class Distribution(Mapping):  # type: ignore[type-arg]
             }
         return self._all
 
-    def items(self):  # type: ignore[override]
+    def items(self) -> ItemsView[int, Fraction]:
         """Every ``(value, probability)``, ascending."""
         return self._fractions().items()
 
-    def values(self):  # type: ignore[override]
+    def values(self) -> ValuesView[Fraction]:
         """Every probability, in the order of the values."""
         return self._fractions().values()
 
@@ -307,7 +307,7 @@ class Distribution(Mapping):  # type: ignore[type-arg]
         Fraction(1, 8)
         """
         try:
-            import icepool
+            import icepool  # type: ignore[import-untyped]
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError("to_icepool() needs icepool: pip install icepool") from e
         weights = self.weights()

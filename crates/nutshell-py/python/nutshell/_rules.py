@@ -160,7 +160,7 @@ def _fraction(text: str) -> Fraction:
     return Fraction(text)
 
 
-class OutcomeOdds(Mapping):  # type: ignore[type-arg]
+class OutcomeOdds(Mapping[str, Fraction]):
     """The exact probability of every outcome (a check's tiers, or a
     contest's winners), lowest first: a read-only mapping from the outcome's
     id to a :class:`fractions.Fraction`. ``tail`` is the probability left
@@ -216,7 +216,7 @@ class OutcomeOdds(Mapping):  # type: ignore[type-arg]
         return "\n".join(lines)
 
 
-class TurnOdds(Sequence):  # type: ignore[type-arg]
+class TurnOdds(Sequence[OutcomeOdds]):
     """The odds of every check of a turn (``then=``): a sequence of
     :class:`OutcomeOdds`, each with the chance the turn ``reached`` it."""
 
@@ -226,7 +226,7 @@ class TurnOdds(Sequence):  # type: ignore[type-arg]
         self._data = data
         self._checks = [OutcomeOdds(c) for c in data["checks"]]
 
-    def __getitem__(self, k):  # type: ignore[override]
+    def __getitem__(self, k: int) -> OutcomeOdds:  # type: ignore[override]
         return self._checks[k]
 
     def __len__(self) -> int:
