@@ -17,6 +17,9 @@ WIDTH = 640
 HEIGHT = 280
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 44, 40
 BAR = "#4a7ab5"
+#: Most bars drawn: a distribution over more values is drawn in this many
+#: columns, each as high as the likeliest value in it.
+MAX_BARS = 600
 MEAN = "#c0392b"
 
 
@@ -42,6 +45,9 @@ def svg(dist: "Distribution") -> str:
     True
     >>> "<script" in chart
     False
+    >>> wide = nutshell.odds("1d3000 + 1d3")._repr_html_()   # 3002 values
+    >>> wide.count('class="bar"') <= MAX_BARS
+    True
     """
     values: List[int] = dist._values
     floats: List[float] = dist._native.floats()
@@ -57,6 +63,7 @@ def svg(dist: "Distribution") -> str:
         return "".join(out)
     lo, hi = values[0], values[-1]
     peak = max(floats) or 1.0
+    columns = hi - lo + 1 > MAX_BARS
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     slots = hi - lo + 1
@@ -77,7 +84,20 @@ def svg(dist: "Distribution") -> str:
         y += step
     # Bars, with the exact probability as a tooltip when it is short.
     short = len(values) <= 400
-    for v, f in zip(values, floats):
+    bars = list(zip(values, floats))
+    bar_w = slot
+    if columns:
+        # Each column spans `width` values and is as high as its likeliest.
+        width = (hi - lo + MAX_BARS) // MAX_BARS
+        tallest: dict = {}
+        for v, f in bars:
+            c = lo + (v - lo) // width * width
+            tallest[c] = max(tallest.get(c, 0.0), f)
+        bars = sorted(tallest.items())
+        bar_w = slot * width
+        gap = 0.0
+    crisp = ' shape-rendering="crispEdges"' if gap == 0 else ""
+    for v, f in bars:
         x = LEFT + (v - lo) * slot + gap / 2
         h = f / y_top * plot_h
         tip = ""
@@ -88,7 +108,7 @@ def svg(dist: "Distribution") -> str:
             tip = f"<title>{v}: {percent(f)}{html.escape(exact)}</title>"
         out.append(
             f'<rect class="bar" x="{x:.2f}" y="{TOP + plot_h - h:.2f}" '
-            f'width="{max(slot - gap, 0.5):.2f}" height="{h:.2f}" fill="{BAR}">{tip}</rect>'
+            f'width="{max(bar_w - gap, 0.5):.2f}" height="{h:.2f}" fill="{BAR}"{crisp}>{tip}</rect>'
         )
     # x ticks at nice values.
     xstep = max(1, int(_nice_step(hi - lo, 10)))
@@ -111,6 +131,8 @@ def svg(dist: "Distribution") -> str:
         f'<text x="{mx:.1f}" y="{TOP - 4}" text-anchor="middle" fill="{MEAN}">mean {mean:.4g}</text>'
     )
     subtitle = f"exact odds, {len(values)} values, sd {dist.std_dev:.4g}"
+    if columns:
+        subtitle += f", {len(bars)} columns (the likeliest value of each)"
     tail = dist.tail
     if tail:
         subtitle += f", tail {float(tail):.3g} not shown"
