@@ -4,6 +4,7 @@ engine)."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from typing import Callable, Dict
 
@@ -168,3 +169,44 @@ def test_to_icepool_round_trips() -> None:
         exploding.to_icepool()
     die = exploding.to_icepool(tail_outcome=18)
     assert icepool_fractions(die) == icepool_fractions(d6.explode(depth=2))
+
+
+def random_expression(rng: random.Random):
+    """An expression as people type them, with icepool's equivalent: terms
+    ``NdX`` with an optional keep/drop, added or subtracted, a constant, and
+    sometimes a comparison of the total."""
+    text, die = "", None
+    for k in range(rng.randint(1, 3)):
+        n, x = rng.randint(1, 6), rng.choice([2, 3, 4, 6, 8, 10, 12, 20])
+        base = icepool.d(x)
+        mod = rng.choice(["", "kh", "kl", "dh", "dl"]) if n > 1 else ""
+        if mod:
+            m = rng.randint(1, n - 1)
+            kept = {"kh": ("highest", m), "kl": ("lowest", m),
+                    "dh": ("lowest", n - m), "dl": ("highest", n - m)}[mod]
+            term_text, term = f"{n}d{x}{mod}{m}", getattr(base, kept[0])(n, kept[1])
+        else:
+            term_text, term = f"{n}d{x}", n @ base
+        sign = rng.choice(["+", "-"]) if k else ""
+        text += f" {sign} {term_text}" if k else term_text
+        die = term if die is None else (die + term if sign == "+" else die - term)
+    c = rng.randint(-3, 5)
+    if c:
+        text += f" + {c}" if c > 0 else f" - {-c}"
+        die = die + c
+    if rng.random() < 0.3:
+        lo, hi = min(die.outcomes()), max(die.outcomes())
+        t = rng.randint(lo, hi)
+        op = rng.choice([">=", "<=", ">", "<"])
+        text += f" {op} {t}"
+        die = {">=": die >= t, "<=": die <= t, ">": die > t, "<": die < t}[op]
+    return text, die
+
+
+def test_generated_expressions_equal_icepool() -> None:
+    """Expressions generated from a fixed seed (so a failure is reproducible),
+    each checked fraction by fraction."""
+    rng = random.Random(28)
+    for _ in range(60):
+        text, die = random_expression(rng)
+        assert_same(nutshell.odds(text), icepool_fractions(die))
