@@ -37,13 +37,29 @@ use std::time::{Duration, Instant};
 /// Longest a documented command may run.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// What a documented interactive command reads from its standard input.
+/// What a documented interactive command reads from its standard input: the
+/// command exactly (with a comment after two spaces), or with any arguments
+/// when the second field is true.
 /// (The interactive `mls character new` asks its questions in order; these
 /// are the answers a newcomer types, one per line.)
-const STDIN: &[(&str, &str)] = &[(
-    "nutshell mls character new",
-    include_str!("character-new-answers.txt"),
-)];
+const STDIN: &[(&str, bool, &str)] = &[
+    (
+        "nutshell mls character new",
+        false,
+        include_str!("character-new-answers.txt"),
+    ),
+    // `mls play` asks whoever controls a combatant; an empty answer takes
+    // the engine's pick, so the documented fights play to their end.
+    ("nutshell mls play", true, ENTER_EVERY_TIME),
+];
+
+/// Enter pressed at every prompt (more prompts than a documented fight asks).
+const ENTER_EVERY_TIME: &str = concat!(
+    "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+    "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+    "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+    "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+);
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -144,11 +160,12 @@ fn path_with_nutshell() -> String {
 fn run(play: &Play, shown: &Shown) -> (Option<i32>, String) {
     let stdin = STDIN
         .iter()
-        .find(|(command, _)| {
+        .find(|(command, any_arguments, _)| {
             shown.command.trim_end() == *command
                 || shown.command.starts_with(&format!("{command}  "))
+                || (*any_arguments && shown.command.starts_with(&format!("{command} ")))
         })
-        .map(|(_, input)| *input);
+        .map(|(_, _, input)| *input);
     let mut child = play
         .shell(&shown.command)
         .stdin(if stdin.is_some() {

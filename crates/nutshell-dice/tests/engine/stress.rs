@@ -99,7 +99,10 @@ fn a_megabyte_of_plus_one_is_refused_by_default_and_summed_when_allowed() {
 #[test]
 fn non_ascii_text_is_refused_with_its_column() {
     for (text, column) in [
-        ("4d6 ü", 5),
+        // After a whole roll, words are its label (flavour text, as Avrae
+        // and Foundry users type it): `4d6 ü` rolls 4d6 labelled "ü".
+        ("4d6ü", 4),
+        ("4d6 + ü", 7),
         ("ü", 1),
         ("1d6+🎲", 5),
         ("２d6", 1),
