@@ -96,7 +96,13 @@ impl Play {
 
     /// A shell running `script` in the folder, as the docs' reader would.
     pub fn shell(&self, script: &str) -> Command {
-        let mut command = Command::new("sh");
+        self.shell_with("sh", script)
+    }
+
+    /// `script` run by the shell `program` (`sh`, or `bash` for a session
+    /// that needs `pipefail`), as [`Play::shell`].
+    pub fn shell_with(&self, program: &str, script: &str) -> Command {
+        let mut command = Command::new(program);
         command
             .arg("-c")
             .arg(format!("exec 2>&1\n{script}"))

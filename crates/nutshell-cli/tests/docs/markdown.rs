@@ -8,8 +8,8 @@ use std::ops::Range;
 pub struct Shown {
     /// The page's line of the `$` (1-based), for messages.
     pub line: usize,
-    /// The command as the shell reads it (continuation lines joined with
-    /// their backslash and newline).
+    /// The command as the shell reads it (continuation lines, after a
+    /// backslash or a pipe at the end of a line, joined with their newline).
     pub command: String,
     /// The output lines shown under it, as written.
     pub output: Vec<String>,
@@ -66,7 +66,8 @@ fn commands(lines: &[&str], from: usize, to: usize) -> Vec<Shown> {
         };
         let line = i + 1;
         let mut command = first.to_string();
-        while command.ends_with('\\') && i + 1 < to {
+        // A line ending in `\` or a pipe goes on on the next.
+        while (command.ends_with('\\') || command.ends_with('|')) && i + 1 < to {
             i += 1;
             command.push('\n');
             command.push_str(lines[i]);
