@@ -267,6 +267,12 @@ fn every_console_block_runs_as_shown() {
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
         expected_lines += markdown::nutshell_lines(&text);
+        for line in markdown::bad_closing_fences(&text) {
+            failures.push(format!(
+                "{}:{line}: a closing fence with text after it: the rest of the page reads as code",
+                page.display()
+            ));
+        }
         let play = Play::new();
         let mut replacements: Vec<(std::ops::Range<usize>, Vec<String>)> = Vec::new();
         for block in markdown::console_blocks(&text) {

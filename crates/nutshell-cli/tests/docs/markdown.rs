@@ -87,6 +87,24 @@ fn commands(lines: &[&str], from: usize, to: usize) -> Vec<Shown> {
     out
 }
 
+/// Fences that do not close: a closing fence must be backticks alone (CommonMark),
+/// else the rest of the page reads as code. The 1-based lines of the bad ones.
+pub fn bad_closing_fences(text: &str) -> Vec<usize> {
+    let mut bad = Vec::new();
+    let mut open = false;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with("```") {
+            continue;
+        }
+        if open && trimmed.trim_start_matches('`').trim() != "" {
+            bad.push(i + 1);
+        }
+        open = !open;
+    }
+    bad
+}
+
 /// The lines starting `$ nutshell` anywhere in `text`, in or out of blocks:
 /// the count the harness must cover.
 pub fn nutshell_lines(text: &str) -> usize {
@@ -108,4 +126,6 @@ fn blocks_commands_and_outputs_are_read() {
     assert_eq!(c[0].output_at, 4..5);
     assert!(c[1].output.is_empty());
     assert_eq!(nutshell_lines(page), 3);
+    assert_eq!(bad_closing_fences(page), Vec::<usize>::new());
+    assert_eq!(bad_closing_fences("```\nx\n``` text\n"), vec![3]);
 }
