@@ -949,6 +949,12 @@ fn odds_of_a_comparison_lead_with_the_answer() {
         .assert()
         .success()
         .stdout("P(1d20 >= 11) = 1/2 (50%)\nP(2d20kh1 >= 11) = 3/4 (75%)\n");
+    // Flavour text stays with its answer.
+    nutshell()
+        .args(["odds", "1d20+5 >= 15 to hit", "2d20kh1+5 >= 15 # advantage"])
+        .assert()
+        .success()
+        .stdout("P(1d20 + 5 >= 15) = 11/20 (55%) [to hit]\nP(2d20kh1 + 5 >= 15) = 319/400 (79.75%) [advantage]\n");
 }
 
 #[test]
