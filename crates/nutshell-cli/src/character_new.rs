@@ -254,7 +254,11 @@ fn choices_from_flags(args: &NewArgs) -> Result<Choices, Failure> {
     })
 }
 
-/// Questions on stderr, answers from stdin.
+/// Questions on stderr, answers from stdin. Every question says what it
+/// accepts, with an example, in brackets; an empty answer takes the default
+/// when there is one and is otherwise asked again with what is needed (never
+/// a rule's quotation), and a refusal repeated word for word is not printed
+/// again in full.
 struct Asker<R: BufRead, W: Write> {
     input: R,
     err: W,
@@ -262,6 +266,10 @@ struct Asker<R: BufRead, W: Write> {
     /// like a dialogue; a terminal has echoed them already.
     echo: bool,
 }
+
+/// What a base formula may be, with examples.
+const BASE_HINT: &str =
+    "a primary trait such as mind, a reversed one such as 2-size, or an average such as mind+aura";
 
 impl<R: BufRead, W: Write> Asker<R, W> {
     fn say(&mut self, text: &str) {
@@ -275,6 +283,15 @@ impl<R: BufRead, W: Write> Asker<R, W> {
         default: Option<&str>,
         mut parse: impl FnMut(&str) -> Result<T, String>,
     ) -> Result<T, Failure> {
+        // What the question accepts: the part in brackets, which every
+        // question has (the tests walk through them all).
+        debug_assert!(question.ends_with(')'), "{question}");
+        let accepts = question
+            .rsplit_once('(')
+            .and_then(|(_, rest)| rest.strip_suffix(')'))
+            .unwrap_or("an answer")
+            .to_string();
+        let mut last_refusal: Option<String> = None;
         loop {
             match default {
                 Some(d) => {
@@ -303,9 +320,19 @@ impl<R: BufRead, W: Write> Asker<R, W> {
             if self.echo {
                 let _ = writeln!(self.err, "{answer}");
             }
+            if answer.is_empty() && default.is_none() {
+                self.say(&format!("  an answer is needed: {accepts}"));
+                continue;
+            }
             match parse(&answer) {
                 Ok(v) => return Ok(v),
-                Err(why) => self.say(&format!("  refused: {why}")),
+                Err(why) if last_refusal.as_deref() == Some(why.as_str()) => {
+                    self.say("  refused again, as above")
+                }
+                Err(why) => {
+                    self.say(&format!("  refused: {why}"));
+                    last_refusal = Some(why);
+                }
             }
         }
     }
@@ -322,24 +349,23 @@ fn primary_cost_left(race: Race, age: Age, traits: &Traits, spent_other: i64) ->
 
 fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Failure> {
     a.say("A new MLS character (mls, Character Generation). Press Enter to take the [default].");
-    let name = a.ask("Name", None, |s| {
-        if s.is_empty() {
-            Err("a name is needed".into())
-        } else {
-            Ok(s.to_string())
-        }
-    })?;
+    let name = a.ask(
+        "Name (any text, such as Brana)",
+        None,
+        |s| Ok(s.to_string()),
+    )?;
     let races: Vec<&str> = RACES.iter().map(|r| r.name).collect();
     a.say(&format!("Races: {}", races.join(", ")));
-    let race = a.ask("Race", Some("human"), |s| Race::parse(s).ok_or_else(|| format!("\"{s}\" is not a race of the table (human, elf, halfling, dwarf, gnome, ork, goblin)")))?;
+    let race = a.ask("Race (one of the races above, such as elf)", Some("human"), |s| Race::parse(s).ok_or_else(|| format!("\"{s}\" is not a race of the table (human, elf, halfling, dwarf, gnome, ork, goblin)")))?;
     let row = race.row();
     let (young, old) = row.start_ages();
     let age = a.ask(
         &format!(
-            "Age ({} to {}, in steps of {} months)",
+            "Age (years from {} to {}, in steps of {} months, such as {})",
             Age(young),
             Age(old),
-            row.increment
+            row.increment,
+            Age(young)
         ),
         Some(&Age(row.base_age).to_string()),
         |s| {
@@ -362,7 +388,13 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
             let left = primary_cost_left(race, age, &traits, 0);
             let rav = race.average();
             let v = a.ask(
-                &format!("{} ({left} CPs left)", p.name()),
+                &format!(
+                    "{} ({} to {}, such as {}; {left} CPs left)",
+                    p.name(),
+                    rav - 2,
+                    rav + 2,
+                    rav + 1
+                ),
                 Some(&rav.to_string()),
                 |s| {
                     let v: i64 = s
@@ -404,11 +436,15 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
     let mut negative = BTreeMap::new();
     a.say("Negative traits yield 1 CP at base, 3 at +1, 6 at +2, 10 at +3, 15 at +4 (empty name to go on).");
     loop {
-        let n = a.ask("Negative trait", Some(""), |s| Ok(s.to_string()))?;
+        let n = a.ask(
+            "Negative trait (a name such as greedy; nothing to go on)",
+            Some(""),
+            |s| Ok(s.to_string()),
+        )?;
         if n.is_empty() {
             break;
         }
-        let level = a.ask("  level above base (0..4)", Some("0"), |s| {
+        let level = a.ask("  level above base (0 to 4, such as 1)", Some("0"), |s| {
             let l: i64 = s
                 .parse()
                 .map_err(|_| format!("\"{s}\" is not a whole number"))?;
@@ -422,21 +458,17 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
     // Occupation.
     let left = |spent: i64, traits: &Traits| primary_cost_left(race, age, traits, spent);
     a.say(&format!("Occupation: a package skill at base, double the cost of a skill (2 CPs at base). {} CPs left.", left(spent, &traits)));
-    let oname = a.ask("Occupation", None, |s| {
-        if s.is_empty() {
-            Err(rules::OCCUPATION.to_string())
-        } else {
-            Ok(s.to_string())
-        }
-    })?;
-    let obase = a.ask(
-        "  its base (a trait, 2-trait, or trait+trait averaged)",
+    let oname = a.ask(
+        "Occupation (a name such as scholar: every character has one)",
         None,
-        |s| Base::parse(s).map(|_| s.to_string()),
+        |s| Ok(s.to_string()),
     )?;
+    let obase = a.ask(&format!("  its base ({BASE_HINT})"), None, |s| {
+        Base::parse(s).map(|_| s.to_string())
+    })?;
     let l0 = left(spent, &traits);
     let olevel = a.ask(
-        "  level above base (0..4; costs 2, 6, 12, 20, 30)",
+        "  level above base (0 to 4, such as 1; costs 2, 6, 12, 20, 30 CPs)",
         Some("0"),
         |s| {
             let l: i64 = s
@@ -456,7 +488,10 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
     a.say("Secondary traits cost 1 CP at base, 3 at +1, 6 at +2, 10 at +3, 15 at +4; Inherent ones 1 less (empty name to go on).");
     loop {
         let n = a.ask(
-            &format!("Secondary trait ({} CPs left)", left(spent, &traits)),
+            &format!(
+                "Secondary trait (a name such as sword; nothing to go on; {} CPs left)",
+                left(spent, &traits)
+            ),
             Some(""),
             |s| {
                 if s == oname {
@@ -469,14 +504,16 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
         if n.is_empty() {
             break;
         }
-        let k = a.ask("  trained, natural or inherent", Some("trained"), |s| {
-            kind(s).ok_or_else(|| format!("\"{s}\": trained, natural or inherent"))
-        })?;
-        let base = a.ask("  its base", None, |s| {
+        let k = a.ask(
+            "  its kind (trained, natural or inherent)",
+            Some("trained"),
+            |s| kind(s).ok_or_else(|| format!("\"{s}\": trained, natural or inherent")),
+        )?;
+        let base = a.ask(&format!("  its base ({BASE_HINT})"), None, |s| {
             Base::parse(s).map(|_| s.to_string())
         })?;
         let l0 = left(spent, &traits);
-        let level = a.ask("  level above base (0..4)", Some("0"), |s| {
+        let level = a.ask("  level above base (0 to 4, such as 1)", Some("0"), |s| {
             let l: i64 = s
                 .parse()
                 .map_err(|_| format!("\"{s}\" is not a whole number"))?;
@@ -506,23 +543,27 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
     let mut sixteens = 0;
     for (x, y) in PAIRS {
         let s16 = sixteens;
-        let choice = a.ask(&format!("{x}/{y}"), Some("10"), |s| {
-            if s.eq_ignore_ascii_case("roll") {
-                return Ok(PersonalityChoice::Roll("roll".into()));
-            }
-            let v: i64 = s
-                .parse()
-                .map_err(|_| format!("\"{s}\" is not a number or \"roll\""))?;
-            match v {
-                5..=15 => Ok(PersonalityChoice::Value(v)),
-                4 | 16 if s16 < 5 => Ok(PersonalityChoice::Value(v)),
-                4 | 16 => Err(format!(
-                    "five pairs are at 16/4 already: {}",
-                    rules::PERSONALITY
-                )),
-                _ => Err(format!("{v}: {}", rules::PERSONALITY)),
-            }
-        })?;
+        let choice = a.ask(
+            &format!("{x}/{y} (5 to 15, 16 or 4, or roll)"),
+            Some("10"),
+            |s| {
+                if s.eq_ignore_ascii_case("roll") {
+                    return Ok(PersonalityChoice::Roll("roll".into()));
+                }
+                let v: i64 = s
+                    .parse()
+                    .map_err(|_| format!("\"{s}\" is not a number or \"roll\""))?;
+                match v {
+                    5..=15 => Ok(PersonalityChoice::Value(v)),
+                    4 | 16 if s16 < 5 => Ok(PersonalityChoice::Value(v)),
+                    4 | 16 => Err(format!(
+                        "five pairs are at 16/4 already: {}",
+                        rules::PERSONALITY
+                    )),
+                    _ => Err(format!("{v}: {}", rules::PERSONALITY)),
+                }
+            },
+        )?;
         if matches!(choice, PersonalityChoice::Value(4 | 16)) {
             sixteens += 1;
         }
@@ -532,7 +573,7 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
     }
     let l0 = left(spent, &traits);
     let fate = a.ask(
-        &format!("Fate Points to buy at 5 CPs each ({l0} CPs left)"),
+        &format!("Fate Points to buy at 5 CPs each (a number such as 1; {l0} CPs left)"),
         Some("0"),
         |s| {
             let n: i64 = s
@@ -549,7 +590,7 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
         },
     )?;
     let magic = a.ask(
-        "Does the character use magic (roll TMP)? y/n",
+        "Does the character use magic, rolling TMP? (y or n)",
         Some("n"),
         |s| match s {
             "y" | "yes" => Ok(true),
@@ -561,7 +602,11 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
     skills.extend(secondary.keys().cloned());
     let mut weapons = Vec::new();
     a.say("A weapon to fight with (empty name for none).");
-    let wname = a.ask("Weapon", Some(""), |s| Ok(s.to_string()))?;
+    let wname = a.ask(
+        "Weapon (a name such as sword; nothing for none)",
+        Some(""),
+        |s| Ok(s.to_string()),
+    )?;
     if !wname.is_empty() {
         let skill = a.ask(
             &format!("  used with ({})", skills.join(", ")),
@@ -574,7 +619,7 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
                 }
             },
         )?;
-        let dam = a.ask("  Dam", None, |s| {
+        let dam = a.ask("  Dam (0 to 1000, such as 8)", None, |s| {
             s.parse::<i64>()
                 .ok()
                 .filter(|d| (0..=1000).contains(d))
@@ -626,7 +671,9 @@ mod tests {
             err: &mut err,
             echo,
         };
-        let name: String = a.ask("Name", None, |s| Ok(s.to_string())).unwrap();
+        let name: String = a
+            .ask("Name (any text)", None, |s| Ok(s.to_string()))
+            .unwrap();
         assert_eq!(name, "Tess");
         String::from_utf8(err).unwrap()
     }
@@ -634,7 +681,60 @@ mod tests {
     #[test]
     fn answers_are_echoed_only_when_piped() {
         // A terminal shows what was typed: echoing it again printed each answer twice.
-        assert_eq!(transcript(true), "Name: Tess\n");
-        assert_eq!(transcript(false), "Name: ");
+        assert_eq!(transcript(true), "Name (any text): Tess\n");
+        assert_eq!(transcript(false), "Name (any text): ");
+    }
+
+    /// Issue "A newcomer's first hour", item 6: an empty answer is asked
+    /// again with what the question accepts, and a refusal is not repeated.
+    #[test]
+    fn empty_answers_and_repeated_refusals_are_answered_briefly() {
+        let mut err = Vec::new();
+        let mut a = Asker {
+            input: "\n\nx\nx\ny\n".as_bytes(),
+            err: &mut err,
+            echo: true,
+        };
+        let got: String = a
+            .ask("Occupation (a name such as scholar)", None, |s| {
+                if s == "x" {
+                    Err("\"Choose Occupation\" (a long quotation of the rule)".into())
+                } else {
+                    Ok(s.to_string())
+                }
+            })
+            .unwrap();
+        assert_eq!(got, "y");
+        let text = String::from_utf8(err).unwrap();
+        assert_eq!(
+            text.matches("  an answer is needed: a name such as scholar\n")
+                .count(),
+            2,
+            "{text}"
+        );
+        assert_eq!(text.matches("a long quotation").count(), 1, "{text}");
+        assert!(text.contains("  refused again, as above\n"), "{text}");
+    }
+
+    /// Every question of the whole dialogue says what it accepts (the
+    /// debug assertion in `ask`), and the docs' answers make a character.
+    #[test]
+    fn the_whole_dialogue_says_what_each_question_accepts() {
+        let answers = include_str!("../tests/docs/character-new-answers.txt");
+        let mut err = Vec::new();
+        let mut a = Asker {
+            input: answers.as_bytes(),
+            err: &mut err,
+            echo: true,
+        };
+        let choices = super::interactive(&mut a).unwrap();
+        assert_eq!(choices.name, "Ada");
+        assert_eq!(choices.occupation.name, "scholar");
+        let text = String::from_utf8(err).unwrap();
+        assert!(!text.contains("refused"), "{text}");
+        assert!(
+            text.contains("Occupation (a name such as scholar"),
+            "{text}"
+        );
     }
 }

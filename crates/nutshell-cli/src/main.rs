@@ -32,6 +32,7 @@ mod odds_line;
 mod odds_progress;
 mod roll_cmd;
 mod rules_cmd;
+mod rules_text;
 mod server_cmd;
 mod sheet_file;
 mod shown;

@@ -131,16 +131,24 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
 }
 
 /// `P(expression) = p (percent)` when the whole expression is a comparison
-/// of totals (1 when it holds, else 0): its answer, not a table of 0 and 1.
-fn comparison_answer(expr: &Expression, dist: &Distribution) -> Option<String> {
+/// of totals (1 when it holds, else 0): its answer, not a table of 0 and 1;
+/// a label around it follows (`P(1d20 + 5 >= 15) = 11/20 (55%) [to hit]`).
+pub fn comparison_answer(expr: &Expression, dist: &Distribution) -> Option<String> {
     let mut node = expr.root();
-    while let nutshell_dice::plan::NodeKind::Labeled(inner, _) = &node.kind {
+    let mut labels = Vec::new();
+    while let nutshell_dice::plan::NodeKind::Labeled(inner, label) = &node.kind {
+        labels.push(format!(" [{label}]"));
         node = inner;
     }
     if !matches!(node.kind, nutshell_dice::plan::NodeKind::Compare(..)) {
         return None;
     }
-    Some(format!("P({node}) = {}", answer(&dist.probability(1))))
+    labels.reverse();
+    Some(format!(
+        "P({node}) = {}{}",
+        answer(&dist.probability(1)),
+        labels.concat()
+    ))
 }
 
 /// A probability as `37/324 (11.42%)`: the exact fraction when short, and

@@ -3,7 +3,7 @@
 //! comparisons of totals as one answer a line.
 
 use crate::exit::Failure;
-use crate::odds_cmd::{OddsArgs, answer};
+use crate::odds_cmd::OddsArgs;
 use comfy_table::{CellAlignment, Table, presets};
 use nutshell_dice::{Distribution, Expression, Limits};
 use std::collections::BTreeSet;
@@ -61,23 +61,19 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
         );
     }
     let mut out = anstream::stdout().lock();
-    if exprs.iter().all(is_comparison) {
-        for (expr, dist) in exprs.iter().zip(&dists) {
-            writeln!(
-                out,
-                "P({}) = {}",
-                expr.normalized(),
-                answer(&dist.probability(1))
-            )?;
+    let answers: Option<Vec<String>> = exprs
+        .iter()
+        .zip(&dists)
+        .map(|(expr, dist)| crate::odds_cmd::comparison_answer(expr, dist))
+        .collect();
+    if let Some(answers) = answers {
+        for line in answers {
+            writeln!(out, "{line}")?;
         }
         return Ok(());
     }
     write_side_by_side(&mut out, &exprs, &dists, args)?;
     Ok(())
-}
-
-fn is_comparison(expr: &Expression) -> bool {
-    matches!(expr.root().kind, nutshell_dice::plan::NodeKind::Compare(..))
 }
 
 fn write_side_by_side(

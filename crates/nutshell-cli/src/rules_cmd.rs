@@ -2,6 +2,7 @@
 
 use crate::exit::Failure;
 use crate::fraction::percent;
+use crate::rules_text::{dice_groups, side_outcome, winner_name};
 use crate::source_args::SourceArgs;
 use clap::{Args, ValueEnum};
 use comfy_table::{CellAlignment, Table, presets};
@@ -503,6 +504,9 @@ fn print_check(out: &mut impl Write, r: &CheckResult, json: bool) -> Result<(), 
     if json {
         return write_json(out, r);
     }
+    if !r.dice.is_empty() {
+        writeln!(out, "  rolled {}", dice_groups(&r.dice).join("; "))?;
+    }
     write_steps(out, &r.transcript)?;
     let mut summary = format!("{}: {}", r.ruleset, r.outcome.id());
     let mut details = Vec::new();
@@ -688,7 +692,13 @@ pub fn contest(args: &ContestArgs) -> Result<(), Failure> {
     request.validate().map_err(rules_error)?;
     let mut out = anstream::stdout().lock();
     if args.odds {
-        return print_odds(&mut out, &request.odds().map_err(rules_error)?, args.json);
+        let mut odds = request.odds().map_err(rules_error)?;
+        if !args.json {
+            for o in &mut odds.outcomes {
+                o.outcome = winner_name(odds.ruleset, &o.outcome).to_string();
+            }
+        }
+        return print_odds(&mut out, &odds, args.json);
     }
     let mut source = args.source.source()?;
     let result = request.roll(source.dice()).map_err(rules_error)?;
@@ -702,14 +712,16 @@ fn print_contest(out: &mut impl Write, r: &ContestResult, json: bool) -> Result<
     if json {
         return write_json(out, r);
     }
-    for (name, side) in ["first", "second"].iter().zip(&r.sides) {
-        let dice: Vec<String> = side.dice.iter().map(|d| d.face.to_string()).collect();
+    for (i, (name, side)) in ["first", "second"].iter().zip(&r.sides).enumerate() {
+        let mut rolled = dice_groups(&side.dice).join("; ");
+        if rolled.is_empty() {
+            rolled = "no dice".to_string();
+        }
         writeln!(
             out,
-            "{name}: dice [{}], total {}, {}",
-            dice.join(", "),
+            "{name}: {rolled}; total {}: {}",
             side.total.map_or("-".to_string(), |t| t.to_string()),
-            side.outcome.id()
+            side_outcome(r, i)
         )?;
         for e in &side.experience {
             let s = if e.points == 1 { "" } else { "s" };
@@ -718,13 +730,7 @@ fn print_contest(out: &mut impl Write, r: &ContestResult, json: bool) -> Result<
         write_steps(out, &side.transcript)?;
     }
     write_steps(out, &r.transcript)?;
-    let winner = match r.winner {
-        "first" if r.ruleset == mls::ID => "the active side succeeds",
-        "none" => "the active side fails",
-        "first" => "the first side wins",
-        _ => "the second side wins",
-    };
-    writeln!(out, "{}: {winner}", r.ruleset)?;
+    writeln!(out, "{}: {}", r.ruleset, winner_name(r.ruleset, r.winner))?;
     Ok(())
 }
 

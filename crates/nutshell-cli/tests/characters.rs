@@ -394,15 +394,15 @@ fn new_asks_step_by_step() {
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(out.status.success(), "{err}");
     assert!(err.contains("62 CPs to spend."), "{err}");
-    assert!(err.contains("strength (62 CPs left) [2]: 5\n  refused: 5 is outside 0..4: mls, Character Generation, Limits: \"No Primary Trait may ever naturally exceed the RAv+2"), "{err}");
+    assert!(err.contains("strength (0 to 4, such as 3; 62 CPs left) [2]: 5\n  refused: 5 is outside 0..4: mls, Character Generation, Limits: \"No Primary Trait may ever naturally exceed the RAv+2"), "{err}");
     assert!(err.contains("refused: 3 traits at +2, 2 allowed: mls, Character Generation, Primary Traits: \"May have up to 2 traits at +2"), "{err}");
     assert!(
         err.contains("refused: base+5: mls, Character Generation, Limits"),
         "{err}"
     );
     assert!(err.contains("refused: 17: mls, Character Generation, Personality Traits: \"May be chosen as desired from 5 to 15"), "{err}");
-    assert!(err.contains("Secondary trait (50 CPs left)"), "{err}");
-    assert!(err.contains("Secondary trait (44 CPs left)"), "{err}");
+    assert!(err.contains("nothing to go on; 50 CPs left)"), "{err}");
+    assert!(err.contains("nothing to go on; 44 CPs left)"), "{err}");
     let text = String::from_utf8(out.stdout).unwrap();
     // 62 - 10 (two +2) - 2 (guard) - 6 (sword +2) - 5 (a Fate Point) = 39.
     assert!(text.contains("cps = 39"), "{text}");
@@ -425,7 +425,7 @@ fn new_stops_when_the_answers_end() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "the answers ended at the question \"Race\"",
+            "the answers ended at the question \"Race (",
         ));
 }
 

@@ -949,6 +949,12 @@ fn odds_of_a_comparison_lead_with_the_answer() {
         .assert()
         .success()
         .stdout("P(1d20 >= 11) = 1/2 (50%)\nP(2d20kh1 >= 11) = 3/4 (75%)\n");
+    // Flavour text stays with its answer.
+    nutshell()
+        .args(["odds", "1d20+5 >= 15 to hit", "2d20kh1+5 >= 15 # advantage"])
+        .assert()
+        .success()
+        .stdout("P(1d20 + 5 >= 15) = 11/20 (55%) [to hit]\nP(2d20kh1 + 5 >= 15) = 319/400 (79.75%) [advantage]\n");
 }
 
 #[test]
@@ -1006,4 +1012,154 @@ fn roll_help_has_a_cheat_sheet_and_no_limits_of_exact_odds() {
             "{odds_only} missing from odds --help"
         );
     }
+}
+
+// Issue "A newcomer's first hour", item 5: checks and contests read the same everywhere.
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = nutshell().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn checks_show_the_dice_they_rolled() {
+    // mls: the faces, as a contest and a fight show them.
+    let mls = stdout_of(&["check", "mls", "--skill", "12", "--faces", "4,3,4"]);
+    assert!(
+        mls.starts_with("  rolled 3d6 [4, 3, 4] for the check\n"),
+        "{mls}"
+    );
+    // tiered-d20: its d20, with or without edges.
+    let tiered = stdout_of(&[
+        "check",
+        "tiered-d20",
+        "--skill",
+        "4",
+        "--dc",
+        "14",
+        "--faces",
+        "15",
+    ]);
+    assert!(
+        tiered.starts_with("  rolled 1d20 [15] for the check\n"),
+        "{tiered}"
+    );
+    let edged = stdout_of(&[
+        "check",
+        "tiered-d20",
+        "--skill",
+        "0",
+        "--dc",
+        "10",
+        "--edge",
+        "3",
+        "--faces",
+        "4,7",
+    ]);
+    assert!(
+        edged.starts_with("  rolled 1d20 [4] for the check; 1d8 [7] for the edge gained\n"),
+        "{edged}"
+    );
+}
+
+#[test]
+fn a_botch_check_die_is_not_listed_among_the_dice_that_add_up() {
+    // exploding-d6, Botch (1) (RULING X-3): a 1 rolls a second die that only checks for a botch.
+    let text = stdout_of(&[
+        "contest",
+        "exploding-d6",
+        "--score",
+        "3",
+        "--vs-score",
+        "2",
+        "--faces",
+        "1,3,3",
+    ]);
+    assert!(
+        text.starts_with(
+            "first: 1d6 [1] for side A; 1d6 [3] botch check for side A; total 4: failure\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_tied_favor_contest_is_a_tie_won_or_lost_on_the_tie_break() {
+    // favor-3d6, Tie Breakers (RULING V-3): equal totals, everything equal, a d2 decides.
+    let text = stdout_of(&[
+        "contest",
+        "favor-3d6",
+        "--mod",
+        "2",
+        "--vs-mod",
+        "2",
+        "--faces",
+        "5,1,3,4,4,1,1",
+    ]);
+    assert!(
+        text.contains("total 11: a tie, won on the tie-break"),
+        "{text}"
+    );
+    assert!(
+        text.contains("total 11: a tie, lost on the tie-break"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(": success\n") && !text.contains(": failure\n"),
+        "{text}"
+    );
+    assert!(text.contains("1d2 [1] to break the tie"), "{text}");
+}
+
+#[test]
+fn contest_odds_rows_are_named_by_the_sides() {
+    let mls = stdout_of(&[
+        "contest",
+        "mls",
+        "--skill",
+        "12",
+        "--vs-skill",
+        "10",
+        "--odds",
+    ]);
+    assert!(
+        mls.contains("the active side fails") && mls.contains("the active side succeeds"),
+        "{mls}"
+    );
+    let exploding = stdout_of(&[
+        "contest",
+        "exploding-d6",
+        "--score",
+        "3",
+        "--vs-score",
+        "2",
+        "--odds",
+    ]);
+    assert!(
+        exploding.contains("the first side wins") && exploding.contains("the second side wins"),
+        "{exploding}"
+    );
+    for text in [&mls, &exploding] {
+        let bare = |l: &str| {
+            ["none", "first", "second"].contains(&l.split_whitespace().next().unwrap_or(""))
+        };
+        assert!(!text.lines().any(bare), "{text}");
+    }
+    // JSON keeps the ids.
+    let json = stdout_of(&[
+        "contest",
+        "mls",
+        "--skill",
+        "12",
+        "--vs-skill",
+        "10",
+        "--odds",
+        "--json",
+    ]);
+    assert!(json.contains("\"outcome\":\"none\""), "{json}");
 }

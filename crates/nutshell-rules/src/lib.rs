@@ -25,6 +25,10 @@
 //! assert_eq!(result.outcome, Outcome::CriticalSuccess);
 //! # Ok::<(), nutshell_rules::RulesError>(())
 //! ```
+//!
+//! A whole program (a check from a seed, its steps, its exact odds printed
+//! as `5/8 (62.5%)`): `examples/check.rs`, `cargo run -p nutshell-rules
+//! --example check`.
 
 pub mod dice;
 pub mod effect;

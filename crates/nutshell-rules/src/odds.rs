@@ -27,8 +27,20 @@ fn is_zero_text(s: &String) -> bool {
     s == "0"
 }
 
-/// One outcome's probability.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One outcome's probability. It prints as people read it:
+/// `success: 37/324 (11.42%)` (`{}`), and `{:?}` shows the exact
+/// probability the same way, not as a `Ratio`'s parts.
+///
+/// ```
+/// use nutshell_rules::mls;
+/// let odds = mls::Check { skill: 12, modifier: -2 }.odds()?;
+/// assert_eq!(odds.outcomes[0].to_string(), "fumble: 1/216 (0.46%)");
+/// assert!(format!("{:?}", odds.outcomes[0]).contains("probability: 1/216 (0.46%)"));
+/// assert!(!format!("{odds:?}").contains("Ratio"));
+/// assert_eq!(odds.to_string().lines().last(), Some("critical-success: 5/8 (62.5%)"));
+/// # Ok::<(), nutshell_rules::RulesError>(())
+/// ```
+#[derive(Clone, PartialEq, Serialize)]
 pub struct OutcomeProbability {
     /// The outcome id (or, for contests, the winner).
     pub outcome: String,
@@ -39,6 +51,42 @@ pub struct OutcomeProbability {
     #[serde(skip)]
     /// The exact probability.
     pub exact: BigRational,
+}
+
+impl std::fmt::Display for OutcomeProbability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {}",
+            self.outcome,
+            nutshell_dice::exact::probability_text(&self.exact)
+        )
+    }
+}
+
+impl std::fmt::Debug for OutcomeProbability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutcomeProbability")
+            .field("outcome", &self.outcome)
+            .field(
+                "probability",
+                &format_args!("{}", nutshell_dice::exact::probability_text(&self.exact)),
+            )
+            .finish()
+    }
+}
+
+impl std::fmt::Display for OutcomeOdds {
+    /// One outcome a line, lowest first: `success: 37/324 (11.42%)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, o) in self.outcomes.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{o}")?;
+        }
+        Ok(())
+    }
 }
 
 /// An effect's distribution for one outcome.

@@ -2,9 +2,9 @@
 //! matches.
 //!
 //! - Masked on both sides: durations (`0.7 ms`, `2.1 s`, `, 1s`), rates
-//!   (`168885 fights/s`), thread counts (`on 2 threads`) and log
-//!   timestamps (`2026-11-27T02:35:43.344313Z`), which change from run to
-//!   run and machine to machine.
+//!   (`168885 fights/s`), thread counts (`on 2 threads`), log timestamps
+//!   (`2026-11-27T02:35:43.344313Z`) and room ids (16 hexadecimal digits),
+//!   which change from run to run and machine to machine.
 //! - A shown line `...` matches any number of lines (none included).
 //! - `[..]` inside a shown line matches any text on that line.
 //! - Trailing white space is ignored (tables pad their last column).
@@ -19,6 +19,7 @@ static MASKS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
             "[rate] $2/s",
         ),
         (Regex::new(r"on \d+ threads?").unwrap(), "on [n] threads"),
+        (Regex::new(r"\b[0-9a-f]{16}\b").unwrap(), "[room]"),
         (
             Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z").unwrap(),
             "[timestamp]",

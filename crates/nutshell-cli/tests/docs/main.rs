@@ -112,7 +112,13 @@ impl Play {
 
     /// A shell running `script` in the folder, as the docs' reader would.
     pub fn shell(&self, script: &str) -> Command {
-        let mut command = Command::new("sh");
+        self.shell_with("sh", script)
+    }
+
+    /// `script` run by the shell `program` (`sh`, or `bash` for a session
+    /// that needs `pipefail`), as [`Play::shell`].
+    pub fn shell_with(&self, program: &str, script: &str) -> Command {
+        let mut command = Command::new(program);
         command
             .arg("-c")
             .arg(format!("exec 2>&1\n{script}"))
@@ -278,6 +284,12 @@ fn every_console_block_runs_as_shown() {
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
         expected_lines += markdown::nutshell_lines(&text);
+        for line in markdown::bad_closing_fences(&text) {
+            failures.push(format!(
+                "{}:{line}: a closing fence with text after it: the rest of the page reads as code",
+                page.display()
+            ));
+        }
         let play = Play::new();
         let mut replacements: Vec<(std::ops::Range<usize>, Vec<String>)> = Vec::new();
         for block in markdown::console_blocks(&text) {
@@ -354,4 +366,52 @@ pub fn read_until(
     receive
         .recv_timeout(Duration::from_secs(60))
         .expect("the server says where it listens within a minute")
+}
+
+/// A library example in the docs is an example program of the crate, which
+/// `cargo test` builds: a `rust` block whose first line names the file
+/// (`// crates/nutshell-rules/examples/check.rs`) shows that file as it is,
+/// its `//!` heading left out.
+#[test]
+fn library_examples_in_the_docs_are_the_crates_example_programs() {
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut i = 0;
+        while i < lines.len() {
+            if lines[i].trim() != "```rust" {
+                i += 1;
+                continue;
+            }
+            let start = i + 1;
+            let mut end = start;
+            while end < lines.len() && !lines[end].starts_with("```") {
+                end += 1;
+            }
+            i = end + 1;
+            let Some(file) = lines
+                .get(start)
+                .and_then(|l| l.strip_prefix("// "))
+                .filter(|f| f.contains("/examples/") && f.ends_with(".rs"))
+            else {
+                continue;
+            };
+            let source = std::fs::read_to_string(repo().join(file))
+                .unwrap_or_else(|e| panic!("{}: {file}: {e}", page.display()));
+            let program: Vec<&str> = source
+                .lines()
+                .skip_while(|l| l.starts_with("//!"))
+                .skip_while(|l| l.is_empty())
+                .collect();
+            assert_eq!(
+                lines[start + 1..end].to_vec(),
+                program,
+                "{}: the example differs from {file}",
+                page.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "library examples checked: {checked}");
 }

@@ -8,8 +8,8 @@ use std::ops::Range;
 pub struct Shown {
     /// The page's line of the `$` (1-based), for messages.
     pub line: usize,
-    /// The command as the shell reads it (continuation lines joined with
-    /// their backslash and newline).
+    /// The command as the shell reads it (continuation lines, after a
+    /// backslash or a pipe at the end of a line, joined with their newline).
     pub command: String,
     /// The output lines shown under it, as written.
     pub output: Vec<String>,
@@ -66,7 +66,8 @@ fn commands(lines: &[&str], from: usize, to: usize) -> Vec<Shown> {
         };
         let line = i + 1;
         let mut command = first.to_string();
-        while command.ends_with('\\') && i + 1 < to {
+        // A line ending in `\` or a pipe goes on on the next.
+        while (command.ends_with('\\') || command.ends_with('|')) && i + 1 < to {
             i += 1;
             command.push('\n');
             command.push_str(lines[i]);
@@ -84,6 +85,24 @@ fn commands(lines: &[&str], from: usize, to: usize) -> Vec<Shown> {
         });
     }
     out
+}
+
+/// Fences that do not close: a closing fence must be backticks alone (CommonMark),
+/// else the rest of the page reads as code. The 1-based lines of the bad ones.
+pub fn bad_closing_fences(text: &str) -> Vec<usize> {
+    let mut bad = Vec::new();
+    let mut open = false;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with("```") {
+            continue;
+        }
+        if open && trimmed.trim_start_matches('`').trim() != "" {
+            bad.push(i + 1);
+        }
+        open = !open;
+    }
+    bad
 }
 
 /// The lines starting `$ nutshell` anywhere in `text`, in or out of blocks:
@@ -107,4 +126,6 @@ fn blocks_commands_and_outputs_are_read() {
     assert_eq!(c[0].output_at, 4..5);
     assert!(c[1].output.is_empty());
     assert_eq!(nutshell_lines(page), 3);
+    assert_eq!(bad_closing_fences(page), Vec::<usize>::new());
+    assert_eq!(bad_closing_fences("```\nx\n``` text\n"), vec![3]);
 }

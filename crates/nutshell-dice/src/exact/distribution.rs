@@ -206,6 +206,30 @@ impl Distribution {
     }
 }
 
+/// A probability as people read it: the exact fraction in lowest terms and
+/// the percentage to two decimals, trailing zeros dropped (a tiny non-zero
+/// one as `<0.01%`).
+///
+/// ```
+/// use nutshell_dice::exact::probability_text;
+/// use num_rational::BigRational;
+/// let p = BigRational::new(37.into(), 324.into());
+/// assert_eq!(probability_text(&p), "37/324 (11.42%)");
+/// assert_eq!(probability_text(&BigRational::new(11.into(), 20.into())), "11/20 (55%)");
+/// ```
+pub fn probability_text(p: &BigRational) -> String {
+    let percent = ratio_to_f64(p) * 100.0;
+    let percent = if p.numer().bits() == 0 {
+        "0".to_string()
+    } else if percent < 0.005 {
+        "<0.01".to_string()
+    } else {
+        let text = format!("{percent:.2}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    format!("{p} ({percent}%)")
+}
+
 /// A rational as the nearest float (for display only).
 pub fn ratio_to_f64(r: &BigRational) -> f64 {
     if let Some(x) = r.to_f64()

@@ -37,7 +37,7 @@ mod threshold;
 mod words;
 
 pub use decimal::decimal;
-pub use distribution::{Distribution, ratio_to_f64};
+pub use distribution::{Distribution, probability_text, ratio_to_f64};
 pub use lowest::FractionWriter;
 
 use crate::limits::Limits;

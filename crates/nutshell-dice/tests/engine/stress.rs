@@ -98,9 +98,10 @@ fn a_megabyte_of_plus_one_is_refused_by_default_and_summed_when_allowed() {
 
 #[test]
 fn non_ascii_text_is_refused_with_its_column() {
+    // After white space a word is flavour text, the roll's label
+    // (`4d6 über` is `4d6[über]`, syntax::habits); a symbol there is not.
     for (text, column) in [
-        // After a whole roll, words are its label (flavour text, as Avrae
-        // and Foundry users type it): `4d6 ü` rolls 4d6 labelled "ü".
+        ("4d6 €", 5),
         ("4d6ü", 4),
         ("4d6 + ü", 7),
         ("ü", 1),
