@@ -415,7 +415,8 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
         }
     }
     let mut out = anstream::stdout().lock();
-    write!(out, "{o}")?;
+    // The sheet quotes names and the ledger's words: shown escaped.
+    write!(out, "{}", crate::shown::lines(&o))?;
     Ok(())
 }
 

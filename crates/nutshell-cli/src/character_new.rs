@@ -60,8 +60,8 @@ pub(crate) fn new(args: &NewArgs) -> Result<(), Failure> {
             let _ = writeln!(
                 anstream::stderr(),
                 "{} [{}]",
-                e.change,
-                e.roll.as_deref().unwrap_or("")
+                crate::shown::text(&e.change),
+                crate::shown::text(e.roll.as_deref().unwrap_or(""))
             );
         }
     }

@@ -110,13 +110,13 @@ pub fn advance(args: &AdvanceArgs) -> Result<(), Failure> {
         )?;
     } else {
         for e in added {
-            writeln!(out, "{}", entry_line(e))?;
-            writeln!(out, "    rule: {}", e.rule)?;
+            writeln!(out, "{}", crate::shown::text(&entry_line(e)))?;
+            writeln!(out, "    rule: {}", crate::shown::text(&e.rule))?;
         }
         writeln!(
             out,
             "{}: {} CP(s) unspent at age {}{}",
-            sheet.name,
+            crate::shown::text(&sheet.name),
             ch.cps,
             ch.age,
             if args.write {

@@ -387,6 +387,41 @@ mod tests {
         );
     }
 
+    /// A write killed before its rename (even by SIGKILL, which nothing can
+    /// clean up after) leaves no file behind: until the moment before the
+    /// rename, the temporary file has no name.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_temporary_file_has_no_name_until_the_rename() {
+        let dir = tempfile::tempdir().unwrap();
+        let sheet = dir.path().join("hero.toml");
+        std::fs::write(&sheet, "old").unwrap();
+        let mut temporary = Temporary::new(dir.path()).unwrap();
+        assert!(matches!(temporary, Temporary::Unnamed(_)), "O_TMPFILE");
+        temporary.file().write_all(b"new").unwrap();
+        let names = || std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(names(), 1, "nothing to leave behind");
+        temporary.persist(dir.path(), &sheet).unwrap();
+        assert_eq!(names(), 1);
+        assert_eq!(std::fs::read_to_string(&sheet).unwrap(), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_nothing_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("hero.toml");
+        std::os::unix::fs::symlink(dir.path().join("gone.toml"), &link).unwrap();
+        let e = write_atomic(&link, "x").unwrap_err().message;
+        assert!(e.contains("a link to a file that cannot be reached"), "{e}");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
     #[test]
     fn a_file_over_the_limit_is_refused_with_its_size_and_the_limit() {
         let dir = tempfile::tempdir().unwrap();

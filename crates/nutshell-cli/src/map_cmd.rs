@@ -164,7 +164,7 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
     writeln!(
         out,
         "{}: {} columns x {} rows",
-        map.name,
+        crate::shown::text(&map.name),
         map.width(),
         map.height()
     )?;
@@ -188,14 +188,19 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
         writeln!(
             out,
             "{} at {}, facing {}",
-            start.who, start.at, start.facing
+            crate::shown::text(&start.who),
+            start.at,
+            start.facing
         )?;
     }
     for start in &map.side_starts {
         writeln!(
             out,
             "side {} from {}, facing {}, {} a rank",
-            start.side, start.at, start.facing, start.width
+            crate::shown::text(&start.side),
+            start.at,
+            start.facing,
+            start.width
         )?;
     }
     Ok(())
@@ -298,7 +303,9 @@ impl Board {
             if let Some(p) = self.at.get(name) {
                 writeln!(
                     out,
-                    "  {name} ({side}): {}, facing {}{}",
+                    "  {} ({}): {}, facing {}{}",
+                    crate::shown::text(name),
+                    crate::shown::text(side),
                     p.square,
                     p.facing,
                     if p.state == "standing" {

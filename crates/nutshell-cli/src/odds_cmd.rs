@@ -109,7 +109,7 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
         write_tail(&mut out, expr, &dist)?;
         return Ok(());
     }
-    writeln!(out, "{}", expr.normalized())?;
+    writeln!(out, "{}", crate::shown::text(expr.normalized()))?;
     write_table(&mut out, &dist, args.all)?;
     writeln!(
         out,
@@ -437,7 +437,7 @@ fn simulated(args: &OddsArgs, expr: &Expression, rolls: u64) -> Result<(), Failu
     writeln!(
         out,
         "{}  (estimated from {rolls} rolls, seed {}; 95% intervals)",
-        expr.normalized(),
+        crate::shown::text(expr.normalized()),
         args.seed
     )?;
     let mut table = Table::new();

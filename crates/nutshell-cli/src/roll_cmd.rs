@@ -54,6 +54,7 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     }
     let mut source = args.source.source()?;
     let painter = crate::style::Terminal::new();
+    let styles = painter.sequences();
     let mut out = anstream::stdout().lock();
     for expr in &parsed {
         for note in expr.notes() {
@@ -72,8 +73,10 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
                     .map_err(|e| Failure::other(format!("error: {e}")))?;
                 writeln!(out, "{line}")?;
             } else {
+                // Labels are user text: shown escaped, the painter's styles kept.
                 let roll = roller.to_roll(total);
-                writeln!(out, "{}", roll.render_with(&painter))?;
+                let line = roll.render_with(&painter);
+                writeln!(out, "{}", crate::shown::styled(&line, &styles))?;
             }
         }
     }

@@ -63,6 +63,30 @@ pub fn lines(text: &str) -> Cow<'_, str> {
     escape(text, true)
 }
 
+/// A line the program styled itself (a roll's transcript painted by
+/// `style::Terminal`) that quotes user text (labels): the style sequences
+/// in `styles` kept, every other hidden character escaped.
+pub fn styled<'t>(text: &'t str, styles: &[&str]) -> Cow<'t, str> {
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(style) = styles
+            .iter()
+            .find(|s| !s.is_empty() && rest.starts_with(**s))
+        {
+            out.push_str(style);
+            rest = &rest[style.len()..];
+            continue;
+        }
+        out.push_str(&escape(&rest[..c.len_utf8()], false));
+        rest = &rest[c.len_utf8()..];
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +103,18 @@ mod tests {
         assert_eq!(text("\u{2066}x\u{2069}\t"), "\\u{2066}x\\u{2069}\\t");
         // Ordinary non-ASCII text is untouched.
         assert_eq!(text("Ærwyn 日本 🔥"), "Ærwyn 日本 🔥");
+    }
+
+    #[test]
+    fn styles_are_kept_and_the_rest_escaped() {
+        let bold = "\u{1b}[1m";
+        let reset = "\u{1b}[0m";
+        let line = format!("{bold}3{reset} [x\u{1b}c\u{202e}]");
+        assert_eq!(
+            styled(&line, &[bold, reset]),
+            format!("{bold}3{reset} [x\\u{{1b}}c\\u{{202e}}]")
+        );
+        assert_eq!(styled("plain", &[bold]), "plain");
     }
 
     #[test]

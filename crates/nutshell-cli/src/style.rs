@@ -29,6 +29,14 @@ impl Terminal {
         }
     }
 
+    /// Every style sequence it paints with (kept by `shown::styled`).
+    pub fn sequences(&self) -> Vec<&str> {
+        self.codes
+            .iter()
+            .flat_map(|(open, close)| [open.as_str(), close.as_str()])
+            .collect()
+    }
+
     fn index(mark: Mark) -> usize {
         match mark {
             Mark::Dropped => 0,

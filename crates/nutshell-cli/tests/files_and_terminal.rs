@@ -455,3 +455,31 @@ fn a_file_size_limit_leaves_the_sheet_whole_and_no_temporary_file() {
         assert_eq!(names_in(&dir), expected);
     }
 }
+
+/// A label may hold characters the parser allows but a terminal obeys (a C1
+/// control, ESC c, U+202E): the transcript shows them escaped, JSON exact.
+#[test]
+fn a_label_with_terminal_controls_is_shown_escaped() {
+    let expr = "1d6[a\u{1b}c\u{9b}2J\u{202e}z]";
+    for extra in [&[][..], &["--repeat", "2"][..]] {
+        let out = nutshell()
+            .args(["roll", "--seed", "1", expr])
+            .args(extra)
+            .assert()
+            .success();
+        shows_nothing_raw(&out.get_output().stdout);
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(text.contains("a\\u{1b}c\\u{9b}2J\\u{202e}z"), "{text}");
+    }
+    let out = nutshell().args(["odds", expr]).assert().success();
+    shows_nothing_raw(&out.get_output().stdout);
+    let out = nutshell()
+        .args(["roll", "--seed", "1", "--json", expr])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(
+        json.to_string().contains("\\u001bc\u{9b}2J\u{202e}z"),
+        "{json}"
+    );
+}

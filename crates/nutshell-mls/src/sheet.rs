@@ -537,9 +537,12 @@ impl Side {
     /// Reads a side (or one combatant) from TOML text; `file` names it in errors,
     /// which give the field and the line.
     pub fn parse(file: &str, text: &str) -> Result<Side, FightError> {
-        let table: toml::Table = read(file, text)?;
-        let side = if table.contains_key("combatant") || table.contains_key("side") {
-            let f: SideFile = read(file, text)?;
+        let bad =
+            |e: nutshell_rules::toml_file::FileError| FightError::File(format!("{file}: {e}"));
+        // One parse: the top-level keys say which shape the file has.
+        let document = nutshell_rules::toml_file::Document::parse(text).map_err(bad)?;
+        let side = if document.has_key("combatant") || document.has_key("side") {
+            let f: SideFile = document.read().map_err(bad)?;
             let name = f.side.unwrap_or_else(|| {
                 let names: Vec<&str> = f.combatant.iter().map(|c| c.name.as_str()).collect();
                 names.join(", ")
@@ -550,13 +553,25 @@ impl Side {
                 combatants: f.combatant,
             }
         } else {
-            let c: Combatant = read(file, text)?;
-            Side {
-                name: c.name.clone(),
-                pcs: false,
-                combatants: vec![c],
-            }
+            let c: Combatant = document.read().map_err(bad)?;
+            return Side::of_one(file, text, c);
         };
+        Side::made(file, text, side)
+    }
+
+    /// The side of one combatant already read from `text` (the file
+    /// `file`), made ready to fight and checked as [`Side::parse`] does.
+    pub fn of_one(file: &str, text: &str, c: Combatant) -> Result<Side, FightError> {
+        let side = Side {
+            name: c.name.clone(),
+            pcs: false,
+            combatants: vec![c],
+        };
+        Side::made(file, text, side)
+    }
+
+    /// Characters' traits made skills, then every check.
+    fn made(file: &str, text: &str, side: Side) -> Result<Side, FightError> {
         let mut side = side;
         for c in &mut side.combatants {
             if let Some(character) = c.character.take() {

@@ -133,22 +133,51 @@ pub fn listed(items: impl IntoIterator<Item = String>) -> String {
 /// refused, and every error names the key's path and line in the file's
 /// words.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, FileError> {
-    let error = |e: toml::de::Error, path: String| {
-        let span = e.span();
-        FileError {
-            path,
-            line: span.as_ref().map(|s| line_of(text, s.start)),
-            span,
-            message: plain(e.message()),
-        }
-    };
-    let document = toml::Deserializer::parse(text).map_err(|e| error(e, String::new()))?;
-    serde_path_to_error::deserialize(Strict(document)).map_err(|e| {
-        // An unknown key's path ends in the key, which the message names.
-        let unknown = e.inner().message().starts_with("unknown field");
-        let path = key_path(e.path(), unknown);
-        error(e.into_inner(), path)
-    })
+    Document::parse(text)?.read()
+}
+
+/// A TOML document parsed once: its top-level keys can be looked at before
+/// it is read as one type or another (parsing is most of the time a large
+/// file takes).
+pub struct Document<'i> {
+    text: &'i str,
+    root: toml::Spanned<toml::de::DeTable<'i>>,
+}
+
+impl<'i> Document<'i> {
+    /// Parses `text`; a syntax error names its line.
+    pub fn parse(text: &'i str) -> Result<Document<'i>, FileError> {
+        let root =
+            toml::de::DeTable::parse(text).map_err(|e| file_error(text, e, String::new()))?;
+        Ok(Document { text, root })
+    }
+
+    /// Whether the document has `key` at its top level.
+    pub fn has_key(&self, key: &str) -> bool {
+        self.root.get_ref().keys().any(|k| k.get_ref() == key)
+    }
+
+    /// Reads the document as a `T`, strictly (see [`from_str`]).
+    pub fn read<T: DeserializeOwned>(self) -> Result<T, FileError> {
+        let text = self.text;
+        let document = toml::Deserializer::from(self.root);
+        serde_path_to_error::deserialize(Strict(document)).map_err(|e| {
+            // An unknown key's path ends in the key, which the message names.
+            let unknown = e.inner().message().starts_with("unknown field");
+            let path = key_path(e.path(), unknown);
+            file_error(text, e.into_inner(), path)
+        })
+    }
+}
+
+fn file_error(text: &str, e: toml::de::Error, path: String) -> FileError {
+    let span = e.span();
+    FileError {
+        path,
+        line: span.as_ref().map(|s| line_of(text, s.start)),
+        span,
+        message: plain(e.message()),
+    }
 }
 
 /// The path as the file writes it: `combatant[1].tactic.delay`, without the

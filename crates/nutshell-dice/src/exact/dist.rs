@@ -21,9 +21,11 @@ pub(crate) struct Dist {
 }
 
 impl Dist {
-    /// The largest outcome.
+    /// The largest outcome. Summed as `min + (len - 1)`: `min + len`
+    /// overflows when the largest outcome is `i64::MAX` (found by the
+    /// `exact_odds` fuzz target: the constant `9223372036854775807`).
     pub fn max(&self) -> i64 {
-        self.min + self.len as i64 - 1
+        self.min + (self.len as i64 - 1)
     }
 
     pub fn weight(&self, i: usize, k: usize) -> &[u64] {

@@ -171,6 +171,12 @@ impl DieDraws {
 impl Draws {
     /// Adds `count` independent dice that draw like `die`.
     pub fn add(&mut self, count: u64, die: &DieDraws) {
+        // No dice draw nothing, however they reroll (found by the
+        // `exact_odds` fuzz target: `0d6r<3!` was refused as rolls that may
+        // fail, its "most" lost to the die's unbounded rerolls).
+        if count == 0 {
+            return;
+        }
         self.least = self.least.saturating_add(count);
         self.most = match (self.most, die.most()) {
             (Some(a), Some(b)) => a.checked_add(b.saturating_mul(count)),
@@ -279,6 +285,21 @@ mod tests {
         assert!(chance > 1e-34 && chance < 1e-20, "{chance}");
         // With a limit of 1,000 dice, about as many draws as expected: refused.
         assert!(draws.chance_past(1_000) > 0.1);
+    }
+
+    /// `0d6r<3!`: no dice draw no faces, so no limit is ever passed, even
+    /// with no tail threshold (once refused as a roll that may fail).
+    #[test]
+    fn no_dice_never_pass_the_limit() {
+        let mut draws = Draws::default();
+        draws.add(0, &die(1.0 / 3.0, false, 1.0 / 6.0, 2));
+        assert_eq!(draws.chance_past(0), 0.0);
+        let limits = Limits {
+            max_dice: 40,
+            tail_digits: 0,
+            ..Limits::default()
+        };
+        assert!(draws.check(&limits, crate::Span::at(0)).is_ok());
     }
 
     /// Dice that draw a fixed number of faces pass the limit or never do.

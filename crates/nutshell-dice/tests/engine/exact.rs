@@ -846,3 +846,27 @@ fn a_limit_one_step_short_refuses_at_once() {
         );
     }
 }
+
+/// RULING N-1: the largest outcome of a distribution at `i64::MAX` is not
+/// computed as `min + len - 1` (found by the `exact_odds` fuzz target:
+/// `9223372036854775807`, capped, overflowed before the `- 1`).
+#[test]
+fn outcomes_at_the_edge_of_the_64_bit_range_are_exact() {
+    for text in ["9223372036854775807", "-9223372036854775807 - 1"] {
+        let expr = Expression::parse(text).unwrap();
+        let value: i64 = if text.starts_with('-') {
+            i64::MIN
+        } else {
+            i64::MAX
+        };
+        assert_eq!(expr.distribution().unwrap().probability(value), ratio(1, 1));
+        for cap in [5, 0, i64::MAX, i64::MIN] {
+            let capped = expr.distribution_capped(cap).unwrap();
+            assert_eq!(
+                capped.probability(value.min(cap)),
+                ratio(1, 1),
+                "{text} capped at {cap}"
+            );
+        }
+    }
+}

@@ -526,8 +526,8 @@ pub fn parse_sheet(file: &str, text: &str) -> Result<Combatant, crate::FightErro
             "{file}: no [character] table: this is a combatant sheet, not a character (docs/mls/characters.md)"
         )));
     }
-    // The same checks a fight makes: the file must fight too.
-    crate::sheet::Side::parse(file, text)?;
+    // The same checks a fight makes: the file must fight too (read once).
+    crate::sheet::Side::of_one(file, text, c.clone())?;
     Ok(c)
 }
 
