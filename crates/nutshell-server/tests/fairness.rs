@@ -551,3 +551,50 @@ async fn verify_names_a_bad_line_and_checks_the_rest() {
     assert_eq!(lines, [4], "{:?}", report.failures);
     assert_eq!(report.rolls_verified, 3);
 }
+
+/// Issue 24, item 2: a room's log made by the server before typed actions
+/// (`tests/data/legacy-room.jsonl`: a roll, a secret roll, a check, a sheet
+/// and its advance, a fight and a step, then the review's poisoning: a
+/// player's `/rolls` text naming an advance, which that server accepted,
+/// and more rolls over two revealed epochs). The new verifier reports the
+/// poisoned line alone and recomputes every other roll with the earlier
+/// derivation.
+#[test]
+fn an_old_log_with_a_poisoned_event_verifies_everything_else() {
+    let log = include_str!("data/legacy-room.jsonl");
+    let report = verify_all(log, &Limits::default());
+    let failures: Vec<(usize, &str)> = report
+        .failures
+        .iter()
+        .map(|f| (f.line, f.message.as_str()))
+        .collect();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0].0, 10);
+    assert!(failures[0].1.contains("names an advance"), "{failures:?}");
+    assert_eq!(report.events, 14);
+    assert_eq!((report.rolls_verified, report.rolls_legacy), (8, 8));
+    assert_eq!((report.rolls_pending, report.rolls_hidden), (0, 0));
+    assert_eq!(report.epochs_revealed, 2);
+    // The same log with a later roll's total changed (hashes left): that
+    // line is named too; the poisoned one still is.
+    let events = lines(log);
+    let total = events[10]["body"]["result"]["total"].as_i64().unwrap();
+    let forged: String = log
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let l = if i == 10 {
+                l.replace(
+                    &format!("\"total\":{total}"),
+                    &format!("\"total\":{}", total + 1),
+                )
+            } else {
+                l.to_string()
+            };
+            format!("{l}\n")
+        })
+        .collect();
+    let report = verify_all(&forged, &Limits::default());
+    let lines: Vec<usize> = report.failures.iter().map(|f| f.line).collect();
+    assert_eq!(lines, [10, 11], "{:?}", report.failures);
+}

@@ -396,7 +396,6 @@ fn replay_step(
         client_seed,
         expression: &text,
     };
-    let mut dice = nutshell_dice::Seeded::from_key(fair::roll_key(seed, &record));
-    fight::step(fight, &mut dice, rounds).map_err(|e| e.to_string())?;
+    crate::replay::legacy::step(fight, seed, &record).map_err(|e| e.to_string())?;
     Ok(())
 }
