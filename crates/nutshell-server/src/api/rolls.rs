@@ -194,7 +194,7 @@ impl RollPlan {
             secret: self.secret,
             body,
             thread: None,
-            roller: Some(self.roller),
+            roller: Some((self.roller, slot.count)),
         };
         Ok((draft, result))
     }
