@@ -176,6 +176,9 @@ pub struct TimeArgs {
     pub json: bool,
 }
 
+/// The most violations `check` prints for a sheet; the rest are counted.
+const MAX_SHOWN: usize = 10;
+
 pub(crate) fn bad(e: nutshell_mls::FightError) -> Failure {
     Failure::bad_input(format!("error: {e}"))
 }
@@ -249,14 +252,22 @@ fn check(args: &CheckArgs) -> Result<(), Failure> {
                 writeln!(
                     out,
                     "{shown}: ok: {}, {race} aged {age}, {cps} CP(s) unspent",
-                    sheet.name
+                    crate::shown::text(&sheet.name)
                 )?;
             }
         }
         if !violations.is_empty() {
+            // A screenful at most: the first violations, then a count of the
+            // rest (`--json` lists them all).
             let mut m = format!("error: {shown}: {} rule(s) broken", violations.len());
-            for v in &violations {
+            for v in violations.iter().take(MAX_SHOWN) {
                 m.push_str(&format!("\n  {shown}: {v}"));
+            }
+            if violations.len() > MAX_SHOWN {
+                m.push_str(&format!(
+                    "\n  ... and {} more (--json lists every one)",
+                    violations.len() - MAX_SHOWN
+                ));
             }
             failed.push(m);
         }

@@ -65,8 +65,26 @@ pub(crate) fn new(args: &NewArgs) -> Result<(), Failure> {
             );
         }
     }
-    // The sheet must also be readable as a combatant.
-    nutshell_mls::sheet::Side::parse("the new sheet", &text).map_err(bad)?;
+    // The sheet must also be readable as a combatant. Its errors name the
+    // choice (weapons[0] (axe).dam), not a line of a sheet never written.
+    let origin = args
+        .from
+        .as_ref()
+        .map_or_else(|| "the choices".to_string(), |p| p.display().to_string());
+    nutshell_mls::sheet::Side::parse(&origin, &text).map_err(|e| {
+        let m = e.to_string();
+        let rest = m.strip_prefix(&format!("{origin}: ")).unwrap_or(&m);
+        let rest = match rest.strip_prefix("line ") {
+            Some(r) => r
+                .split_once(": ")
+                .filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+                .map_or(rest, |(_, r)| r),
+            None => rest,
+        };
+        Failure::bad_input(format!(
+            "error: {origin}: the sheet these choices make cannot fight: {rest}"
+        ))
+    })?;
     let header = "# An MLS character sheet (docs/mls/characters.md); it also fights: nutshell mls fight THIS OTHER\n";
     match &args.out {
         Some(path) => {
@@ -74,7 +92,14 @@ pub(crate) fn new(args: &NewArgs) -> Result<(), Failure> {
             let _ = writeln!(anstream::stderr(), "wrote {}", path.display());
         }
         None => {
+            // To a terminal, the sheet is for reading: names shown escaped
+            // (crate::shown). Redirected, it is the file, exact.
             let mut out = anstream::stdout().lock();
+            let text = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                crate::shown::lines(&text)
+            } else {
+                std::borrow::Cow::Borrowed(text.as_str())
+            };
             write!(out, "{header}{text}")?;
         }
     }

@@ -20,8 +20,20 @@ Examples:
   nutshell roll '8d10>=7' '3d6! >= 20'  count successes; compare a total (1 or 0)
   nutshell roll 4d6kh3 --repeat 6 -q    six totals, one per line
   nutshell roll '2d6[fire] + 1d4[cold]' --json
+  nutshell 1d20+5 to hit                an expression first rolls it; words after it label it
 
-The whole notation: docs/notation.md.";
+Notation (the whole of it: docs/notation.md):
+  4d6 d20 d% d66 dF d{0,10,20}   dice: count, d, sides; d% is 1..100, d66 two digits
+  kh3 kl1 dh1 dl1                keep or drop the highest/lowest (4d6kh3: best three)
+  2d20kh1  2d20kl1               advantage, disadvantage
+  !  !>=5  !!  !p  !o            explode on the highest face, on 5+; compound; penetrate; once
+  r1  r<=2  ro1                  reroll 1s (until they stand), 2 or less, once
+  min3 max4                      a face below 3 counts 3; above 4 counts 4
+  8d10>=7  cs>=7  f1             count successes (the total is how many), failures
+  {3d6, 2d8+1}kh1                groups: keep the best total
+  3d6 >= 15                      after a space, a comparison of totals: 1 or 0
+  + - * /  floor() ceil() round() min() max() abs()   whole numbers; / rounds down
+  2d6[fire]                      a label";
 
 const ODDS_EXAMPLES: &str = "\
 Examples:
@@ -68,7 +80,13 @@ Referee's guide: docs/mls/combat.md. Players' guide to characters: docs/mls/char
 /// Dice for tabletop role-playing games: notation, rolls with full transcripts,
 /// and the rules that read them.
 #[derive(Debug, Parser)]
-#[command(name = "nutshell", version, about, propagate_version = true)]
+#[command(
+    name = "nutshell",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "An expression as the first argument rolls it: `nutshell 1d20+5` is `nutshell roll 1d20+5`."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -118,7 +136,57 @@ where
     if let Some(cli) = crate::odds_line::read(&args) {
         return Ok(cli);
     }
-    Cli::try_parse_from(args)
+    Cli::try_parse_from(implied_roll(args))
+}
+
+/// `args` with `roll` put before an expression given as the first argument
+/// (`nutshell 1d20+5`).
+fn implied_roll(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args
+        .get(1)
+        .is_some_and(|first| rolls_without_subcommand(first))
+    {
+        args.insert(1, "roll".into());
+    }
+    args
+}
+
+/// The subcommands' names (and clap's `help`).
+const SUBCOMMANDS: &[&str] = &[
+    "roll",
+    "odds",
+    "check",
+    "contest",
+    "table",
+    "mls",
+    "serve",
+    "verify",
+    "completions",
+    "help",
+];
+
+/// Whether the first argument is an expression to roll rather than a
+/// subcommand: `nutshell 1d20+5` is `nutshell roll 1d20+5`. A word that is
+/// no subcommand and no expression (`nutshell rol`) is left to clap, which
+/// names the subcommand meant.
+fn rolls_without_subcommand(first: &std::ffi::OsStr) -> bool {
+    let Some(first) = first.to_str() else {
+        return false;
+    };
+    if SUBCOMMANDS.contains(&first) {
+        return false;
+    }
+    let mut chars = first.chars();
+    match chars.next() {
+        None => false,
+        // `-1d4+5`; a flag is letters after the dash.
+        Some('-') => chars.next().is_some_and(|c| c.is_ascii_digit() || c == '('),
+        Some(_) => {
+            first.chars().any(|c| c.is_ascii_digit())
+                || first.starts_with("[[")
+                || nutshell_dice::Expression::parse(first).is_ok()
+        }
+    }
 }
 
 /// Longest expression text (in bytes) run on the main thread: it nests at
@@ -130,7 +198,9 @@ const MAIN_STACK_EXPRESSION_BYTES: usize = 64;
 /// the main thread's stack holds (see `main`).
 pub fn fits_main_stack(cli: &Cli) -> bool {
     match &cli.command {
-        Command::Odds(args) => args.expression.len() <= MAIN_STACK_EXPRESSION_BYTES,
+        Command::Odds(args) => {
+            args.more.is_empty() && args.expression.len() <= MAIN_STACK_EXPRESSION_BYTES
+        }
         _ => false,
     }
 }
@@ -200,6 +270,7 @@ mod tests {
             &["odds", "3d6", "--at-least", "+3"],
             &["odds", "3d6", "--max-work", "007"],
             &["roll", "odds"],
+            &["odds", "3d6", "4d6"],
         ];
         for line in lines {
             let args = with_name(line);
@@ -216,6 +287,7 @@ mod tests {
                 "roll",
                 "-1d6",
                 "-1d4+5",
+                "4d6",
             ];
             if !line.iter().any(|w| odd.contains(w)) {
                 assert!(crate::odds_line::read(&os).is_some(), "{line:?}");
@@ -229,7 +301,6 @@ mod tests {
             &["--version"],
             &["odds", "3d6", "--simulate", "0"],
             &["odds", "3d6", "--json", "--json"],
-            &["odds", "3d6", "4d6"],
             &["--json", "odds", "3d6"],
             &["odds", "3d6", "--max-nesting", "0"],
             &["odds", "3d6", "--max-nesting", "1001"],
@@ -287,7 +358,8 @@ mod tests {
                 line.insert(0, "odds");
             }
             let args = with_name(&line);
-            match (Cli::try_parse_from(&args), parse(&args)) {
+            let full = implied_roll(args.iter().map(Into::into).collect());
+            match (Cli::try_parse_from(full), parse(&args)) {
                 (Ok(full), Ok(small)) => {
                     assert_eq!(format!("{small:?}"), format!("{full:?}"), "{line:?}")
                 }

@@ -42,7 +42,8 @@ impl Failure {
             return;
         }
         let mut err = anstream::stderr();
-        let styled = crate::style::error_prefix(&self.message);
+        // Errors quote names and files' text: shown escaped (crate::shown).
+        let styled = crate::style::error_prefix(&crate::shown::lines(&self.message));
         let _ = writeln!(err, "{styled}");
     }
 }

@@ -5,9 +5,17 @@
 //!   9 MB side file would otherwise cost seconds and hundreds of megabytes
 //!   before any other check could refuse it). The limit is 1 MiB by default
 //!   ([`DEFAULT_MAX_FILE_BYTES`]) and set with `--max-file-size BYTES`.
-//! - Writing is atomic: the text goes to a temporary file in the same folder,
-//!   is flushed and synced to the disk, then renamed over the old file. A crash
-//!   or a full disk mid-write leaves the old file whole.
+//! - Writing respects the file ([`write_atomic`]): it writes through a
+//!   symbolic link to the real file, keeps the file's mode, owner and hard
+//!   links, refuses a read-only file, and is atomic where it can be: the text
+//!   goes to a temporary file beside the real one (unnamed where the system
+//!   allows it, so a write killed even by SIGKILL leaves nothing behind), is
+//!   synced to the disk, then renamed over the real file. A crash or a full
+//!   disk mid-write leaves the old file whole. A file with other hard links,
+//!   or owned by someone the writer cannot give a new file to, is rewritten
+//!   in place instead (a rename would cut the links or change the owner):
+//!   its new size is reserved on the disk first, and a failed write puts the
+//!   old text back.
 
 use crate::exit::Failure;
 use std::io::{Read, Write};
@@ -85,10 +93,25 @@ pub fn read_stdin() -> Result<String, Failure> {
     read_limited(std::io::stdin().lock(), "standard input", max_bytes())
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder,
-/// flushed and synced, then renamed over `path`.
+/// Writes `text` to `path`, respecting the file (see the module's doc):
+/// through symbolic links, keeping mode, owner and hard links, refusing a
+/// read-only file, atomically unless links or the owner forbid a rename.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
     write_atomic_with(path, text, || Ok(()))
+}
+
+/// Where a write to `path` goes: the file a symbolic link leads to, or
+/// `path` itself.
+fn real_target(path: &Path) -> Result<std::path::PathBuf, Failure> {
+    let shown = path.display().to_string();
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
+            Failure::other(format!(
+                "error: cannot write {shown}: it is a link to a file that cannot be reached ({e}); nothing was written"
+            ))
+        }),
+        _ => Ok(path.to_path_buf()),
+    }
 }
 
 /// [`write_atomic`], with `before_rename` run after the temporary file is
@@ -101,30 +124,243 @@ pub(crate) fn write_atomic_with(
 ) -> Result<(), Failure> {
     let shown = path.display().to_string();
     let fail = |e: std::io::Error| Failure::other(format!("error: cannot write {shown}: {e}"));
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+    let target = real_target(path)?;
+    let folder = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
     };
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".nutshell-")
-        .suffix(".tmp")
-        .tempfile_in(folder)
-        .map_err(fail)?;
-    temporary.write_all(text.as_bytes()).map_err(fail)?;
-    temporary.flush().map_err(fail)?;
-    temporary.as_file().sync_all().map_err(fail)?;
-    // Keep the old file's permissions (a sheet kept private stays private).
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = temporary.as_file().set_permissions(meta.permissions());
+    let existing = std::fs::metadata(&target).ok();
+    if let Some(meta) = &existing {
+        refuse_unwritable(&target, meta, &shown)?;
+    }
+    #[cfg(unix)]
+    if let Some(meta) = &existing {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return in_place(&target, text, &shown);
+        }
+    }
+    let mut temporary = Temporary::new(&folder).map_err(fail)?;
+    temporary.file().write_all(text.as_bytes()).map_err(fail)?;
+    temporary.file().flush().map_err(fail)?;
+    temporary.file().sync_all().map_err(fail)?;
+    if let Some(meta) = &existing {
+        // Keep the old file's permissions (a sheet kept private stays
+        // private) and its owner; a new file the writer cannot give to the
+        // owner is not made: the old one is rewritten in place.
+        temporary
+            .file()
+            .set_permissions(meta.permissions())
+            .map_err(fail)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let same = temporary
+                .file()
+                .metadata()
+                .is_ok_and(|m| m.uid() == meta.uid() && m.gid() == meta.gid());
+            if !same
+                && std::os::unix::fs::fchown(temporary.file(), Some(meta.uid()), Some(meta.gid()))
+                    .is_err()
+            {
+                drop(temporary);
+                return in_place(&target, text, &shown);
+            }
+        }
     }
     before_rename().map_err(fail)?;
-    temporary.persist(path).map_err(|e| fail(e.error))?;
+    temporary.persist(&folder, &target).map_err(fail)?;
     // Make the rename itself durable where the platform allows it.
-    if let Ok(dir) = std::fs::File::open(folder) {
+    if let Ok(dir) = std::fs::File::open(&folder) {
         let _ = dir.sync_all();
     }
     Ok(())
 }
+
+/// Refuses a file nobody may write (mode 444: "read-only" is the owner's
+/// word, even for a user, such as root, whom the system would let write),
+/// or one this user may not write.
+fn refuse_unwritable(target: &Path, meta: &std::fs::Metadata, shown: &str) -> Result<(), Failure> {
+    if meta.is_dir() {
+        return Err(Failure::bad_input(format!(
+            "error: cannot write {shown}: it is a folder, not a file"
+        )));
+    }
+    if meta.permissions().readonly() {
+        #[cfg(unix)]
+        let mode = {
+            use std::os::unix::fs::PermissionsExt;
+            format!(" (mode {:o})", meta.permissions().mode() & 0o7777)
+        };
+        #[cfg(not(unix))]
+        let mode = String::new();
+        return Err(Failure::bad_input(format!(
+            "error: {shown} is read-only{mode}: nothing was written (make it writable, as with `chmod u+w`, to save)"
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        if let Ok(c) = std::ffi::CString::new(target.as_os_str().as_bytes()) {
+            // SAFETY: `c` is a valid NUL-terminated path for the call's duration.
+            if unsafe { libc::access(c.as_ptr(), libc::W_OK) } != 0 {
+                let e = std::io::Error::last_os_error();
+                return Err(Failure::bad_input(format!(
+                    "error: cannot write {shown}: {e}; nothing was written"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Rewrites `target` in place (the same file, so every hard link and the
+/// owner stay): the new size is reserved first, and if the write fails the
+/// old text is put back.
+fn in_place(target: &Path, text: &str, shown: &str) -> Result<(), Failure> {
+    use std::io::{Seek, SeekFrom};
+    let fail = |e: std::io::Error| Failure::other(format!("error: cannot write {shown}: {e}"));
+    let old = std::fs::read(target).map_err(fail)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(fail)?;
+    let new_len = text.len() as u64;
+    #[cfg(unix)]
+    if new_len > old.len() as u64 {
+        use std::os::fd::AsRawFd;
+        // SAFETY: a valid descriptor; the range is within i64 (a text in memory).
+        let r = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, new_len as libc::off_t) };
+        if r != 0 && r != libc::EOPNOTSUPP && r != libc::EINVAL {
+            let _ = file.set_len(old.len() as u64);
+            return Err(Failure::other(format!(
+                "error: cannot write {shown}: {}; nothing was written",
+                std::io::Error::from_raw_os_error(r)
+            )));
+        }
+    }
+    let write = |file: &mut std::fs::File, bytes: &[u8]| -> std::io::Result<()> {
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(bytes)?;
+        file.set_len(bytes.len() as u64)?;
+        file.sync_all()
+    };
+    if let Err(e) = write(&mut file, text.as_bytes()) {
+        let restored = write(&mut file, &old).is_ok();
+        return Err(Failure::other(format!(
+            "error: cannot write {shown}: {e}; {}",
+            if restored {
+                "the old text was put back"
+            } else {
+                "the old text could not be put back either"
+            }
+        )));
+    }
+    Ok(())
+}
+
+/// The temporary file a write goes to before it is renamed over the real
+/// one: unnamed where the system allows (Linux's `O_TMPFILE`), so nothing
+/// is left behind however the process ends, given a name only just before
+/// the rename; else a named file removed on any error.
+enum Temporary {
+    #[cfg(target_os = "linux")]
+    Unnamed(std::fs::File),
+    Named(tempfile::NamedTempFile),
+}
+
+impl Temporary {
+    fn new(folder: &Path) -> std::io::Result<Temporary> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            if let Ok(file) = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .mode(0o600)
+                .custom_flags(libc::O_TMPFILE)
+                .open(folder)
+            {
+                return Ok(Temporary::Unnamed(file));
+            }
+        }
+        tempfile::Builder::new()
+            .prefix(".nutshell-")
+            .suffix(".tmp")
+            .tempfile_in(folder)
+            .map(Temporary::Named)
+    }
+
+    fn file(&mut self) -> &mut std::fs::File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Temporary::Unnamed(f) => f,
+            Temporary::Named(t) => t.as_file_mut(),
+        }
+    }
+
+    /// Renames the complete file over `target`.
+    fn persist(self, folder: &Path, target: &Path) -> std::io::Result<()> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Temporary::Unnamed(mut file) => {
+                use std::os::fd::AsRawFd;
+                use std::os::unix::ffi::OsStrExt;
+                let name = folder.join(format!(
+                    ".nutshell-{}-{}.tmp",
+                    std::process::id(),
+                    NEXT_NAME.fetch_add(1, Ordering::Relaxed)
+                ));
+                let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))
+                    .map_err(std::io::Error::other)?;
+                let to = std::ffi::CString::new(name.as_os_str().as_bytes())
+                    .map_err(std::io::Error::other)?;
+                // SAFETY: both paths are valid NUL-terminated strings for the call.
+                let linked = unsafe {
+                    libc::linkat(
+                        libc::AT_FDCWD,
+                        from.as_ptr(),
+                        libc::AT_FDCWD,
+                        to.as_ptr(),
+                        libc::AT_SYMLINK_FOLLOW,
+                    )
+                } == 0;
+                if !linked {
+                    // No /proc: copy into a named temporary file instead.
+                    use std::io::{Seek, SeekFrom};
+                    let mut named = tempfile::Builder::new()
+                        .prefix(".nutshell-")
+                        .suffix(".tmp")
+                        .tempfile_in(folder)?;
+                    file.seek(SeekFrom::Start(0))?;
+                    std::io::copy(&mut file, named.as_file_mut())?;
+                    let meta = file.metadata()?;
+                    named.as_file().set_permissions(meta.permissions())?;
+                    {
+                        use std::os::unix::fs::MetadataExt;
+                        let _ = std::os::unix::fs::fchown(
+                            named.as_file(),
+                            Some(meta.uid()),
+                            Some(meta.gid()),
+                        );
+                    }
+                    named.as_file().sync_all()?;
+                    return named.persist(target).map(drop).map_err(|e| e.error);
+                }
+                std::fs::rename(&name, target).inspect_err(|_| {
+                    let _ = std::fs::remove_file(&name);
+                })
+            }
+            Temporary::Named(t) => {
+                let _ = folder;
+                t.persist(target).map(drop).map_err(|e| e.error)
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+static NEXT_NAME: AtomicU64 = AtomicU64::new(0);
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,9 @@
 use clap::Args;
 use nutshell_dice::Limits;
 
-/// Limits on what one expression may ask (see `docs/notation.md`, "Limits").
+/// Limits on what one expression may ask (see `docs/notation.md`, "Limits"),
+/// for every command that reads dice. The limits of exact odds alone are
+/// [`ExactLimitArgs`], given to the commands that compute them.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
@@ -20,20 +22,26 @@ pub struct LimitArgs {
     /// Longest expression, in characters
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_expression_chars, global = true)]
     pub max_length: usize,
-    /// Most distinct outcomes of an exact distribution
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes, global = true)]
-    pub max_outcomes: usize,
-    /// Most elementary steps of an exact computation (about 1 second per 10^9); digits
-    /// or a power of ten such as 1e10
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_work, value_parser = parse_work, global = true)]
-    pub max_work: u64,
-    /// Exact odds follow explosions until the tail they leave out is below P (a power of
-    /// ten such as 1e-15; 0 follows every die to --max-explosions)
-    #[arg(long, value_name = "P", default_value = "1e-12", value_parser = parse_tail, global = true)]
-    pub tail: u32,
     /// Most bytes of one file read (sides, sheets, maps, tables, choices, standard input)
     #[arg(long, value_name = "BYTES", default_value_t = crate::files::DEFAULT_MAX_FILE_BYTES, global = true)]
     pub max_file_size: u64,
+}
+
+/// The limits of exact odds (`nutshell odds`, `nutshell serve`'s odds).
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Limits of exact odds")]
+pub struct ExactLimitArgs {
+    /// Most distinct outcomes of an exact distribution
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes)]
+    pub max_outcomes: usize,
+    /// Most elementary steps of an exact computation (about 1 second per 10^9); digits
+    /// or a power of ten such as 1e10
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_work, value_parser = parse_work)]
+    pub max_work: u64,
+    /// Exact odds follow explosions until the tail they leave out is below P (a power of
+    /// ten such as 1e-15; 0 follows every die to --max-explosions)
+    #[arg(long, value_name = "P", default_value = "1e-12", value_parser = parse_tail)]
+    pub tail: u32,
 }
 
 impl Default for LimitArgs {
@@ -45,24 +53,44 @@ impl Default for LimitArgs {
             max_explosions: limits.max_repeats_per_die,
             max_nesting: limits.max_nesting as u16,
             max_length: limits.max_expression_chars,
-            max_outcomes: limits.max_outcomes,
-            max_work: limits.max_work,
-            tail: limits.tail_digits,
             max_file_size: crate::files::DEFAULT_MAX_FILE_BYTES,
         }
     }
 }
 
+impl Default for ExactLimitArgs {
+    /// The flags' defaults (what clap gives when none is written).
+    fn default() -> ExactLimitArgs {
+        let limits = Limits::default();
+        ExactLimitArgs {
+            max_outcomes: limits.max_outcomes,
+            max_work: limits.max_work,
+            tail: limits.tail_digits,
+        }
+    }
+}
+
 impl LimitArgs {
+    /// The engine's limits: these flags, the defaults of exact odds.
     pub fn limits(&self) -> Limits {
         Limits {
             max_dice: self.max_dice,
             max_repeats_per_die: self.max_explosions,
             max_nesting: usize::from(self.max_nesting),
             max_expression_chars: self.max_length,
+            ..Limits::default()
+        }
+    }
+}
+
+impl ExactLimitArgs {
+    /// `limits` with these limits of exact odds.
+    pub fn apply(&self, limits: &Limits) -> Limits {
+        Limits {
             max_outcomes: self.max_outcomes,
             max_work: self.max_work,
             tail_digits: self.tail,
+            ..limits.clone()
         }
     }
 }

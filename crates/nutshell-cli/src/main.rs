@@ -25,13 +25,16 @@ mod fraction;
 mod limits_args;
 mod map_cmd;
 mod mls_cmd;
+mod mls_play;
 mod odds_cmd;
+mod odds_compare;
 mod odds_line;
 mod odds_progress;
 mod roll_cmd;
 mod rules_cmd;
 mod server_cmd;
 mod sheet_file;
+mod shown;
 mod source_args;
 mod style;
 
@@ -48,8 +51,11 @@ extern "C" fn main(
 ) -> std::ffi::c_int {
     #[cfg(unix)]
     // SAFETY: setting a signal's disposition to "ignore" before any thread starts.
+    // SIGXFSZ too: a write past the file size limit is then an error the
+    // write reports (and cleans up after), not the end of the process.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     let code = std::panic::catch_unwind(run).unwrap_or(exit::PANICKED);
     let _ = std::io::Write::flush(&mut std::io::stdout());

@@ -26,6 +26,8 @@ const CHUNK: u64 = 1_000;
 pub enum MlsCommand {
     /// Resolve one fight between two sides and print its log, turn by turn and round by round
     Fight(FightArgs),
+    /// Play a fight at the terminal: every decision the text gives a character is asked, checked and logged
+    Play(Box<crate::mls_play::PlayArgs>),
     /// Run many fights on every core: who wins, how often, with 95% intervals
     Simulate(SimulateArgs),
     /// The combat rounds a skill attacks in
@@ -175,6 +177,7 @@ pub struct DamageArgs {
 pub fn run(command: &MlsCommand, limits: &Limits) -> Result<(), Failure> {
     match command {
         MlsCommand::Fight(args) => fight(args),
+        MlsCommand::Play(args) => crate::mls_play::play(args),
         MlsCommand::Simulate(args) => simulate(args),
         MlsCommand::Attacks(args) => attacks(args),
         MlsCommand::Damage(args) => damage(args, limits),
@@ -196,6 +199,14 @@ fn bad(e: nutshell_mls::FightError) -> Failure {
 pub fn load_side(path: &std::path::Path) -> Result<Side, Failure> {
     let text = crate::files::read_text(path)?;
     Side::parse(&path.display().to_string(), &text).map_err(bad)
+}
+
+/// The sides and options of a scenario's flags.
+pub fn load_scenario(
+    scenario: &ScenarioArgs,
+    log: bool,
+) -> Result<([Side; 2], FightOptions), Failure> {
+    load(scenario, log)
 }
 
 fn load(scenario: &ScenarioArgs, log: bool) -> Result<([Side; 2], FightOptions), Failure> {
@@ -259,9 +270,11 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
             } else {
                 indent
             };
+            // A log line quotes names from the sides' files: shown escaped.
+            let text = crate::shown::text(&line.text);
             match line.rule {
-                Some(rule) => writeln!(out, "{indent}{}  [{rule}]", line.text)?,
-                None => writeln!(out, "{indent}{}", line.text)?,
+                Some(rule) => writeln!(out, "{indent}{text}  [{rule}]")?,
+                None => writeln!(out, "{indent}{text}")?,
             }
         }
         if let Some(board) = &board
@@ -275,11 +288,17 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
         if !checks.is_empty() {
             writeln!(out, "Checks earned (mls, Checks on Secondary Traits):")?;
             for c in &checks {
-                writeln!(out, "  {}: {} ({})", c.combatant, c.skill, c.why)?;
+                writeln!(
+                    out,
+                    "  {}: {} ({})",
+                    crate::shown::text(&c.combatant),
+                    crate::shown::text(&c.skill),
+                    crate::shown::text(&c.why)
+                )?;
             }
         }
         for line in &recorded {
-            writeln!(out, "{line}")?;
+            writeln!(out, "{}", crate::shown::lines(line))?;
         }
     }
     if let Some(w) = source.leftover_warning() {
@@ -342,7 +361,7 @@ fn record_checks(
     Ok(done)
 }
 
-fn state_table(fight: &Fight) -> Table {
+pub fn state_table(fight: &Fight) -> Table {
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);
     table.set_header(vec![
@@ -355,8 +374,8 @@ fn state_table(fight: &Fight) -> Table {
     ]);
     for f in fight.fighters() {
         table.add_row(vec![
-            f.sheet.name.clone(),
-            fight.side_names()[f.side].clone(),
+            crate::shown::text(&f.sheet.name).into_owned(),
+            crate::shown::text(&fight.side_names()[f.side]).into_owned(),
             f.chp.to_string(),
             f.sheet.thp.to_string(),
             f.state.name().to_string(),
@@ -561,12 +580,14 @@ fn damage(args: &DamageArgs, limits: &Limits) -> Result<(), Failure> {
     if args.odds {
         let odds = crate::odds_cmd::OddsArgs {
             expression: hit.expression(),
+            more: Vec::new(),
             at_least: None,
             at_most: None,
             simulate: None,
             seed: 1,
             all: true,
             json: args.json,
+            exact: Default::default(),
         };
         return crate::odds_cmd::run(&odds, limits);
     }

@@ -26,6 +26,10 @@ pub struct OddsArgs {
     /// -, as -1d4+5); - reads it from standard input
     #[arg(value_name = "EXPR", allow_hyphen_values = true)]
     pub expression: String,
+    /// More expressions, side by side with the first (as AnyDice and icepool
+    /// compare them): nutshell odds 4d6kh3 3d6 2d6+7
+    #[arg(value_name = "EXPR")]
+    pub more: Vec<String>,
     /// Also print P(total >= T), exactly even for exploding dice
     #[arg(long, value_name = "T", allow_hyphen_values = true)]
     pub at_least: Option<i64>,
@@ -41,12 +45,18 @@ pub struct OddsArgs {
     /// Print every outcome, not only the most likely ones
     #[arg(long)]
     pub all: bool,
-    /// Print a JSON object
+    /// Print a JSON object (one per line for several expressions)
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub exact: crate::limits_args::ExactLimitArgs,
 }
 
 pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
+    let limits = &args.exact.apply(limits);
+    if !args.more.is_empty() {
+        return crate::odds_compare::run(args, limits);
+    }
     let input;
     let text = if args.expression == "-" {
         input = crate::files::read_stdin()?;
@@ -56,6 +66,9 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     };
     let expr =
         Expression::parse_with(text, limits).map_err(|e| Failure::bad_input(e.render(text)))?;
+    for note in expr.notes() {
+        let _ = writeln!(anstream::stderr(), "note: {note}");
+    }
     match args.simulate {
         Some(n) => simulated(args, &expr, n),
         None => exact(args, &expr),
@@ -91,6 +104,11 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
     }
     progress.clear();
     let mut out = anstream::stdout().lock();
+    if let Some(answer) = comparison_answer(expr, &dist) {
+        writeln!(out, "{answer}")?;
+        write_tail(&mut out, expr, &dist)?;
+        return Ok(());
+    }
     writeln!(out, "{}", expr.normalized())?;
     write_table(&mut out, &dist, args.all)?;
     writeln!(
@@ -102,6 +120,41 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
     if let Some((lo, hi)) = dist.range() {
         writeln!(out, "range {lo} to {hi}")?;
     }
+    write_tail(&mut out, expr, &dist)?;
+    if let Some((t, p)) = &at_least {
+        writeln!(out, "P(total >= {t}) = {}", answer(p))?;
+    }
+    if let Some((t, p)) = &at_most {
+        writeln!(out, "P(total <= {t}) = {}", answer(p))?;
+    }
+    Ok(())
+}
+
+/// `P(expression) = p (percent)` when the whole expression is a comparison
+/// of totals (1 when it holds, else 0): its answer, not a table of 0 and 1.
+fn comparison_answer(expr: &Expression, dist: &Distribution) -> Option<String> {
+    let mut node = expr.root();
+    while let nutshell_dice::plan::NodeKind::Labeled(inner, _) = &node.kind {
+        node = inner;
+    }
+    if !matches!(node.kind, nutshell_dice::plan::NodeKind::Compare(..)) {
+        return None;
+    }
+    Some(format!("P({node}) = {}", answer(&dist.probability(1))))
+}
+
+/// A probability as `37/324 (11.42%)`: the exact fraction when short, and
+/// the percentage to two decimals (trailing zeros dropped: `11/20 (55%)`).
+pub fn answer(p: &BigRational) -> String {
+    format!(
+        "{} ({})",
+        short_fraction(p),
+        crate::fraction::short_percent(p)
+    )
+}
+
+/// The line saying what the tail of exploding dice leaves out, if any.
+fn write_tail(out: &mut impl Write, expr: &Expression, dist: &Distribution) -> Result<(), Failure> {
     if dist.tail() != BigRational::from_integer(0.into()) {
         let limits = expr.limits();
         let most = match limits.max_repeats_per_die {
@@ -121,22 +174,6 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
             "tail {} ({}): rolls that explode further than the exact odds follow ({depth}) are not in the table",
             short_fraction(&dist.tail()),
             percent(&dist.tail()),
-        )?;
-    }
-    if let Some((t, p)) = &at_least {
-        writeln!(
-            out,
-            "P(total >= {t}) = {} = {}",
-            short_fraction(p),
-            percent(p)
-        )?;
-    }
-    if let Some((t, p)) = &at_most {
-        writeln!(
-            out,
-            "P(total <= {t}) = {} = {}",
-            short_fraction(p),
-            percent(p)
         )?;
     }
     Ok(())
@@ -226,7 +263,7 @@ fn mean_text(mean: &BigRational) -> String {
 }
 
 /// A fraction if it is short enough to read, else its decimal value.
-fn short_fraction(p: &BigRational) -> String {
+pub fn short_fraction(p: &BigRational) -> String {
     let f = fraction(p);
     if f.len() <= 24 {
         f
@@ -321,9 +358,14 @@ fn write_table(out: &mut impl Write, dist: &Distribution, all: bool) -> Result<(
 }
 
 /// A horizontal bar of `fraction` (0..=1) of the full width, in eighths.
-fn bar(fraction: f64) -> String {
+pub fn bar(fraction: f64) -> String {
+    bar_of_width(fraction, BAR_WIDTH)
+}
+
+/// A horizontal bar of `fraction` (0..=1) of `width` characters, in eighths.
+pub fn bar_of_width(fraction: f64, width: usize) -> String {
     const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
-    let eighths = (fraction.clamp(0.0, 1.0) * (BAR_WIDTH * 8) as f64).round() as usize;
+    let eighths = (fraction.clamp(0.0, 1.0) * (width * 8) as f64).round() as usize;
     let mut s = "█".repeat(eighths / 8);
     if !eighths.is_multiple_of(8) {
         s.push(EIGHTHS[eighths % 8 - 1]);

@@ -10,7 +10,7 @@
 //! A test holds the two parsers to the same result.
 
 use crate::cli::{Cli, Command};
-use crate::limits_args::LimitArgs;
+use crate::limits_args::{ExactLimitArgs, LimitArgs};
 use crate::odds_cmd::OddsArgs;
 use std::ffi::OsString;
 
@@ -22,6 +22,7 @@ pub fn read(args: &[OsString]) -> Option<Cli> {
         .map(|a| a.to_str())
         .collect::<Option<_>>()?;
     let mut limits = LimitArgs::default();
+    let mut exact = ExactLimitArgs::default();
     let mut expression: Option<&str> = None;
     let mut at_least = None;
     let mut at_most = None;
@@ -62,9 +63,9 @@ pub fn read(args: &[OsString]) -> Option<Cli> {
                         limits.max_nesting = plain(value).filter(|n| (1..=1000).contains(n))?
                     }
                     "--max-length" => limits.max_length = plain(value)?,
-                    "--max-outcomes" => limits.max_outcomes = plain(value)?,
-                    "--max-work" => limits.max_work = plain(value)?,
-                    "--tail" => limits.tail = crate::limits_args::parse_tail(value).ok()?,
+                    "--max-outcomes" if odds => exact.max_outcomes = plain(value)?,
+                    "--max-work" if odds => exact.max_work = plain(value)?,
+                    "--tail" if odds => exact.tail = crate::limits_args::parse_tail(value).ok()?,
                     "--max-file-size" => limits.max_file_size = plain(value)?,
                     _ => return None,
                 }
@@ -78,12 +79,14 @@ pub fn read(args: &[OsString]) -> Option<Cli> {
     Some(Cli {
         command: Command::Odds(OddsArgs {
             expression: expression.to_string(),
+            more: Vec::new(),
             at_least,
             at_most,
             simulate: None,
             seed: 1,
             all,
             json,
+            exact,
         }),
         limits,
     })

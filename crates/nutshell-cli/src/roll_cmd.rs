@@ -37,9 +37,7 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     // Parse everything first: a bad expression rolls nothing.
     // One positional takes a leading hyphen: a list of them would swallow
     // the flags that follow it.
-    let given: Vec<String> = std::iter::once(args.first.clone())
-        .chain(args.rest.iter().cloned())
-        .collect();
+    let given = with_flavour(std::iter::once(&args.first).chain(&args.rest), limits);
     let texts = expression_texts(&given)?;
     let mut parsed = Vec::with_capacity(texts.len());
     for (text, origin) in &texts {
@@ -58,6 +56,9 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     let painter = crate::style::Terminal::new();
     let mut out = anstream::stdout().lock();
     for expr in &parsed {
+        for note in expr.notes() {
+            let _ = writeln!(anstream::stderr(), "note: {note}");
+        }
         let mut roller = expr.roller();
         for _ in 0..args.repeat {
             let total = roller
@@ -81,6 +82,30 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
         crate::exit::Failure::other(warning).print();
     }
     Ok(())
+}
+
+/// The arguments with flavour text joined to the expression before it:
+/// `nutshell roll 1d20+5 to hit` rolls `1d20+5 to hit`, labelled "to hit"
+/// (a word is flavour when it is letters only and not an expression itself,
+/// as `dF` is).
+fn with_flavour<'a>(arguments: impl Iterator<Item = &'a String>, limits: &Limits) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for argument in arguments {
+        let words = !argument.trim().is_empty()
+            && argument
+                .chars()
+                .all(|c| c.is_alphabetic() || c.is_whitespace() || c == '\'' || c == '’');
+        match out.last_mut() {
+            Some(last)
+                if words && last != "-" && Expression::parse_with(argument, limits).is_err() =>
+            {
+                last.push(' ');
+                last.push_str(argument);
+            }
+            _ => out.push(argument.clone()),
+        }
+    }
+    out
 }
 
 /// The expressions from the command line, with `-` replaced by the lines of

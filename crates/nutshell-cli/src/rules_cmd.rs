@@ -759,7 +759,7 @@ pub fn table(args: &TableArgs) -> Result<(), Failure> {
             };
             grid.add_row(vec![
                 roll,
-                o.row.result.clone(),
+                crate::shown::text(&o.row.result).into_owned(),
                 o.probability.clone(),
                 format!("{:.2}", o.percent),
             ]);
@@ -767,7 +767,7 @@ pub fn table(args: &TableArgs) -> Result<(), Failure> {
         for column in grid.column_iter_mut().skip(2) {
             column.set_cell_alignment(CellAlignment::Right);
         }
-        writeln!(out, "{}", table.title)?;
+        writeln!(out, "{}", crate::shown::text(&table.title))?;
         writeln!(out, "{grid}")?;
         return Ok(());
     }
@@ -779,10 +779,14 @@ pub fn table(args: &TableArgs) -> Result<(), Failure> {
     writeln!(
         out,
         "{} ({}: {:?} = {}): {}",
-        roll.title, roll.dice, roll.faces, roll.roll, roll.text
+        crate::shown::text(&roll.title),
+        roll.dice,
+        roll.faces,
+        roll.roll,
+        crate::shown::text(&roll.text)
     )?;
     for r in &roll.rolls {
-        writeln!(out, "  {}", r.roll.text)?;
+        writeln!(out, "  {}", crate::shown::text(&r.roll.text))?;
     }
     if let Some(warning) = source.leftover_warning() {
         Failure::other(warning).print();

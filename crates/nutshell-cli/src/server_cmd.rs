@@ -126,6 +126,8 @@ pub struct ServeArgs {
         value_name = "N"
     )]
     pub rooms_per_hour: f64,
+    #[command(flatten)]
+    pub exact: crate::limits_args::ExactLimitArgs,
 }
 
 /// `SECONDS` of a timeout flag, or why not.
@@ -142,7 +144,7 @@ fn seconds(flag: &str, value: f64) -> Result<std::time::Duration, Failure> {
 /// The server's limits from the flags and the engine limits given.
 fn server_limits(args: &ServeArgs, limits: &Limits) -> Result<ServerLimits, Failure> {
     let mut server = ServerLimits {
-        engine: nutshell_server::limits::engine_limits_from(limits),
+        engine: nutshell_server::limits::engine_limits_from(&args.exact.apply(limits)),
         ..ServerLimits::default()
     };
     for (flag, value) in [

@@ -114,7 +114,7 @@ fn check_explains_each_violation_with_its_rule() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "unknown-field.toml: line 6: unknown field `strenght`",
+            "unknown-field.toml: line 6: traits: unknown key `strenght`",
         ));
     let out = nutshell()
         .args([

@@ -385,7 +385,7 @@ fn odds_table_shows_fractions_percentages_and_bars() {
                 .and(predicate::str::contains("16.6667%"))
                 .and(predicate::str::contains("█"))
                 .and(predicate::str::contains("mean 7"))
-                .and(predicate::str::contains("P(total >= 10) = 1/6 = 16.6667%")),
+                .and(predicate::str::contains("P(total >= 10) = 1/6 (16.67%)")),
         );
 }
 
@@ -878,4 +878,132 @@ fn an_expression_may_start_with_a_hyphen() {
         .assert()
         .success()
         .stdout("1d6 = [2] = 2\n-1d4 = -[1] = -1\n");
+}
+
+// Issue "A newcomer's first hour", item 4: the command line a person expects.
+
+#[test]
+fn an_expression_as_the_first_argument_rolls_it() {
+    nutshell()
+        .args(["1d20+5", "--faces", "12"])
+        .assert()
+        .success()
+        .stdout("1d20 + 5 = [12] + 5 = 17\n");
+    nutshell()
+        .args(["-1d4+5", "--faces", "2"])
+        .assert()
+        .success()
+        .stdout("-1d4 + 5 = -[2] + 5 = 3\n");
+    // A word that is neither a subcommand nor an expression is clap's to answer.
+    nutshell()
+        .args(["rol", "3d6"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a similar subcommand exists: 'roll'",
+        ));
+}
+
+#[test]
+fn words_after_an_expression_are_its_label() {
+    nutshell()
+        .args(["roll", "1d20+5", "to", "hit", "--faces", "12"])
+        .assert()
+        .success()
+        .stdout("(1d20 + 5)[to hit] = ([12] + 5)[to hit] = 17\n");
+    // `dF` is an expression, not a word of flavour.
+    nutshell()
+        .args(["roll", "1d6", "dF", "--faces", "3,-1"])
+        .assert()
+        .success()
+        .stdout("1d6 = [3] = 3\n1dF = [-1] = -1\n");
+    nutshell()
+        .args(["roll", "1d20", "adv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean `2d20kh1`?"));
+}
+
+#[test]
+fn a_success_count_added_to_a_number_is_noted_at_the_roll() {
+    nutshell()
+        .args(["roll", "1d20cs20+5", "--faces", "20"])
+        .assert()
+        .success()
+        .stdout("1d20=20 + 5 = [20✓] + 5 = 6\n")
+        .stderr(
+            predicate::str::contains("note: `1d20cs20` counts successes")
+                .and(predicate::str::contains("write `1d20+5`")),
+        );
+}
+
+#[test]
+fn odds_of_a_comparison_lead_with_the_answer() {
+    nutshell()
+        .args(["odds", "1d20+5 >= 15"])
+        .assert()
+        .success()
+        .stdout("P(1d20 + 5 >= 15) = 11/20 (55%)\n");
+    nutshell()
+        .args(["odds", "1d20 >= 11", "2d20kh1 >= 11"])
+        .assert()
+        .success()
+        .stdout("P(1d20 >= 11) = 1/2 (50%)\nP(2d20kh1 >= 11) = 3/4 (75%)\n");
+}
+
+#[test]
+fn odds_of_several_expressions_stand_side_by_side() {
+    let out = nutshell()
+        .args(["odds", "4d6kh3", "3d6", "2d6+7"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let header = text.lines().next().unwrap();
+    for name in ["value", "4d6kh3", "3d6", "2d6 + 7"] {
+        assert!(header.contains(name), "{header}");
+    }
+    // 3d6 shows 10 with 1/8; 2d6 + 7 cannot show 3; 4d6kh3 cannot show 19.
+    let row = |v: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(v))
+            .unwrap_or_else(|| panic!("no row {v}: {text}"))
+            .to_string()
+    };
+    assert!(row("10").contains("12.5000%"), "{}", row("10"));
+    assert_eq!(row("3").matches('%').count(), 2, "{}", row("3"));
+    assert_eq!(row("19").matches('%').count(), 1, "{}", row("19"));
+    assert!(row("mean").contains("10.5000") && row("mean").contains("14.0000"));
+    // JSON: one object a line, each as the single command prints it.
+    let out = nutshell()
+        .args(["odds", "3d6", "1d6", "--json"])
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["expression"], "1d6");
+    assert_eq!(lines[1]["distribution"][0]["probability"], "1/6");
+}
+
+#[test]
+fn roll_help_has_a_cheat_sheet_and_no_limits_of_exact_odds() {
+    let out = nutshell().args(["roll", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("Notation"), "{help}");
+    assert!(help.contains("2d20kh1  2d20kl1"), "{help}");
+    for odds_only in ["--max-work", "--max-outcomes", "--tail"] {
+        assert!(!help.contains(odds_only), "{odds_only} in roll --help");
+    }
+    let out = nutshell().args(["odds", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for odds_only in ["--max-work", "--max-outcomes", "--tail"] {
+        assert!(
+            help.contains(odds_only),
+            "{odds_only} missing from odds --help"
+        );
+    }
 }

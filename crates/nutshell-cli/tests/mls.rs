@@ -194,7 +194,7 @@ fn a_bad_file_names_the_field_and_the_line() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("bad.toml: line 3: unknown field `dmg`"),
+        err.contains("bad.toml: line 3: weapons[0]: unknown key `dmg`"),
         "{err}"
     );
     let out = nutshell()

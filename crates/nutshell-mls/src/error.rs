@@ -13,6 +13,11 @@ pub enum FightError {
     Dice(String),
     /// The exact engine could not compute a distribution.
     Engine(String),
+    /// A decision breaks a rule; the message names the sentence it breaks.
+    /// Nothing was changed.
+    Refused(String),
+    /// A fight played by decisions waits for one (`fight::Play` asks it).
+    Waiting,
 }
 
 impl fmt::Display for FightError {
@@ -21,7 +26,9 @@ impl fmt::Display for FightError {
             FightError::File(m)
             | FightError::Invalid(m)
             | FightError::Dice(m)
-            | FightError::Engine(m) => f.write_str(m),
+            | FightError::Engine(m)
+            | FightError::Refused(m) => f.write_str(m),
+            FightError::Waiting => f.write_str("the fight waits for a decision"),
         }
     }
 }

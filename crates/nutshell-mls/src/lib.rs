@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+pub mod bounds;
 pub mod character;
 pub mod damage;
 pub mod dice;
@@ -39,3 +40,8 @@ pub mod simulate;
 
 pub use error::FightError;
 pub use fight::{Ending, Fight, FightOptions, Fighter, Progress};
+
+/// The referee's guide (docs/mls/combat.md): its Rust examples run as tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/mls/combat.md")]
+pub struct CombatGuide;

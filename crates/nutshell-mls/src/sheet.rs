@@ -29,28 +29,28 @@ use std::collections::BTreeMap;
 #[serde(deny_unknown_fields)]
 pub struct Traits {
     /// Added to Dam by a successful total attack.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub strength: i64,
     /// Body.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub body: i64,
     /// Size.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub size: i64,
     /// Dexterity.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub dexterity: i64,
     /// Movement: Agl+1 squares a turn.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub agility: i64,
     /// Mind.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub mind: i64,
     /// Aura.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub aura: i64,
     /// Awareness.
-    #[serde(default = "average")]
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
     pub awareness: i64,
 }
 
@@ -275,7 +275,7 @@ pub struct Tactic {
     #[serde(default = "first", skip_serializing_if = "is_first")]
     pub rush_attack: u32,
     /// Break off and flee when CHP falls below this.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::hit_points_option")]
     pub break_off_below: Option<i64>,
     /// Dodge shots when not attacking (true unless set false).
     #[serde(default = "yes")]
@@ -354,17 +354,21 @@ pub struct Combatant {
     /// Total Hit Points.
     pub thp: i64,
     /// Current Hit Points at the start (THP when left out).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::hit_points_option")]
     pub chp: Option<i64>,
     /// The Shock trait for shock rolls (Body when left out).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::shock_option")]
     pub shock: Option<i64>,
     /// Fate Points.
     #[serde(default)]
     pub fate_points: u32,
     /// Magic points at the start of the fight, spent by spells with `mp`
     /// (the character's TMP when left out).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::bounds::magic_points_option"
+    )]
     pub tmp: Option<i64>,
     /// Weapons and offensive spells; the first melee one is used in close
     /// combat, the first ranged one for shooting.
@@ -519,14 +523,11 @@ fn field_line(text: &str, name: &str, field: &str) -> Option<usize> {
     Some(line_of(text, from + found.map_or(0, |(i, _)| i)))
 }
 
-/// A TOML or schema error in `file` as the tool reports it: the file, the
-/// line, and what is wrong.
-pub fn toml_error(file: &str, text: &str, e: &toml::de::Error) -> FightError {
-    let line = e
-        .span()
-        .map(|s| format!("line {}: ", line_of(text, s.start)))
-        .unwrap_or_default();
-    FightError::File(format!("{file}: {line}{}", e.message().trim_end()))
+/// Reads `text`, the file `file`, as a `T` as written
+/// (`nutshell_rules::toml_file`: a list where a table is expected is
+/// refused); errors give the file, the line, the key and what is wrong.
+pub fn read<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, FightError> {
+    nutshell_rules::toml_file::from_str(text).map_err(|e| FightError::File(format!("{file}: {e}")))
 }
 
 /// The most combatants one side may have.
@@ -536,10 +537,9 @@ impl Side {
     /// Reads a side (or one combatant) from TOML text; `file` names it in errors,
     /// which give the field and the line.
     pub fn parse(file: &str, text: &str) -> Result<Side, FightError> {
-        let bad = |e: toml::de::Error| toml_error(file, text, &e);
-        let table: toml::Table = toml::from_str(text).map_err(bad)?;
+        let table: toml::Table = read(file, text)?;
         let side = if table.contains_key("combatant") || table.contains_key("side") {
-            let f: SideFile = toml::from_str(text).map_err(bad)?;
+            let f: SideFile = read(file, text)?;
             let name = f.side.unwrap_or_else(|| {
                 let names: Vec<&str> = f.combatant.iter().map(|c| c.name.as_str()).collect();
                 names.join(", ")
@@ -550,7 +550,7 @@ impl Side {
                 combatants: f.combatant,
             }
         } else {
-            let c: Combatant = toml::from_str(text).map_err(bad)?;
+            let c: Combatant = read(file, text)?;
             Side {
                 name: c.name.clone(),
                 pcs: false,
@@ -621,10 +621,16 @@ impl Side {
                     "{file}: a combatant has an empty name"
                 )));
             }
-            if !(1..=10_000).contains(&c.thp) {
+            let thp = &crate::bounds::THP.range;
+            if !thp.contains(&c.thp) {
                 return Err(bad(
                     "thp",
-                    format!("{} is not a number of hit points from 1 to 10000", c.thp),
+                    format!(
+                        "{} is not a number of hit points from {} to {}",
+                        c.thp,
+                        thp.start(),
+                        thp.end()
+                    ),
                 ));
             }
             if let Some(chp) = c.chp
@@ -636,12 +642,9 @@ impl Side {
                 ));
             }
             for (k, v) in &c.skills {
-                if !(-100..=100).contains(v) {
-                    return Err(bad(
-                        &format!("skills.{k}"),
-                        format!("{v} is outside -100..100"),
-                    ));
-                }
+                crate::bounds::SKILL
+                    .check(*v)
+                    .map_err(|why| bad(&format!("skills.{k}"), why))?;
             }
             if c.fate_points > 100 {
                 return Err(bad(
@@ -661,12 +664,9 @@ impl Side {
                         ),
                     ));
                 }
-                if !(0..=1000).contains(&w.dam) {
-                    return Err(bad(
-                        &format!("{field}.dam"),
-                        format!("{} is outside 0..1000", w.dam),
-                    ));
-                }
+                crate::bounds::DAM
+                    .check(w.dam)
+                    .map_err(|why| bad(&format!("{field}.dam"), why))?;
                 match (w.is_ranged(), w.range) {
                     (true, None) => {
                         return Err(bad(
@@ -674,10 +674,10 @@ impl Side {
                             "a missile weapon or spell needs a range in squares".into(),
                         ));
                     }
-                    (_, Some(r)) if !(1..=10_000).contains(&r) => {
+                    (_, Some(r)) if !crate::bounds::SQUARES.range.contains(&r) => {
                         return Err(bad(
                             &format!("{field}.range"),
-                            format!("{r} is outside 1..10000"),
+                            crate::bounds::SQUARES.check(r).unwrap_err(),
                         ));
                     }
                     _ => {}
@@ -700,23 +700,17 @@ impl Side {
                             .into(),
                     ));
                 }
-                if !(0..=1000).contains(&a.value) {
-                    return Err(bad(
-                        &format!("armour[{i}].value"),
-                        format!("{} is outside 0..1000", a.value),
-                    ));
-                }
+                crate::bounds::DAM
+                    .check(a.value)
+                    .map_err(|why| bad(&format!("armour[{i}].value"), why))?;
             }
-            if let Some(s) = &c.shield
-                && !(0..=1000).contains(&s.value)
-            {
-                return Err(bad(
-                    "shield.value",
-                    format!("{} is outside 0..1000", s.value),
-                ));
+            if let Some(s) = &c.shield {
+                crate::bounds::DAM
+                    .check(s.value)
+                    .map_err(|why| bad("shield.value", why))?;
             }
             if let Some(p) = c.position
-                && !(0..=10_000).contains(&p)
+                && !crate::bounds::POSITION.range.contains(&p)
             {
                 return Err(bad(
                     "position",
@@ -740,10 +734,10 @@ impl Side {
                     ),
                 ));
             }
-            if let Some(tmp) = c.tmp
-                && !(0..=10_000).contains(&tmp)
-            {
-                return Err(bad("tmp", format!("{tmp}: magic points from 0 to 10000")));
+            if let Some(tmp) = c.tmp {
+                crate::bounds::MAGIC_POINTS
+                    .check(tmp)
+                    .map_err(|why| bad("tmp", why))?;
             }
             for w in &c.weapons {
                 let Some(mp) = w.mp else { continue };

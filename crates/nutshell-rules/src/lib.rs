@@ -38,6 +38,7 @@ pub mod outcome;
 pub mod request;
 pub mod table;
 pub mod tiered_d20;
+pub mod toml_file;
 
 pub use error::RulesError;
 pub use odds::OutcomeOdds;

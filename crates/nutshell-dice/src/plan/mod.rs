@@ -303,6 +303,7 @@ pub struct Expression {
     pub(crate) text: String,
     pub(crate) normalized: String,
     pub(crate) limits: crate::Limits,
+    pub(crate) notes: Vec<String>,
 }
 
 impl Expression {
@@ -324,7 +325,24 @@ impl Expression {
             text: text.to_string(),
             normalized,
             limits: limits.clone(),
+            notes: crate::syntax::habits::notes(&ast, text),
         })
+    }
+
+    /// Where the expression reads differently from what a user of another
+    /// tool may expect, one sentence each, for a front end to show at the
+    /// roll: a success count added to other terms (`1d20cs20+5` adds the
+    /// number of 20s to 5; Roll20's `cs20` only marks a critical).
+    ///
+    /// ```
+    /// use nutshell_dice::Expression;
+    /// let expr = Expression::parse("1d20cs20+5")?;
+    /// assert!(expr.notes()[0].contains("write `1d20+5`"));
+    /// assert!(Expression::parse("1d20+5")?.notes().is_empty());
+    /// # Ok::<(), nutshell_dice::NotationError>(())
+    /// ```
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The plan's root node.

@@ -28,7 +28,8 @@ impl Scripted {
         }
     }
 
-    /// Reads a comma- or space-separated list such as `6,5,3,1`.
+    /// Reads a comma- or space-separated list such as `6,5,3,1`. An item
+    /// that is not a number is quoted in the error, cut after 40 characters.
     ///
     /// ```
     /// let faces = nutshell_dice::Scripted::parse_list("6, 5 3,1").unwrap();
@@ -37,6 +38,7 @@ impl Scripted {
     /// assert!(nutshell_dice::Scripted::parse_list("6,,5").is_err());
     /// ```
     pub fn parse_list(text: &str) -> Result<Scripted, String> {
+        const SHOWN_CHARS: usize = 40;
         let mut faces = Vec::new();
         let parts: Vec<&str> = text.split(',').collect();
         for (n, part) in parts.iter().enumerate() {
@@ -53,8 +55,15 @@ impl Scripted {
             for item in part.split_whitespace() {
                 let cleaned = item.replace('\u{2212}', "-");
                 let face: i64 = cleaned.parse().map_err(|_| {
+                    // A long item is cut: the message stays a line.
+                    let shown: String = if item.chars().count() > SHOWN_CHARS {
+                        let head: String = item.chars().take(SHOWN_CHARS).collect();
+                        format!("{head}… ({} characters)", item.chars().count())
+                    } else {
+                        item.to_string()
+                    };
                     format!(
-                        "face {} of the list, `{item}`, is not a whole number",
+                        "face {} of the list, `{shown}`, is not a whole number",
                         faces.len() + 1
                     )
                 })?;

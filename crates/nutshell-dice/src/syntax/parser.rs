@@ -38,7 +38,8 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Expr, NotationError> {
             ),
         ));
     }
-    let chars: Vec<char> = text.chars().map(normalize_char).collect();
+    let mut chars: Vec<char> = text.chars().map(normalize_char).collect();
+    super::habits::unwrap_chat(&mut chars);
     let mut parser = Parser {
         chars,
         pos: 0,
@@ -54,7 +55,20 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Expr, NotationError> {
     let expr = parser.expr()?;
     parser.skip_ws();
     if !parser.at_end() {
-        return Err(parser.unexpected_after_expression());
+        // Flavour text after the roll is its label (`1d20+5 to hit`).
+        let before: String = parser.chars[..parser.pos].iter().collect();
+        return match super::habits::flavour(&parser.chars, parser.pos, &before) {
+            None => Err(parser.unexpected_after_expression()),
+            Some(Err(error)) => Err(error),
+            Some(Ok(None)) => Ok(expr),
+            Some(Ok(Some(label))) => {
+                let span = expr.span.to(Span::new(parser.pos, parser.chars.len()));
+                Ok(Expr {
+                    kind: ExprKind::Labeled(Box::new(expr), label),
+                    span,
+                })
+            }
+        };
     }
     Ok(expr)
 }
@@ -694,6 +708,18 @@ impl Parser {
                     ModifierKind::Select(which, self.optional_count()?)
                 }
                 '!' | 'x' if !group => self.explosion()?,
+                // Avrae's reroll-and-add (`ra1`): answered with the fix.
+                'r' if !group
+                    && self
+                        .peek_at(1)
+                        .is_some_and(|c| c.eq_ignore_ascii_case(&'a')) =>
+                {
+                    return Err(super::habits::foreign_modifier(&self.chars, self.pos)
+                        .unwrap_or_else(|| {
+                            NotationError::new(self.span_from(start), "unknown modifier `ra`")
+                                .with_label("Avrae's `ra1` (reroll once and add) is `!o1` here")
+                        }));
+                }
                 'r' if !group => {
                     self.pos += 1;
                     let once = if self.eat_word("o") {
@@ -734,6 +760,9 @@ impl Parser {
                     ModifierKind::Success(point)
                 }
                 c if c.is_ascii_alphabetic() || c == '!' => {
+                    if let Some(error) = super::habits::foreign_modifier(&self.chars, self.pos) {
+                        return Err(error);
+                    }
                     let what = if group { "a group" } else { "a dice term" };
                     let label = if group {
                         "groups take kh, kl, dh, dl and success or failure counts"

@@ -39,7 +39,8 @@ const CASES: &[(&str, usize, &str)] = &[
     ),
     ("d{3..1}", 3, "the range 3..1 runs backwards"),
     ("99999999999999999999", 1, "the number is too large"),
-    ("4d6 ü", 5, "unexpected character `ü`"),
+    // A letter after white space starts flavour text (a label); a symbol does not.
+    ("4d6 €", 5, "unexpected character `€`"),
     ("2d6[fire", 4, "unclosed label: expected `]`"),
     ("[fire]", 1, "a label must follow the term it names"),
     ("{}", 1, "a group needs at least one member"),

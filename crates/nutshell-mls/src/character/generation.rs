@@ -268,7 +268,7 @@ pub struct Choices {
     #[serde(default)]
     pub personality: BTreeMap<String, PersonalityChoice>,
     /// Fate Points bought at 5 CPs.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::points")]
     pub fate_points_bought: i64,
     /// Roll TMP (for those that require it).
     #[serde(default)]
@@ -575,6 +575,6 @@ pub fn chosen_personality(ch: &Character, age: Age) -> Vec<Entry> {
 impl Choices {
     /// Reads choices from TOML; errors name the field and line.
     pub fn parse(file: &str, text: &str) -> Result<Choices, FightError> {
-        toml::from_str(text).map_err(|e| crate::sheet::toml_error(file, text, &e))
+        crate::sheet::read(file, text)
     }
 }

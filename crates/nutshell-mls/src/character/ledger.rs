@@ -36,7 +36,7 @@ pub struct Entry {
     /// What changed, in words ("strength 2 -> 3").
     pub change: String,
     /// CPs gained (positive) or spent (negative).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::points")]
     pub cps: i64,
     /// The trait or thing changed (`secondary.sword`, `personality.valorous`,
     /// `primary.strength`), for the once-a-year limits.
@@ -45,11 +45,19 @@ pub struct Entry {
     /// The target's value before the change (a level relative to base, a
     /// trait's value, florins); left out when the target was not had before
     /// (a secondary trait acquired, anything set at generation).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::bounds::points_option"
+    )]
     pub from: Option<i64>,
     /// The target's value after the change; left out when the target is gone
     /// after it (a negative trait removed from base). `check` replays these.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::bounds::points_option"
+    )]
     pub to: Option<i64>,
     /// The dice, if any were rolled ("1d8 = 5").
     #[serde(default, skip_serializing_if = "Option::is_none")]

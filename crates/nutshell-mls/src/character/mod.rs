@@ -129,7 +129,7 @@ pub struct Occupation {
     /// Its base formula (`dexterity`, `2-size`, `mind+awareness`).
     pub base: String,
     /// Its level above base (0 = base).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::level")]
     pub level: i64,
 }
 
@@ -144,7 +144,11 @@ pub struct Secondary {
     /// Its level relative to base (0 = base, 2 = base+2); left out when not
     /// acquired (then a Natural trait is had at base-2, an Inherent one at
     /// base, a Trained one not at all).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::bounds::level_option"
+    )]
     pub level: Option<i64>,
 }
 
@@ -164,7 +168,7 @@ pub struct Negative {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<String>,
     /// Its level relative to base.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::level")]
     pub level: i64,
 }
 
@@ -189,13 +193,21 @@ pub struct Character {
     /// Age in years.
     pub age: Age,
     /// Unspent Character Points.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::points")]
     pub cps: i64,
     /// Total Magic Points, for those that require them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::bounds::magic_points_option"
+    )]
     pub tmp: Option<i64>,
     /// Fate Points bought at generation (5 CPs each).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_zero",
+        deserialize_with = "crate::bounds::points"
+    )]
     pub fate_points_bought: i64,
     /// The occupation.
     pub occupation: Occupation,
@@ -207,7 +219,7 @@ pub struct Character {
     pub negative: BTreeMap<String, Negative>,
     /// Personality traits: one trait of each pair (the other is 20 minus it);
     /// a pair left out is 10/10.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::bounds::personality")]
     pub personality: BTreeMap<String, i64>,
     /// Personality traits rolled on 3d6 at generation (so they may lie outside
     /// 5..15).
@@ -217,10 +229,18 @@ pub struct Character {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub training: Option<Training>,
     /// Money made with CPs, in florins.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_zero",
+        deserialize_with = "crate::bounds::points"
+    )]
     pub florins: i64,
     /// Favour points gained in prayer.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_zero",
+        deserialize_with = "crate::bounds::points"
+    )]
     pub favour: i64,
     /// Traits checked during the current adventure (secondary or
     /// personality), rolled for by `advance` in this order.
@@ -358,6 +378,16 @@ impl Character {
     pub fn fighting(&self, combatant: &mut Combatant) -> Result<(), (String, String)> {
         let scores = self.scores(&combatant.traits)?;
         for (k, v) in scores {
+            // Traits and levels are bounded when read, so the score is
+            // exact; it must still be a skill (RULING N-1).
+            if let Err(why) = crate::bounds::SKILL.check(v) {
+                let field = if k == self.occupation.name {
+                    "character.occupation.level".to_string()
+                } else {
+                    format!("character.secondary.{k}.level")
+                };
+                return Err((field, format!("{k} = base + level = {why}")));
+            }
             match combatant.skills.get(&k) {
                 Some(given) if *given != v => {
                     return Err((

@@ -133,6 +133,11 @@ pub const ACTIONS: [Action; 10] = [
     ),
 ];
 
+/// The amounts an action that scales takes: magic points (a caster has at
+/// most [`crate::bounds::MAGIC_POINTS`]) or half metres climbed. Bounded so
+/// that no cost overflows (RULING N-1).
+pub const AMOUNT: std::ops::RangeInclusive<i64> = 1..=10_000;
+
 /// Finds an action by key.
 pub fn find(key: &str) -> Option<&'static Action> {
     ACTIONS.iter().find(|a| a.key == key)
@@ -155,12 +160,22 @@ pub fn cost(key: &str, amount: Option<i64>) -> Result<(i64, Unit), String> {
         }
         Scale::Fixed => 1,
         Scale::PerTwoMagicPoints | Scale::PerHalfMetre => {
-            let amount = amount.filter(|n| *n >= 1).ok_or_else(|| {
+            let amount = amount.ok_or_else(|| {
                 format!(
-                    "{}: give the amount (magic points or half metres), 1 or more",
-                    a.key
+                    "{}: give the amount (magic points or half metres), {} to {}",
+                    a.key,
+                    AMOUNT.start(),
+                    AMOUNT.end()
                 )
             })?;
+            if !AMOUNT.contains(&amount) {
+                return Err(format!(
+                    "{}: the amount {amount} is outside {}..{} (magic points or half metres)",
+                    a.key,
+                    AMOUNT.start(),
+                    AMOUNT.end()
+                ));
+            }
             if a.scale == Scale::PerTwoMagicPoints {
                 (amount + 1) / 2
             } else {

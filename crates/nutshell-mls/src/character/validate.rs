@@ -98,18 +98,35 @@ pub fn line_of_entry(text: &str, n: usize) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
+/// The lines of every ledger entry's header, in order.
+fn entry_lines(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "[[character.ledger]]")
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
 struct Out<'t> {
     text: Option<&'t str>,
+    /// The ledger entries' lines, found once when the first is asked for
+    /// (a line per violation would make thousands of them quadratic).
+    entries: Option<Vec<usize>>,
     list: Vec<Violation>,
 }
 
 impl Out<'_> {
     fn push(&mut self, field: impl Into<String>, problem: impl Into<String>, rule: Option<&str>) {
         let field = field.into();
-        let line = self.text.and_then(|t| match ledger_index(&field) {
-            Some(n) => line_of_entry(t, n),
-            None => line_of_field(t, &field),
-        });
+        let line = match (self.text, ledger_index(&field)) {
+            (None, _) => None,
+            (Some(t), Some(n)) => self
+                .entries
+                .get_or_insert_with(|| entry_lines(t))
+                .get(n)
+                .copied(),
+            (Some(t), None) => line_of_field(t, &field),
+        };
         self.list.push(Violation {
             field,
             line,
@@ -123,6 +140,7 @@ impl Out<'_> {
 pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
     let mut out = Out {
         text,
+        entries: None,
         list: Vec::new(),
     };
     let Some(ch) = &sheet.character else {
@@ -502,8 +520,7 @@ fn generation_rules(
 /// Reads a character sheet (one combatant with a `[character]` table) as
 /// written, without making it ready to fight; errors name the field and line.
 pub fn parse_sheet(file: &str, text: &str) -> Result<Combatant, crate::FightError> {
-    let c: Combatant =
-        toml::from_str(text).map_err(|e| crate::sheet::toml_error(file, text, &e))?;
+    let c: Combatant = crate::sheet::read(file, text)?;
     if c.character.is_none() {
         return Err(crate::FightError::File(format!(
             "{file}: no [character] table: this is a combatant sheet, not a character (docs/mls/characters.md)"

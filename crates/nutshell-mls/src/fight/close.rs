@@ -64,9 +64,22 @@ impl Fight {
                         .into_iter()
                         .filter(|&j| self.attackable(j, round) && drawn[j] < MAX_ATTACKERS)
                         .collect();
-                    self.pick(i, &candidates)
+                    let default = self.pick(i, &candidates);
+                    self.choose_target(i, &candidates, default, false)?
                 }
-                None => near.pick(self, i, side, position, &|j| drawn[j] < MAX_ATTACKERS),
+                None => {
+                    let default = near.pick(self, i, side, position, &|j| drawn[j] < MAX_ATTACKERS);
+                    if self.deciding() {
+                        let candidates: Vec<usize> = self
+                            .adjacent_enemies(i)
+                            .into_iter()
+                            .filter(|&j| self.attackable(j, round) && drawn[j] < MAX_ATTACKERS)
+                            .collect();
+                        self.choose_target(i, &candidates, default, false)?
+                    } else {
+                        default
+                    }
+                }
             };
             if let Some(t) = target {
                 attacker[i] = true;
@@ -77,7 +90,7 @@ impl Fight {
         // "If a character is being attacked this round he MUST attack a
         // character that is attacking him."
         if self.on_map() {
-            self.face_attackers(round, &mut attacker, &mut drawn);
+            self.face_attackers(round, &mut attacker, &mut drawn)?;
         } else {
             for _ in 0..=n {
                 let by = self.targeted_by(&attacker);
@@ -87,7 +100,9 @@ impl Fight {
                     if !at_me.is_empty()
                         && !at_me.contains(&self.fighters[i].target.unwrap_or(usize::MAX))
                     {
-                        self.fighters[i].target = self.pick(i, at_me);
+                        let default = self.pick(i, at_me);
+                        let at_me = at_me.clone();
+                        self.fighters[i].target = self.choose_target(i, &at_me, default, false)?;
                         changed = true;
                     }
                 }
@@ -104,6 +119,13 @@ impl Fight {
         for t in targets {
             self.fighters[t].attacked = true;
         }
+        // "A character may at any time declare his next attack is a Total
+        // Attack" (and a Total Defence, or forego it).
+        if self.deciding() {
+            for i in (0..n).filter(|&i| attacker[i]) {
+                self.choose_mode(i)?;
+            }
+        }
         for members in self.situations(&attacker) {
             self.situation(dice, round, members, &attacker)?;
         }
@@ -117,7 +139,12 @@ impl Fight {
     /// attack this round who is attacked turns, if he must, to face one of
     /// his attackers and strikes him; one who can face none of them (a
     /// spear's diagonal thrust) only defends.
-    fn face_attackers(&mut self, round: usize, attacker: &mut [bool], drawn: &mut [usize]) {
+    fn face_attackers(
+        &mut self,
+        round: usize,
+        attacker: &mut [bool],
+        drawn: &mut [usize],
+    ) -> Result<(), FightError> {
         let n = self.fighters.len();
         for _ in 0..=n {
             let by = self.targeted_by(attacker);
@@ -141,11 +168,15 @@ impl Fight {
                     .filter(|&j| self.facing_to_reach(i, j).is_some())
                     .collect();
                 let old = self.fighters[i].target.filter(|_| attacker[i]);
-                match self.pick(i, &faceable) {
+                let default = self.pick(i, &faceable);
+                match self.choose_target(i, &faceable, default, false)? {
                     Some(j) => {
                         let facing = self.facing_to_reach(i, j).expect("checked above");
                         let turned = self.fighters[i].pose.is_some_and(|p| p.facing != facing);
-                        self.turn_to(i, facing);
+                        if !self.turn_to(i, facing) {
+                            // facing_to_reach only offers facings the body fits.
+                            continue;
+                        }
                         if let Some(t) = old {
                             drawn[t] = drawn[t].saturating_sub(1);
                         }
@@ -183,6 +214,7 @@ impl Fight {
                 break;
             }
         }
+        Ok(())
     }
 
     /// For each combatant, the attackers whose target it is this round, in file order.
@@ -234,7 +266,7 @@ impl Fight {
         members: Vec<usize>,
         attacker: &[bool],
     ) -> Result<(), FightError> {
-        let mode = |f: &Self, i: usize| f.fighters[i].sheet.tactic.mode;
+        let mode = |f: &Self, i: usize| f.fighters[i].mode;
         // "Against another Total Defence no rolls are made by either character."
         if let [a, b] = members[..]
             && attacker[a]
@@ -277,11 +309,7 @@ impl Fight {
     /// The modifiers of `i`'s attack this round: delay or rush, aiming, Total Defence.
     fn attack_mods(&self, i: usize, round: usize) -> Mods {
         let f = &self.fighters[i];
-        let defence = if f.sheet.tactic.mode == Mode::TotalDefence {
-            2
-        } else {
-            0
-        };
+        let defence = if f.mode == Mode::TotalDefence { 2 } else { 0 };
         Mods::default()
             .timing(f.schedule.modifier(round).unwrap_or(0))
             .add(f.sheet.tactic.aim_penalty(), "aim")
@@ -409,7 +437,7 @@ impl Fight {
 
     /// `z` won against `x`: damage, or what its mode makes of the win.
     fn land_blow(&mut self, z: usize, x: usize, rz: Roll, r: mls::Opposed) {
-        match self.fighters[z].sheet.tactic.mode {
+        match self.fighters[z].mode {
             Mode::TotalDefence => {
                 self.note(Some(rule::TOTAL_DEFENCE), |s| {
                     format!("{} wins a Total Defence: no damage", s.name(z))
@@ -611,14 +639,17 @@ impl Fight {
         let stop_after = self.fighters[t].sheet.tactic.stop_after;
         let mut current = self.fighters[t].target;
         let strength = |f: &Self, i: usize| f.fighters[i].sheet.traits.strength;
-        let is_total = |f: &Self, i: usize| {
-            attacker[i] && f.fighters[i].sheet.tactic.mode == Mode::TotalAttack
-        };
+        // An opponent strikes back at the total attacker only if he can: on
+        // the map, with the total attacker in front of him (mls, Who May
+        // Attack); one who cannot merely blocks (Defensive Rounds; P-86).
+        let strikes_back = |f: &Self, c: usize| attacker[c] && (!f.on_map() || f.in_reach(c, t));
+        let is_total =
+            |f: &Self, i: usize| strikes_back(f, i) && f.fighters[i].mode == Mode::TotalAttack;
         while let Some(c) = current {
             consumed.push(c);
             let rt = self.attack_roll(dice, t, round, RollFor::TotalAttack(c))?;
             let skill_c = self.fighters[c].melee_skill();
-            let (mod_c, what) = if attacker[c] {
+            let (mod_c, what) = if strikes_back(self, c) {
                 let what = if is_total(self, c) {
                     RollFor::TotalAttack(t)
                 } else {
@@ -663,12 +694,39 @@ impl Fight {
                 };
                 let able_left = left(&able);
                 // Every able opponent so far was hit (a failure ends the chain),
-                // so the unable may follow once the able are all done.
-                current = if !able_left.is_empty() {
-                    self.pick(t, &able_left)
+                // so the unable may follow once the able are all done. On the
+                // map the next opponent must be one he can strike: in reach
+                // where he stands, or attacking him and faced with a free
+                // turn (mls, Who May Attack; P-85).
+                let strikeable: Vec<usize> = if !able_left.is_empty() {
+                    able_left
                 } else {
-                    self.pick(t, &left(&unable))
-                };
+                    left(&unable)
+                }
+                .into_iter()
+                .filter(|&j| {
+                    !self.on_map()
+                        || self.in_reach(t, j)
+                        || (attacker[j]
+                            && self.fighters[j].target == Some(t)
+                            && self.facing_to_reach(t, j).is_some())
+                })
+                .collect();
+                current = self.pick(t, &strikeable);
+                if let Some(n) = current
+                    && !self.in_reach(t, n)
+                    && let Some(facing) = self.facing_to_reach(t, n)
+                    && self.turn_to(t, facing)
+                {
+                    self.note_moved(rule::WHO_MAY_ATTACK, &[t], |s| {
+                        format!(
+                            "{} is attacked by {} and turns to face {} (free)",
+                            s.name(t),
+                            s.name(n),
+                            facing
+                        )
+                    });
+                }
                 if current.is_some() && stop_after.is_some_and(|most| hits >= most) {
                     current = None;
                     self.note(Some(rule::TOTAL_ATTACK), |s| {
@@ -686,8 +744,8 @@ impl Fight {
                 continue;
             }
             let back = mls::opposed(rc.rolled(), rt.rolled());
-            let c_mode = self.fighters[c].sheet.tactic.mode;
-            let c_strikes = attacker[c] && c_mode != Mode::Forego;
+            let c_mode = self.fighters[c].mode;
+            let c_strikes = strikes_back(self, c) && c_mode != Mode::Forego;
             if back.wins && c_strikes {
                 let both = if is_total(self, c) {
                     strength(self, c)
@@ -748,7 +806,7 @@ impl Fight {
                 consumed.push(a);
                 let ra = self.attack_roll(dice, a, round, RollFor::Unopposed(t))?;
                 rolled.push((a, ra));
-                if self.fighters[a].sheet.tactic.mode == Mode::Forego {
+                if self.fighters[a].mode == Mode::Forego {
                     continue;
                 }
                 self.unopposed_hit(a, t, self.melee_dam(a), ra);

@@ -204,13 +204,16 @@ impl Fight {
     /// A facing from which `i`, without leaving its square, could strike
     /// `j`: "If any character is being attacked this round he may turn at no
     /// cost to face (and thus attack) his attacker" (mls, *Who May Attack*).
+    /// A long creature turns about its head: a facing whose body would swing
+    /// into a wall or someone's square is no facing it can take (P-82).
     pub(super) fn facing_to_reach(&self, i: usize, j: usize) -> Option<Facing> {
         let pose = self.fighters[i].pose?;
         let mut facings = vec![pose.facing];
         facings.extend(Facing::ALL.into_iter().filter(|f| *f != pose.facing));
         facings.into_iter().find(|&facing| {
-            self.reach_from(i, Pose { facing, ..pose })
-                .any(|s| self.occupant(s) == Some(j))
+            let to = Pose { facing, ..pose };
+            (facing == pose.facing || self.fits(i, to))
+                && self.reach_from(i, to).any(|s| self.occupant(s) == Some(j))
         })
     }
 

@@ -26,7 +26,12 @@ use crate::log::rule;
 impl Fight {
     /// Everything `i` can reach within `budget` movement points, around
     /// walls, other combatants and the squares `avoid` names.
-    fn reach(&self, i: usize, budget: u32, avoid: &dyn Fn(Square) -> bool) -> Option<Reach> {
+    pub(super) fn reach(
+        &self,
+        i: usize,
+        budget: u32,
+        avoid: &dyn Fn(Square) -> bool,
+    ) -> Option<Reach> {
         let field = self.field.as_ref()?;
         let pose = self.fighters[i].pose?;
         let length = self.fighters[i].sheet.squares_long();
@@ -36,7 +41,7 @@ impl Fight {
     }
 
     /// `times` the movement allowance of `i` ("up to their Agl+1").
-    fn allowance(&self, i: usize, times: i64) -> u32 {
+    pub(super) fn allowance(&self, i: usize, times: i64) -> u32 {
         u32::try_from(self.fighters[i].sheet.movement() * times).unwrap_or(0)
     }
 
@@ -145,7 +150,7 @@ impl Fight {
 
     /// Walks `i` along `path` and logs each step: "E5 to F6, diagonal, 2
     /// MP; turns to face north, 1 MP".
-    fn walk(&mut self, i: usize, path: &Path, cite: &'static str, what: &str) {
+    pub(super) fn walk(&mut self, i: usize, path: &Path, cite: &'static str, what: &str) {
         let end = path.steps.last().map_or(path.start, |s| s.1);
         // The steps are described on the map as it was (doors still closed).
         let described = match (&self.log, self.map()) {
@@ -331,9 +336,41 @@ impl Fight {
             return;
         };
         let steps = Distances::from(&map, self.squares_of(target));
-        if let Some(path) = self.toward(i, budget, &steps, 1) {
+        if let Some(path) = self.chase(i, budget, &steps, target) {
             self.walk(i, &path, rule::PURSUE, &what);
         }
+    }
+
+    /// A pursuer who cannot reach the fleer this turn: "must use all of his
+    /// movement allowance in trying to catch the opponent" (P-83). He ends
+    /// where he is fewest steps from the fleer; among those poses, nearest
+    /// by range (P-66), then in a straight line; among those, the way that
+    /// spends the most of his allowance. `None` when nothing is nearer
+    /// than where he stands.
+    fn chase(&mut self, i: usize, budget: u32, steps: &Distances, target: usize) -> Option<Path> {
+        let here = steps.get(self.fighters[i].pose?.square).unwrap_or(u32::MAX);
+        let fleer: Vec<Square> = self.squares_of(target).collect();
+        let reach = self.reach_now(i, budget)?;
+        let near = |s: Square| {
+            fleer
+                .iter()
+                .map(|&f| {
+                    let (dx, dy) = (s.x.abs_diff(f.x), s.y.abs_diff(f.y));
+                    (map::range(s, f), dx * dx + dy * dy)
+                })
+                .min()
+                .unwrap_or((u32::MAX, u32::MAX))
+        };
+        let best = reach
+            .poses()
+            .into_iter()
+            .filter_map(|(pose, cost)| {
+                let d = steps.get(pose.square)?;
+                let (range, line) = near(pose.square);
+                (d >= 1 && d < here).then_some((d, range, line, std::cmp::Reverse(cost), pose))
+            })
+            .min()?;
+        reach.path_to(best.4)
     }
 
     /// Flee!: "must avoid contact with all hostile characters. Motion should
@@ -377,6 +414,12 @@ impl Fight {
                 self.close_door_behind(i, &path);
             }
         }
+        self.flee_escape(i);
+    }
+
+    /// A fleer escapes when he reaches the map's edge or no standing enemy
+    /// could reach him with a pursuit next turn (P-19).
+    pub(super) fn flee_escape(&mut self, i: usize) {
         let at_edge = self.map().zip(self.fighters[i].pose).is_some_and(|(m, p)| {
             p.square.x == 0
                 || p.square.y == 0

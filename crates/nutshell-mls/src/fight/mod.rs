@@ -29,16 +29,21 @@
 //! ```
 
 mod checks;
+mod choices;
 mod close;
+pub mod decide;
 mod displace;
 mod field;
 mod maneuver;
+mod play;
 mod report;
 mod shooting;
 mod turn;
 mod wounds;
 
 pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK};
+pub use decide::{Choice, Controller, Decision, Kind, Made, Opt, RuledOut};
+pub use play::{Next, Play};
 pub use report::{CombatantReport, EndingReport, FightReport, MapReport};
 pub use shooting::range_penalty;
 
@@ -53,7 +58,7 @@ use crate::sheet::{Combatant, Side, TargetChoice};
 use nutshell_dice::DiceSource;
 use nutshell_rules::Outcome;
 use nutshell_rules::mls;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// How a fight is set up.
@@ -88,7 +93,7 @@ impl Default for FightOptions {
 
 /// The set actions (mls, *Set Actions*): "Fight, Charge, Shoot, Cast
 /// Offensive Spells, Move, Move and Shoot, Flee, Pursue, Respond".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// Close combat with adjacent enemies.
@@ -173,6 +178,11 @@ pub struct Fighter {
     shot_arc: Option<FireArc>,
     /// The set action chosen on its side's last turn.
     pub action: Option<Action>,
+    /// The turn it last chose Flee! in (as its side's set action, not the
+    /// action it stood ready with before its side's first turn).
+    fled_turn: Option<u32>,
+    /// How its next close attack is made (its tactic's mode unless decided).
+    mode: crate::sheet::Mode,
     schedule: Schedule,
     attacking: Attacking,
     /// The turn it was last knocked out in (that turn does not count down).
@@ -355,6 +365,8 @@ pub struct Fight {
     /// What a fighter can reach this turn within a budget (fighter, turn,
     /// budget), made when its set action is chosen and used for its move.
     reach_cache: Option<(usize, u32, u32, Arc<crate::map::Reach>)>,
+    /// Played by decisions (`Play`): controllers, answers, decisions made.
+    decisions: Option<Box<decide::Decisions>>,
 }
 
 impl Fight {
@@ -393,6 +405,8 @@ impl Fight {
                     side,
                     state: State::Standing,
                     action: None,
+                    fled_turn: None,
+                    mode: c.tactic.mode,
                     schedule: Schedule::none(),
                     attacking: Attacking::Melee,
                     down_turn: 0,
@@ -437,6 +451,7 @@ impl Fight {
             field: None,
             enemy_steps: None,
             reach_cache: None,
+            decisions: None,
         };
         if let Some(map) = options.map {
             fight.set_out(map)?;
@@ -507,7 +522,7 @@ impl Fight {
         }
         let mut dice = Dice::new(source);
         if self.round == 0 {
-            self.begin_turn();
+            self.begin_turn()?;
             // Everyone on a side may have fled in the movement phase.
             self.check_over(false);
             if let Some(e) = &self.ending {

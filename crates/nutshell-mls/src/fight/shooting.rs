@@ -6,6 +6,8 @@
 //! successful shot by the enemy." Each shot is rolled in file order of the
 //! shooters; a target that dodges rolls right after the shot it dodges.
 
+use super::choices::sentence;
+use super::decide::Kind;
 use super::{Action, Attacking, Fight, Mods, RollFor};
 use crate::dice::Dice;
 use crate::error::FightError;
@@ -201,7 +203,14 @@ impl Fight {
                 })
                 .collect();
             let keep = f.target.filter(|t| candidates.contains(t));
-            let Some(t) = keep.or_else(|| self.pick(i, &candidates)) else {
+            let t = match keep {
+                Some(t) => Some(t),
+                None => {
+                    let default = self.pick(i, &candidates);
+                    self.choose_target(i, &candidates, default, true)?
+                }
+            };
+            let Some(t) = t else {
                 if self.on_map() {
                     self.note(Some(rule::WHO_MAY_SHOOT), |s| {
                         format!(
@@ -297,7 +306,19 @@ impl Fight {
         // "A knowing enemy may choose to Dodge": a surprised side knows of no
         // enemy in the first turn, the surprisers' (project ruling P-61).
         let knowing = !(self.surprised == Some(target_side) && self.turn == 1);
-        let dodges = knowing && !mutual && would_dodge;
+        let may_dodge = knowing && !mutual && !self.fighters[t].schedule.has(round);
+        let dodges = if may_dodge {
+            self.choose_yes(t, Kind::Dodge, would_dodge, sentence::DODGE, |f| {
+                format!(
+                    "{}: {} shoots at you ({}); dodge?",
+                    f.name(t),
+                    f.name(s),
+                    weapon.name
+                )
+            })?
+        } else {
+            false
+        };
         if !knowing && would_dodge {
             self.note(Some(rule::SHOOTING), |f| {
                 format!(

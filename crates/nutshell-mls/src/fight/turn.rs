@@ -13,7 +13,7 @@ use crate::sheet::{Preferred, WeaponKind};
 impl Fight {
     /// The movement phase: the active side chooses set actions and moves; then
     /// everyone's attacks for the turn are scheduled.
-    pub(super) fn begin_turn(&mut self) {
+    pub(super) fn begin_turn(&mut self) -> Result<(), FightError> {
         self.turn += 1;
         let active = self.active_side();
         self.note(Some(rule::TURN_ORDER), |s| {
@@ -34,7 +34,7 @@ impl Fight {
             // (project ruling P-22): an archer can shoot back in the first turn.
             for i in 0..self.fighters.len() {
                 if self.fighters[i].side != active && self.fighters[i].standing() {
-                    let action = self.choose_action(i);
+                    let action = self.set_action(i, true)?;
                     self.fighters[i].action = Some(action);
                     self.note(Some(rule::SET_ACTIONS), |s| {
                         format!("{} stands ready to {}", s.name(i), action.name())
@@ -44,12 +44,15 @@ impl Fight {
         }
         for i in 0..self.fighters.len() {
             if self.fighters[i].side == active && self.fighters[i].standing() {
-                let action = self.choose_action(i);
+                let action = self.set_action(i, false)?;
                 self.fighters[i].action = Some(action);
+                if action == Action::Flee {
+                    self.fighters[i].fled_turn = Some(self.turn);
+                }
                 self.note(Some(rule::SET_ACTIONS), |s| {
                     format!("{} chooses {}", s.name(i), action.name())
                 });
-                self.make_move(i, action);
+                self.make_move(i, action)?;
             }
         }
         for i in 0..self.fighters.len() {
@@ -57,14 +60,19 @@ impl Fight {
                 self.schedule(i, active);
             }
         }
+        Ok(())
     }
 
-    /// Those of `enemies` who chose Flee! in their side's last turn.
+    /// Those of `enemies` who chose Flee! in their side's last turn (mls,
+    /// *Pursue*: "may only move directly after a character who chose Flee!
+    /// in the opposing side's last Turn"): not one who only stood ready to
+    /// flee before his side's first turn (P-22).
     pub(super) fn fleeing(&self, enemies: &[usize]) -> Vec<usize> {
+        let last = self.turn.saturating_sub(1);
         enemies
             .iter()
             .copied()
-            .filter(|&j| self.fighters[j].action == Some(Action::Flee))
+            .filter(|&j| last > 0 && self.fighters[j].fled_turn == Some(last))
             .collect()
     }
 
@@ -117,10 +125,9 @@ impl Fight {
     }
 
     /// Makes `i`'s move for its set action (mls, *1. Movement*).
-    pub(super) fn make_move(&mut self, i: usize, action: Action) {
+    pub(super) fn make_move(&mut self, i: usize, action: Action) -> Result<(), FightError> {
         if self.on_map() {
-            self.maneuver(i, action);
-            return;
+            return self.movement(i, action);
         }
         let enemies = self.standing_enemies(i);
         let fleeing = self.fleeing(&enemies);
@@ -182,6 +189,7 @@ impl Fight {
             | Action::Respond
             | Action::TurnAction => {}
         }
+        Ok(())
     }
 
     /// "The fleeing character MUST use ALL of his movement allowance": away

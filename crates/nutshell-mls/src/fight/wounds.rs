@@ -1,6 +1,8 @@
 //! Rolls, hits and what they do (mls, *Damage*, *Armor*, *CHP*,
 //! *Unconsciousness*, *Death*, *Certain Death*, *Minors*; RULINGS M-5..M-7).
 
+use super::choices::sentence;
+use super::decide::Kind;
 use super::{Fight, Mods, PendingHit, Roll, RollFor};
 use crate::damage::{Damage, Hit, Protection};
 use crate::dice::Dice;
@@ -180,7 +182,15 @@ impl Fight {
                 "at 0 CHP or below a minor NPC is effectively dead",
             ),
             Threshold::CertainDeath => {
-                if self.fighters[t].fate_points > 0 {
+                let spend = self.fighters[t].fate_points > 0
+                    && self.choose_yes(t, Kind::FatePoint, true, sentence::CERTAIN_DEATH, |s| {
+                        format!(
+                            "{}: below -50% THP, certain death; spend a Fate Point to remove the damage ({} left)?",
+                            s.name(t),
+                            s.fighters[t].fate_points
+                        )
+                    })?;
+                if spend {
                     self.fighters[t].fate_points -= 1;
                     self.fighters[t].chp = before;
                     self.note(Some(rule::CERTAIN_DEATH), |s| {
@@ -199,7 +209,15 @@ impl Fight {
                 let (ok, _) = self.shock_roll(dice, t)?;
                 if ok {
                     self.set_state(t, State::Unconscious(None), rule::DEATH, "below 0 CHP, the shock roll succeeds: unconscious until the end of the fight");
-                } else if self.fighters[t].fate_points > 0 {
+                } else if self.fighters[t].fate_points > 0
+                    && self.choose_yes(t, Kind::FatePoint, true, sentence::FATE, |s| {
+                        format!(
+                            "{}: the shock roll fails below 0 CHP; spend a Fate Point to make it a success ({} left)?",
+                            s.name(t),
+                            s.fighters[t].fate_points
+                        )
+                    })?
+                {
                     self.fighters[t].fate_points -= 1;
                     self.set_state(t, State::Unconscious(None), rule::FATE, "the shock roll fails below 0 CHP, but a Fate Point makes it a success: unconscious until the end of the fight");
                 } else {

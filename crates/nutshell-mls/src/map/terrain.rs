@@ -222,9 +222,15 @@ impl BattleMap {
             let (line, column) = line_col(text, offset);
             FightError::File(format!("{file}:{line}:{column}: {message}"))
         };
-        let parsed: MapFile = toml::from_str(text).map_err(|e| match e.span() {
-            Some(span) => at(span.start, e.message().trim_end().to_string()),
-            None => FightError::File(format!("{file}: {}", e.message().trim_end())),
+        let parsed: MapFile = nutshell_rules::toml_file::from_str(text).map_err(|e| {
+            let message = match e.path.as_str() {
+                "" => e.message.clone(),
+                path => format!("{path}: {}", e.message),
+            };
+            match e.span {
+                Some(span) => at(span.start, message),
+                None => FightError::File(format!("{file}: {message}")),
+            }
         })?;
         // Where the rows' text begins in the file: after the opening quotes
         // and the newline a multi-line string drops.
@@ -306,8 +312,10 @@ impl BattleMap {
                     format!("ladder_height {metres}: a ladder is 0.5 to 100 metres high"),
                 ));
             }
-            // "1 movement point per half metre": a part of a half metre counts whole.
-            map.ladder_half_metres = (metres * 2.0).ceil() as u32;
+            // "1 movement point per half metre", the part of a half metre
+            // left over rounded down (RULINGS N-1: "always round down"; P-84):
+            // a ladder of 1.2 m is 2 MP. At least 0.5 m: at least 1 MP.
+            map.ladder_half_metres = (metres * 2.0).floor() as u32;
         }
         for start in parsed.start {
             let square_at = start.at.span().start;

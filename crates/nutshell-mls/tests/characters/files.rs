@@ -101,7 +101,10 @@ fn the_broken_examples_say_why() {
             "personality-pair.toml",
             "line 22: combatant \"Hugo the Younger\": character.personality.valorous: cowardly = 5 and valorous = 16 do not add up to 20",
         ),
-        ("unknown-field.toml", "line 6: unknown field `strenght`"),
+        (
+            "unknown-field.toml",
+            "line 6: traits: unknown key `strenght`",
+        ),
         (
             "too-old.toml",
             "line 11: character.age: a Human starts no younger than 18 and no older than 54",

@@ -2,6 +2,7 @@
 //! rule text (001, *The Nutshell MLS*) or the ruling it holds.
 
 mod damage;
+mod decisions;
 mod fights;
 mod files;
 mod health;

@@ -884,7 +884,9 @@ fn a_fleer_closes_the_door_behind_him() {
 #[test]
 fn climbing_a_ladder_costs_a_movement_point_per_half_metre() {
     // mls, Time Costs of Actions: "Climb a ladder within a square: 1 movement
-    // point per half metre." A ladder of 1.2 m: 3 MP on top of the step.
+    // point per half metre." A ladder of 1.2 m is two whole half metres and
+    // a part, rounded down (RULINGS N-1: "When a rule involves a fraction,
+    // always round down"; P-84): 2 MP on top of the step.
     let map = BattleMap::parse("m.toml", "ladder_height = 1.2\nrows = '''\n.H.\n'''\n").unwrap();
     let start = nutshell_mls::map::Pose {
         square: Square::parse("A1").unwrap(),
@@ -894,10 +896,10 @@ fn climbing_a_ladder_costs_a_movement_point_per_half_metre() {
     let path =
         nutshell_mls::map::cheapest_path(&map, start, 1, 20, &|_| false, &|p| p.square == goal)
             .unwrap();
-    assert_eq!(path.cost, 5);
+    assert_eq!(path.cost, 4);
     assert_eq!(
         path.describe(&map)[0],
-        "A1 to B1, forward, climbing the ladder, 4 MP"
+        "A1 to B1, forward, climbing the ladder, 3 MP"
     );
     // 3 m when the map does not say: 6 MP.
     let map = BattleMap::parse("m.toml", "rows = '''\n.H.\n'''\n").unwrap();
@@ -910,4 +912,215 @@ fn climbing_a_ladder_costs_a_movement_point_per_half_metre() {
         err.to_string(),
         "m.toml:1:17: ladder_height 0: a ladder is 0.5 to 100 metres high"
     );
+}
+
+/// Every line of the fight's five rounds, with seeded dice.
+fn whole_turn(fight: &mut Fight, seed: u64) {
+    let mut dice = Seeded::new(seed);
+    for _ in 0..5 {
+        if let Progress::Over(_) = fight
+            .step(&mut dice)
+            .unwrap_or_else(|e| panic!("{e}\n{}", text(fight)))
+        {
+            break;
+        }
+    }
+}
+
+/// A spearman's total attack on a front diagonal.
+fn spearman(name: &str) -> String {
+    format!(
+        "[[combatant]]\nname = \"{name}\"\nthp = 40\nskills = {{ spear = 12 }}\nweapons = [{{ name = \"spear\", skill = \"spear\", dam = 5, spear = true }}]\ntactic = {{ mode = \"total-attack\" }}\n"
+    )
+}
+
+#[test]
+fn one_who_can_face_no_attacker_only_defends_against_a_total_attack() {
+    // mls, Who May Attack: "If a character is being attacked this round he
+    // MUST attack a character that is attacking him" (P-75: one he cannot
+    // face he cannot strike back); Defensive Rounds: "a success merely
+    // blocks an attack" (P-86). Tom's spear reaches Xan on his front diagonal; Xan,
+    // without a spear, faces Eve and cannot face Tom: he only defends,
+    // rolls no attack on Tom and never hits him.
+    let map = open(5, 5);
+    for seed in 0..12 {
+        let mut f = on_map(
+            &rows(&map),
+            &[
+                ("Tom", "B2", "east"),
+                ("Eve", "C2", "north"),
+                ("Xan", "C3", "north"),
+            ],
+            &format!("{}{}", spearman("Tom"), dummy("Eve", 40, "")),
+            &combatant("Xan", 14, 9, 40, ""),
+        );
+        whole_turn(&mut f, seed);
+        let log = text(&f);
+        assert!(
+            log.contains("Xan must fight an attacker but can face none of them: it only defends"),
+            "{log}"
+        );
+        assert!(!log.contains("Xan rolls attack on Tom"), "{log}");
+        assert!(!log.contains("Xan rolls total attack"), "{log}");
+        assert!(!log.contains("Xan hits Tom"), "{log}");
+        assert!(!log.contains("Xan hits Eve"), "{log}");
+    }
+    // Xan fights Yul in front of him, who attacks him; Tom's total attack
+    // comes from the diagonal: Xan keeps fighting Yul, and against Tom his
+    // roll only blocks: no attack on Tom, no hit on him.
+    let mut blocked = 0;
+    for seed in 0..20 {
+        let mut f = on_map(
+            &rows(&map),
+            &[
+                ("Tom", "B2", "east"),
+                ("Yul", "C2", "south"),
+                ("Xan", "C3", "north"),
+            ],
+            &format!("{}{}", spearman("Tom"), combatant("Yul", 10, 3, 40, "")),
+            &combatant("Xan", 14, 9, 40, ""),
+        );
+        whole_turn(&mut f, seed);
+        let log = text(&f);
+        assert!(log.contains("Tom rolls total attack on Xan"), "{log}");
+        assert!(!log.contains("Xan rolls attack on Tom"), "{log}");
+        assert!(!log.contains("Xan hits Tom"), "{log}");
+        if log.contains("Tom's total attack on Xan fails") {
+            blocked += 1;
+        }
+    }
+    assert!(blocked > 0, "Xan never blocked Tom's total attack");
+}
+
+#[test]
+fn a_long_creature_turns_to_an_attacker_only_where_its_body_fits() {
+    // mls, Who May Attack: "he may turn at no cost to face (and thus
+    // attack) his attacker"; Forward Movement: a long creature takes up
+    // the squares behind it (P-82). The wyrm (2 squares, C2 and B2, facing
+    // east) is attacked by Bob from the south; facing south would put its
+    // tail on C1, where Cid stands: it cannot turn, keeps facing east, and
+    // strikes no one.
+    let map = open(6, 5);
+    let wyrm = combatant("Wyrm", 12, 9, 60, "length = 2");
+    for seed in 0..6 {
+        let mut f = on_map(
+            &rows(&map),
+            &[
+                ("Bob", "C3", "north"),
+                ("Cid", "C1", "west"),
+                ("Wyrm", "C2", "east"),
+            ],
+            &format!(
+                "{}{}",
+                combatant("Bob", 10, 4, 40, ""),
+                dummy("Cid", 40, "")
+            ),
+            &wyrm,
+        );
+        whole_turn(&mut f, seed);
+        let log = text(&f);
+        assert!(log.contains("Bob rolls attack on Wyrm"), "{log}");
+        assert!(!log.contains("Wyrm is attacked by Bob and turns"), "{log}");
+        assert!(!log.contains("Wyrm rolls attack"), "{log}");
+        assert!(!log.contains("Wyrm hits"), "{log}");
+        assert_eq!(at(&f, "Wyrm"), "C2 east");
+    }
+}
+
+#[test]
+fn a_total_attack_goes_on_only_to_an_enemy_it_can_strike() {
+    // mls, Total Attack: "the total attacker may now make a second attack
+    // against a second opponent ... He may attack an opponent who is unable
+    // to attack this round only if he has hit all opponents who are able to
+    // attack"; Who May Attack: "may attack any enemy in the hex in front of
+    // him" (P-85). Tom hits Xan in front; Yul, behind him and not attacking
+    // him, and Zed, beyond the end of the dragon's tail, are not in front:
+    // the chain stops.
+    let map = open(5, 7);
+    let mut succeeded = 0;
+    for seed in 0..30 {
+        for (attacker, toml, at_, length) in [
+            (
+                "Tom",
+                combatant("Tom", 16, 6, 60, "tactic = { mode = \"total-attack\" }"),
+                "C3",
+                1,
+            ),
+            (
+                "Dragon",
+                combatant(
+                    "Dragon",
+                    16,
+                    6,
+                    60,
+                    "length = 3\ntactic = { mode = \"total-attack\" }",
+                ),
+                "C2",
+                3,
+            ),
+        ] {
+            let behind = if length == 1 { "C4" } else { "C5" };
+            let front = if length == 1 { "C2" } else { "C1" };
+            let mut f = on_map(
+                &rows(&map),
+                &[
+                    (attacker, at_, "north"),
+                    ("Xan", front, "south"),
+                    ("Yul", behind, "south"),
+                ],
+                &toml,
+                &format!(
+                    "{}{}",
+                    combatant("Xan", 4, 4, 8, ""),
+                    combatant("Yul", 4, 4, 8, "")
+                ),
+            );
+            whole_turn(&mut f, seed);
+            let log = text(&f);
+            if log.contains(&format!("{attacker}'s total attack succeeds")) {
+                succeeded += 1;
+            }
+            assert!(
+                !log.contains(&format!("{attacker} goes on to attack Yul")),
+                "{log}"
+            );
+            assert!(
+                !log.contains(&format!("{attacker} rolls total attack on Yul")),
+                "{log}"
+            );
+        }
+    }
+    assert!(succeeded > 0, "no total attack succeeded");
+}
+
+#[test]
+fn no_one_pursues_in_the_first_turn_a_character_who_only_stands_ready_to_flee() {
+    // mls, Pursue: "may only move directly after a character who chose
+    // Flee! in the opposing side's last Turn" (P-81): standing ready to flee
+    // before his side's first turn (P-22) is not a Flee! chosen in a turn.
+    let knight = combatant("Knight", 12, 8, 20, "traits = { agility = 3 }");
+    let coward = combatant("Coward", 8, 4, 10, "tactic = { action = \"flee\" }");
+    for (distance, map) in [(3, None), (1, Some(()))] {
+        let mut f = match map {
+            None => Fight::new(
+                [side(&knight), side(&coward)],
+                FightOptions {
+                    distance,
+                    ..FightOptions::default()
+                },
+            )
+            .unwrap(),
+            Some(()) => on_map(
+                &rows(&open(12, 3)),
+                &[("Knight", "B2", "east"), ("Coward", "F2", "west")],
+                &knight,
+                &coward,
+            ),
+        };
+        first_round(&mut f, 5);
+        let log = text(&f);
+        assert!(log.contains("Coward stands ready to Flee"), "{log}");
+        assert!(!log.contains("Knight chooses Pursue"), "{log}");
+        assert!(!log.contains("unopposed attack"), "{log}");
+    }
 }

@@ -31,6 +31,12 @@ const RULE_ROTE: &str = "exploding-d6, Rote Actions (RULING X-4)";
 const RULE_COOP: &str = "exploding-d6, Cooperation (RULING X-5)";
 const RULE_OPPOSED: &str = "exploding-d6, Success (S) (RULING X-6)";
 
+/// The range of a check's score, modifiers, Difficulty and helpers'
+/// Score + Modifiers: far beyond any character, and small enough that a
+/// Result (a d6 roll of any length the explosion limit allows, plus Score
+/// and Modifiers) and its margin never leave the 64-bit range (RULING N-1).
+pub const NUMBERS: std::ops::RangeInclusive<i64> = -1_000_000_000_000..=1_000_000_000_000;
+
 /// The character who rolls a check, as results name them.
 pub const ROLLER: &str = "the roller";
 
@@ -116,9 +122,42 @@ impl Check {
         })
     }
 
-    /// Score + Modifiers, checked (RULING N-1).
+    /// Score + Modifiers, checked (RULING N-1): every number of the check
+    /// within [`NUMBERS`] first, so that rolling and exact odds refuse the
+    /// same checks.
     pub fn bonus(&self) -> Result<i64, RulesError> {
+        self.check_numbers()?;
         error::add(self.score, self.modifier, "Score + Modifiers")
+    }
+
+    /// Refuses a score, modifier, difficulty or helper outside [`NUMBERS`],
+    /// naming it (RULING N-1: "Overflow is an error, never a wrap").
+    fn check_numbers(&self) -> Result<(), RulesError> {
+        let named = [
+            ("the score", self.score),
+            ("the modifiers", self.modifier),
+            ("the Difficulty #", self.difficulty),
+        ];
+        let helpers = self
+            .helpers
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (i, h))
+            .map(|(i, h)| (helper_name(i + 1), h));
+        for (what, value) in named
+            .into_iter()
+            .map(|(w, v)| (w.to_string(), v))
+            .chain(helpers)
+        {
+            if !NUMBERS.contains(&value) {
+                return Err(RulesError::Invalid(format!(
+                    "{what} {value} is too large: a check's numbers lie from {} to {}, so that no Result or margin overflows (RULING N-1)",
+                    NUMBERS.start(),
+                    NUMBERS.end()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Whether the rote rule decides the check without a roll: "If your

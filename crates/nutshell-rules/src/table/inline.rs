@@ -87,8 +87,12 @@ pub fn find(text: &str) -> Result<Vec<Found>, String> {
                 ));
             };
             let source = inner[..close].trim().to_string();
-            Expression::parse(&source)
-                .map_err(|e| format!("[[{source}]]: {}", e.render(&source)))?;
+            Expression::parse(&source).map_err(|e| {
+                // The caller says "error:" once, before the file and line.
+                let shown = e.render(&source);
+                let shown = shown.strip_prefix("error: ").unwrap_or(&shown).to_string();
+                format!("[[{source}]]: {shown}")
+            })?;
             let end = i + 2 + close + 2;
             found.push(Found {
                 start: i,

@@ -113,14 +113,10 @@ pub fn all_rolls(digits: u8) -> Vec<i64> {
 impl Table {
     /// Reads and checks a table; errors name the line.
     pub fn parse(text: &str) -> Result<Table, RulesError> {
-        let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
-        let file: File = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| format!("line {}: ", line_of(s.start)))
-                .unwrap_or_default();
-            RulesError::Invalid(format!("{line}{}", e.message()))
-        })?;
+        let lines = crate::toml_file::Lines::new(text);
+        let line_of = |offset: usize| lines.line(offset);
+        let file: File =
+            crate::toml_file::from_str(text).map_err(|e| RulesError::Invalid(e.to_string()))?;
         let digits = match file.dice.get_ref().as_str() {
             "d6" => 1,
             "d66" => 2,
@@ -180,13 +176,22 @@ impl Table {
                 },
             ));
         }
-        for roll in all_rolls(digits) {
-            let covering: Vec<usize> = rows
+        // Each roll's covering rows, found in one pass over the rows (a
+        // roll is one of at most 216).
+        let all = all_rolls(digits);
+        let mut covering: Vec<Vec<usize>> = vec![Vec::new(); all.len()];
+        for (line, r) in &rows {
+            let first = all.partition_point(|&x| x < r.from);
+            for (i, _) in all[first..]
                 .iter()
-                .filter(|(_, r)| (r.from..=r.to).contains(&roll))
-                .map(|(l, _)| *l)
-                .collect();
-            match covering.as_slice() {
+                .enumerate()
+                .take_while(|(_, x)| **x <= r.to)
+            {
+                covering[first + i].push(*line);
+            }
+        }
+        for (roll, lines) in all.iter().zip(&covering) {
+            match lines.as_slice() {
                 [] => {
                     return Err(RulesError::Invalid(format!(
                         "no row covers the roll {roll}"
@@ -195,12 +200,9 @@ impl Table {
                 [_] => {}
                 lines => {
                     return Err(RulesError::Invalid(format!(
-                        "the roll {roll} is covered by more than one row (lines {})",
-                        lines
-                            .iter()
-                            .map(|l| l.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        "the roll {roll} is covered by {} rows (lines {})",
+                        lines.len(),
+                        crate::toml_file::listed(lines.iter().map(|l| l.to_string()))
                     )));
                 }
             }

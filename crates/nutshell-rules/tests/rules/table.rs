@@ -35,7 +35,7 @@ fn bad_tables_name_the_line() {
     let gap = D66.replace("roll = 66", "roll = 65");
     assert_eq!(
         Table::parse(&gap).unwrap_err().to_string(),
-        "the roll 65 is covered by more than one row (lines 10, 14)"
+        "the roll 65 is covered by 2 rows (lines 10, 14)"
     );
     let missing = D66.replace("\"41-65\"", "\"42-65\"");
     assert_eq!(
@@ -68,7 +68,7 @@ fn bad_tables_name_the_line() {
         Table::parse(&unknown)
             .unwrap_err()
             .to_string()
-            .contains("unknown field")
+            .contains("colour: unknown key `colour`")
     );
 }
 
@@ -138,4 +138,39 @@ fn each_rows_exact_probability() {
             (1, "1/36".to_string())
         ]
     );
+}
+
+/// Issue 23, item 8: a table of thousands of duplicate rows is refused with
+/// the first lines and a count of the rest, not every line (once 148 KB).
+#[test]
+fn duplicate_rows_are_listed_a_screenful_at_most() {
+    let mut text = String::from("dice = \"d666\"\n");
+    for _ in 0..5000 {
+        text.push_str("[[rows]]\nroll = \"111-666\"\nresult = \"x\"\n");
+    }
+    let e = Table::parse(&text).unwrap_err().to_string();
+    assert!(
+        e.starts_with("the roll 111 is covered by 5000 rows (lines 3, 6, 9,"),
+        "{e}"
+    );
+    assert!(e.ends_with(" and 4990 more)"), "{e}");
+    assert!(e.len() < 200, "{e}");
+}
+
+/// Issue 23, item 7: rows are tables; a row written as a list (once read by
+/// position) is refused, in the file's words.
+#[test]
+fn a_row_written_as_a_list_is_refused() {
+    for text in [
+        "dice = \"d6\"\nrows = [[\"1-6\", \"a\"]]\n",
+        "dice = \"d6\"\nrows = [[\"1-6\", \"a\", \"b\"]]\n",
+    ] {
+        let e = Table::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "line 2: rows[0]: a list where a table is expected (write `{ key = value, ... }` or a [section])"
+        );
+    }
+    let e = Table::parse("dice = 6\n").unwrap_err().to_string();
+    assert_eq!(e, "line 1: dice: found 6, expected text in quotes");
 }

@@ -1,0 +1,395 @@
+//! `nutshell mls play`: a fight played by its players at a terminal, the
+//! referee answering each decision the text gives a character (or handing
+//! the combatant to the engine); `--orders` takes decisions from a file,
+//! `--json` writes the fight and every decision with who made it.
+
+use crate::exit::Failure;
+use crate::mls_cmd::ScenarioArgs;
+use crate::source_args::SourceArgs;
+use clap::Args;
+use nutshell_mls::fight::{Choice, Controller, Decision, Kind, Made, Next, Play};
+use nutshell_mls::{Fight, FightError, Progress};
+use serde::Deserialize;
+use serde_json::json;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Hand this combatant (or every combatant of this side) to the engine,
+    /// which plays it by its tactic; repeat for more. Everyone else is asked
+    #[arg(long, value_name = "NAME")]
+    pub engine: Vec<String>,
+    /// Take decisions from this file (JSON or TOML: `decisions`, a list as
+    /// `--json` writes it); when they run out the prompt asks
+    #[arg(long, value_name = "FILE")]
+    pub orders: Option<PathBuf>,
+    /// At the end print a JSON object: the fight (as `mls fight --json`) and
+    /// every decision with who made it
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// An orders file: the decisions, in order.
+#[derive(Debug, Deserialize)]
+struct Orders {
+    decisions: Vec<Made>,
+}
+
+fn bad(e: FightError) -> Failure {
+    Failure::bad_input(format!("error: {e}"))
+}
+
+fn read_orders(path: &std::path::Path) -> Result<Vec<Made>, Failure> {
+    let text = crate::files::read_text(path)?;
+    let shown = path.display();
+    let is_toml = path.extension().is_some_and(|e| e == "toml");
+    let orders: Orders = if is_toml {
+        toml::from_str(&text).map_err(|e| Failure::bad_input(format!("error: {shown}: {e}")))?
+    } else {
+        serde_json::from_str(&text).map_err(|e| {
+            Failure::bad_input(format!("error: {shown}:{}:{}: {e}", e.line(), e.column()))
+        })?
+    };
+    Ok(orders.decisions)
+}
+
+/// The terminal: questions and the fight on stderr, answers from stdin.
+struct Term<R: BufRead, W: Write> {
+    input: R,
+    out: W,
+    /// Echo answers read from a pipe, so a transcript reads as a dialogue.
+    echo: bool,
+}
+
+impl<R: BufRead, W: Write> Term<R, W> {
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+    }
+
+    /// The next answer, or `None` at the end of the input.
+    fn read(&mut self, prompt: &str) -> Result<Option<String>, Failure> {
+        let _ = write!(self.out, "{prompt}");
+        let _ = self.out.flush();
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            let _ = writeln!(self.out);
+            return Ok(None);
+        }
+        let answer = line.trim().to_string();
+        if self.echo {
+            let _ = writeln!(self.out, "{answer}");
+        }
+        Ok(Some(answer))
+    }
+}
+
+/// What an answer at the prompt asks for.
+enum Said {
+    Answer(Choice),
+    /// Explain the options (`?`) or one of them (`? 2`).
+    Explain(Option<usize>),
+    /// Hand the deciding combatant to the engine.
+    Engine,
+    /// Stop the fight here.
+    Quit,
+}
+
+/// Reads an answer to `d`: a number, a name, squares, `?`, `engine`.
+fn parse_answer(d: &Decision, text: &str) -> Result<Said, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(Said::Answer(d.default.clone()));
+    }
+    if let Some(rest) = t.strip_prefix('?') {
+        let rest = rest.trim();
+        if rest.is_empty() {
+            return Ok(Said::Explain(None));
+        }
+        return match rest.parse::<usize>() {
+            Ok(n) if (1..=d.options.len()).contains(&n) => Ok(Said::Explain(Some(n - 1))),
+            _ => Err(format!(
+                "? takes an option's number, 1 to {}",
+                d.options.len()
+            )),
+        };
+    }
+    match t {
+        "engine" => return Ok(Said::Engine),
+        "quit" => return Ok(Said::Quit),
+        _ => {}
+    }
+    if let Ok(n) = t.parse::<usize>() {
+        return match d.options.get(n.wrapping_sub(1)) {
+            Some(o) if d.kind != Kind::Movement || n >= 1 => Ok(Said::Answer(o.choice.clone())),
+            _ => Err(format!("no option {n}: 1 to {}", d.options.len())),
+        };
+    }
+    if d.kind == Kind::Movement {
+        let squares: Vec<String> = t.split_whitespace().map(str::to_uppercase).collect();
+        let squares = squares
+            .into_iter()
+            .map(|s| match s.split_once(':') {
+                Some((sq, f)) => format!("{sq}:{}", f.to_lowercase()),
+                None => s,
+            })
+            .collect();
+        return Ok(Said::Answer(Choice::Path(squares)));
+    }
+    let lower = t.to_lowercase();
+    let by_label = d
+        .options
+        .iter()
+        .chain(std::iter::empty())
+        .find(|o| o.label.to_lowercase() == lower)
+        .map(|o| o.choice.clone());
+    if let Some(c) = by_label {
+        return Ok(Said::Answer(c));
+    }
+    if let Some(r) = d
+        .ruled_out
+        .iter()
+        .find(|r| r.choice.to_string().to_lowercase() == lower)
+    {
+        return Ok(Said::Answer(r.choice.clone()));
+    }
+    match (d.kind, lower.as_str()) {
+        (Kind::Dodge | Kind::FatePoint, "y" | "yes") => Ok(Said::Answer(Choice::Yes(true))),
+        (Kind::Dodge | Kind::FatePoint, "n" | "no") => Ok(Said::Answer(Choice::Yes(false))),
+        (Kind::Target, _) => Ok(Said::Answer(Choice::Target(t.to_string()))),
+        _ => Err(format!(
+            "\"{t}\": answer with an option's number or name, ? to explain, engine to hand {} to the engine",
+            d.name
+        )),
+    }
+}
+
+/// The log lines from `from` on, as `mls fight` prints them.
+fn print_log(out: &mut impl Write, fight: &Fight, from: usize) {
+    for line in &fight.log()[from..] {
+        let indent = match (line.turn, line.round) {
+            (0, _) => "",
+            (_, 0) if line.text.starts_with("Turn ") => "",
+            (_, 0) => "  ",
+            _ => "    ",
+        };
+        let round = if line.round > 0 {
+            format!("r{} ", line.round)
+        } else {
+            String::new()
+        };
+        let _ = match line.rule {
+            Some(rule) => writeln!(out, "{indent}{round}{}  [{rule}]", line.text),
+            None => writeln!(out, "{indent}{round}{}", line.text),
+        };
+    }
+}
+
+fn ask_text(d: &Decision) -> String {
+    let mut s = format!(
+        "\nTurn {}, {}: {} decides ({})\n{}\n",
+        d.turn,
+        if d.round == 0 {
+            "movement phase".to_string()
+        } else {
+            format!("round {}", d.round)
+        },
+        d.name,
+        d.kind.name(),
+        d.question
+    );
+    if d.kind == Kind::Movement {
+        s += &format!(
+            "  squares within reach: {}\n  type a square (the cheapest way, its cost shown to confirm) or several (step by step), E5:north to end facing north\n",
+            d.options
+                .iter()
+                .map(|o| o.label.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    } else {
+        for (k, o) in d.options.iter().enumerate() {
+            s += &format!("  {}. {}\n", k + 1, o.label);
+        }
+    }
+    s += &format!(
+        "  (Enter: the engine's pick, {}; ? explains; engine hands {} to the engine)",
+        d.default, d.name
+    );
+    s
+}
+
+pub fn play(args: &PlayArgs) -> Result<(), Failure> {
+    let (sides, options) = crate::mls_cmd::load_scenario(&args.scenario, true)?;
+    let fight = Fight::new(sides, options).map_err(bad)?;
+    let names = fight.side_names().clone();
+    let mut controllers = vec![Controller::Person; fight.fighters().len()];
+    for name in &args.engine {
+        let mut found = false;
+        for (i, f) in fight.fighters().iter().enumerate() {
+            if &f.sheet.name == name || &names[f.side] == name {
+                controllers[i] = Controller::Engine;
+                found = true;
+            }
+        }
+        if !found {
+            return Err(Failure::bad_input(format!(
+                "error: --engine {name}: no combatant or side of that name (combatants: {})",
+                fight
+                    .fighters()
+                    .iter()
+                    .map(|f| f.sheet.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    let mut play = Play::new(fight, controllers);
+    if let Some(path) = &args.orders {
+        play.queue(read_orders(path)?);
+    }
+    let mut source = args.source.source()?;
+    let stdin = std::io::stdin();
+    let echo = !std::io::IsTerminal::is_terminal(&stdin);
+    let mut term = Term {
+        input: stdin.lock(),
+        out: anstream::stderr(),
+        echo,
+    };
+    let mut board = crate::map_cmd::Board::new(play.fight());
+    let mut shown = 0;
+    let mut drawn_at = usize::MAX;
+    let ending = loop {
+        let next = play.advance(source.dice()).map_err(bad)?;
+        let fight = play.fight();
+        print_log(&mut term.out, fight, shown);
+        for line in &fight.log()[shown..] {
+            board.update(line);
+        }
+        shown = fight.log().len();
+        let d = match next {
+            Next::Step(Progress::Over(e)) => break e,
+            Next::Step(Progress::Round { .. }) => continue,
+            Next::Decide(d) => d,
+        };
+        if fight.on_map() && drawn_at != shown {
+            let _ = board.draw(&mut term.out, "The map now");
+            drawn_at = shown;
+        }
+        term.say(&ask_text(&d));
+        loop {
+            let Some(text) = term.read("> ")? else {
+                return Err(Failure::bad_input(format!(
+                    "error: the answers ended while {} was to decide ({}, turn {}, round {})",
+                    d.name,
+                    d.kind.name(),
+                    d.turn,
+                    d.round
+                )));
+            };
+            let said = match parse_answer(&d, &text) {
+                Ok(s) => s,
+                Err(why) => {
+                    term.say(&format!("  {why}"));
+                    continue;
+                }
+            };
+            match said {
+                Said::Explain(None) => {
+                    for (k, o) in d.options.iter().enumerate() {
+                        term.say(&format!("  {}. {}: {}", k + 1, o.label, o.rule));
+                    }
+                    for r in &d.ruled_out {
+                        term.say(&format!("  not {}: {}", r.choice, r.why));
+                    }
+                }
+                Said::Explain(Some(k)) => {
+                    let o = &d.options[k];
+                    term.say(&format!("  {}: {}", o.label, o.rule));
+                }
+                Said::Engine => {
+                    play.set_controller(d.who, Controller::Engine)
+                        .map_err(bad)?;
+                    term.say(&format!("  {} is the engine's from now on", d.name));
+                    break;
+                }
+                Said::Quit => {
+                    return Err(Failure::bad_input(format!(
+                        "error: stopped at {}'s decision (turn {}, round {}); {} decision(s) made",
+                        d.name,
+                        d.turn,
+                        d.round,
+                        play.decisions().len()
+                    )));
+                }
+                Said::Answer(choice) => {
+                    // One square: its cheapest cost, shown before it is taken.
+                    if let Choice::Path(p) = &choice
+                        && p.len() == 1
+                        && !p[0].contains(':')
+                        && let Some(o) = d
+                            .options
+                            .iter()
+                            .find(|o| o.choice == Choice::Path(vec![p[0].clone()]))
+                    {
+                        term.say(&format!(
+                            "  the cheapest way to {}: Enter or y to take it, n to choose again",
+                            o.label
+                        ));
+                        match term.read("  > ")?.as_deref() {
+                            Some("" | "y" | "yes") => {}
+                            Some(_) => continue,
+                            None => {
+                                return Err(Failure::bad_input(
+                                    "error: the answers ended at a movement's confirmation",
+                                ));
+                            }
+                        }
+                    }
+                    match play.answer(choice) {
+                        Ok(()) => break,
+                        Err(FightError::Refused(why)) => term.say(&format!("  refused: {why}")),
+                        Err(e) => return Err(bad(e)),
+                    }
+                }
+            }
+        }
+    };
+    let fight = play.fight();
+    let mut out = anstream::stdout().lock();
+    if args.json {
+        let mut object = serde_json::to_value(fight.report(&ending))
+            .map_err(|e| Failure::other(format!("error: {e}")))?;
+        object["decisions"] = json!(play.decisions());
+        object["controllers"] = json!(
+            fight
+                .fighters()
+                .iter()
+                .zip(play.controllers())
+                .map(|(f, c)| (f.sheet.name.clone(), *c))
+                .collect::<std::collections::BTreeMap<_, _>>()
+        );
+        writeln!(out, "{object}")?;
+    } else {
+        match ending.winner {
+            Some(w) => writeln!(out, "Winner: {} ({})", names[w], ending.reason)?,
+            None => writeln!(out, "A draw: {}", ending.reason)?,
+        }
+        writeln!(out, "{}", crate::mls_cmd::state_table(fight))?;
+    }
+    if play.queued() > 0 {
+        let _ = writeln!(
+            anstream::stderr(),
+            "warning: {} decision(s) of the orders were not used",
+            play.queued()
+        );
+    }
+    if let Some(w) = source.leftover_warning() {
+        let _ = writeln!(anstream::stderr(), "{w}");
+    }
+    Ok(())
+}

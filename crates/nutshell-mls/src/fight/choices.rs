@@ -1,0 +1,666 @@
+//! The decision sites: each choice the text gives a character, with its
+//! legal options, the options ruled out and the sentence that rules them
+//! out, and the engine's pick from the tactic as the default.
+//!
+//! Each site first asks whether the fight is played by decisions; when it
+//! is not, it returns the engine's pick without building any option.
+
+use super::decide::{Ask, Choice, Controller, Kind, Opt, RuledOut};
+use super::{Action, Fight};
+use crate::error::FightError;
+use crate::map::{self, Facing, Path, Pose, Square};
+use crate::sheet::{Mode, WeaponKind};
+use std::collections::HashSet;
+
+/// The sentences decisions cite.
+pub mod sentence {
+    /// mls, *Set Actions*.
+    pub const SET_ACTIONS: &str = "mls, Set Actions: \"Characters may choose the following Set Actions in a tactical situation, which governs his behavior for the Turn\"";
+    /// A full-turn action.
+    pub const TURN_ACTION: &str = "mls, Set Actions: \"The result of any action outside of these occurs at the end of the Turn\"";
+    /// Pursue.
+    pub const PURSUE: &str = "mls, Pursue: \"may only move directly after a character who chose Flee! in the opposing side's last Turn\"";
+    /// Fight.
+    pub const FIGHT: &str = "mls, Fighting Movement: \"may move up to 1 square (turning to face any direction for free whether they move or not), but must end up adjacent to an enemy\"";
+    /// Charge.
+    pub const CHARGE: &str = "mls, Charge: \"may move normally during the movement portion of his side's Turn. However regardless of skill he may only make on attack, in the fifth round\"";
+    /// Shoot.
+    pub const SHOOT: &str = "mls, Who May Shoot: \"so long as he can see the target at which he is shooting, and nothing is blocking his shot. The target must be within the shooter's arc of fire\"";
+    /// Cast.
+    pub const CAST: &str =
+        "mls, Offensive Spells; Who May Cast: \"only a target in the Forward arc can be cast at\"";
+    /// Move.
+    pub const MOVE: &str = "mls, 1. Movement: \"may move up to their Agl+1 in squares\"";
+    /// Move and Shoot.
+    pub const MOVE_AND_SHOOT: &str = "mls, Move and Shoot: \"he may attack in any single round from any point during his movement\"";
+    /// Flee!.
+    pub const FLEE: &str =
+        "mls, Flee!: \"may move with a double movement allowance ... He may not make any attacks\"";
+    /// Flee!'s contact.
+    pub const FLEE_CONTACT: &str = "mls, Flee!: \"must avoid contact with all hostile characters\"";
+    /// Flee!'s whole allowance.
+    pub const FLEE_ALL: &str = "mls, Flee!: \"The fleeing character MUST use ALL of his movement allowance if this is possible, he may not use less\"";
+    /// Pursue's whole allowance.
+    pub const PURSUE_ALL: &str =
+        "mls, Pursue: \"must use all of his movement allowance in trying to catch the opponent\"";
+    /// Whom to strike.
+    pub const CLOSE: &str = "mls, Close Combat: \"A character must attack an enemy who is attacking him that round, and can only attack another enemy if none are attacking him\"";
+    /// Whom to shoot.
+    pub const CLOSE_TARGETS: &str = "mls, Close Targets: \"Once a character has selected a target to shoot at he is not bound to make future shots at this same target, however he must make all future shots for the remainder of this Turn into the same arc\"";
+    /// Total Attack.
+    pub const TOTAL_ATTACK: &str = "mls, Total Attack: \"A character may at any time declare his next attack is a Total Attack\"";
+    /// Total Defence.
+    pub const TOTAL_DEFENCE: &str =
+        "mls, Total Defence: \"Any attack can be declared a Total Defence\"";
+    /// Foregoing.
+    pub const FOREGO: &str = "mls, Foregoing Attacks: \"Any character may forego an attack\"";
+    /// A normal attack.
+    pub const NORMAL: &str = "mls, Normal Attacks";
+    /// Dodge.
+    pub const DODGE: &str =
+        "mls, Shooting: \"A knowing enemy may choose to Dodge provided he is not attacking\"";
+    /// Fate Point after a failed shock roll.
+    pub const FATE: &str = "mls, Death: \"if he has any Fate Points one of these can be expended after a failed Shock Roll to make it a success\"";
+    /// Fate Point under Certain Death.
+    pub const CERTAIN_DEATH: &str =
+        "mls, Certain Death: \"A Fate Point may be used to remove damage and thus prevent death\"";
+}
+
+/// Every set action, in the text's order, and the full-turn action.
+const ACTIONS: [Action; 10] = [
+    Action::Fight,
+    Action::Charge,
+    Action::Shoot,
+    Action::CastOffensiveSpells,
+    Action::Move,
+    Action::MoveAndShoot,
+    Action::Flee,
+    Action::Pursue,
+    Action::Respond,
+    Action::TurnAction,
+];
+
+/// "E5:north" as a square and a facing.
+fn parse_waypoint(text: &str) -> Result<(Square, Option<Facing>), String> {
+    let (sq, facing) = match text.split_once(':') {
+        Some((s, f)) => (s, Some(f)),
+        None => (text, None),
+    };
+    let square = Square::parse(sq.trim()).ok_or_else(|| {
+        format!("\"{sq}\" is not a square (a column letter and a row number, such as E5)")
+    })?;
+    let facing = match facing {
+        Some(f) => Some(
+            Facing::parse(f.trim())
+                .ok_or_else(|| format!("\"{f}\" is not a facing (north, east, south or west)"))?,
+        ),
+        None => None,
+    };
+    Ok((square, facing))
+}
+
+impl Fight {
+    /// Who decides `i`'s next decision of `kind`: a matching answer waiting
+    /// in the queue says; else his controller.
+    fn decider(&self, i: usize, kind: Kind) -> Controller {
+        let Some(d) = self.decisions.as_deref() else {
+            return Controller::Engine;
+        };
+        match d.queue.front() {
+            Some(m) if m.who == self.fighters[i].sheet.name && m.kind == kind => m.by,
+            _ => d.controllers.get(i).copied().unwrap_or_default(),
+        }
+    }
+
+    /// Whether `action` is open to `i` now, or the sentence that closes it.
+    fn action_legal(&mut self, i: usize, action: Action) -> Result<(), &'static str> {
+        let sheet = std::sync::Arc::clone(&self.fighters[i].sheet);
+        let ranged = sheet.ranged().map(|w| w.kind);
+        let enemies = self.standing_enemies(i);
+        match action {
+            Action::Fight => {
+                let near = if self.on_map() {
+                    // One square's move (any of the eight) puts him next to it.
+                    let mine: Vec<Square> = self.squares_of(i).collect();
+                    enemies.iter().any(|&j| {
+                        self.squares_of(j).any(|t| {
+                            mine.iter()
+                                .any(|m| m.x.abs_diff(t.x).max(m.y.abs_diff(t.y)) <= 2)
+                        })
+                    })
+                } else {
+                    self.engaged(i)
+                };
+                if near { Ok(()) } else { Err(sentence::FIGHT) }
+            }
+            Action::Charge => {
+                if sheet.melee().is_none() {
+                    return Err(sentence::CHARGE);
+                }
+                let reach = if self.on_map() {
+                    let budget = self.allowance(i, 1);
+                    self.attack_path(i, budget, &enemies).is_some()
+                } else {
+                    enemies
+                        .iter()
+                        .any(|&j| self.separation(i, j) - 1 <= sheet.movement())
+                };
+                if reach { Ok(()) } else { Err(sentence::CHARGE) }
+            }
+            Action::Shoot | Action::CastOffensiveSpells => {
+                let kind_ok = match action {
+                    Action::Shoot => {
+                        matches!(ranged, Some(WeaponKind::Missile | WeaponKind::Melee))
+                    }
+                    _ => ranged == Some(WeaponKind::Spell),
+                };
+                let why = if action == Action::Shoot {
+                    sentence::SHOOT
+                } else {
+                    sentence::CAST
+                };
+                let sight = if self.on_map() {
+                    self.has_a_shot(i)
+                } else {
+                    !enemies.is_empty()
+                };
+                if kind_ok && sight { Ok(()) } else { Err(why) }
+            }
+            Action::MoveAndShoot => {
+                if ranged.is_some() {
+                    Ok(())
+                } else {
+                    Err(sentence::MOVE_AND_SHOOT)
+                }
+            }
+            Action::Pursue => {
+                if self.fleeing(&enemies).is_empty() {
+                    Err(sentence::PURSUE)
+                } else {
+                    Ok(())
+                }
+            }
+            Action::Move | Action::Flee | Action::Respond | Action::TurnAction => Ok(()),
+        }
+    }
+
+    /// `i`'s set action: its tactic's (`choose_action`), or decided.
+    pub(super) fn set_action(&mut self, i: usize, ready: bool) -> Result<Action, FightError> {
+        let default = self.choose_action(i);
+        if !self.deciding() || self.decider(i, Kind::SetAction) == Controller::Engine {
+            if self.deciding() {
+                self.decide_engine(i, Kind::SetAction, Choice::Action(default));
+            }
+            return Ok(default);
+        }
+        let mut options = Vec::new();
+        let mut ruled_out = Vec::new();
+        for action in ACTIONS {
+            let rule = match action {
+                Action::Fight => sentence::FIGHT,
+                Action::Charge => sentence::CHARGE,
+                Action::Shoot => sentence::SHOOT,
+                Action::CastOffensiveSpells => sentence::CAST,
+                Action::Move => sentence::MOVE,
+                Action::MoveAndShoot => sentence::MOVE_AND_SHOOT,
+                Action::Flee => sentence::FLEE,
+                Action::Pursue => sentence::PURSUE,
+                Action::Respond => sentence::SET_ACTIONS,
+                Action::TurnAction => sentence::TURN_ACTION,
+            };
+            match self.action_legal(i, action) {
+                Ok(()) => options.push(Opt {
+                    choice: Choice::Action(action),
+                    label: action.name().to_string(),
+                    rule,
+                }),
+                Err(why) => ruled_out.push(RuledOut {
+                    choice: Choice::Action(action),
+                    why: why.to_string(),
+                }),
+            }
+        }
+        let question = if ready {
+            format!(
+                "{}: the set action to stand ready with before your side's first turn (P-22)",
+                self.name(i)
+            )
+        } else {
+            format!("{}: your set action for this turn", self.name(i))
+        };
+        self.decide(
+            Ask {
+                who: i,
+                kind: Kind::SetAction,
+                question,
+                options,
+                ruled_out,
+                default: Choice::Action(default),
+            },
+            |_, c| match c {
+                Choice::Action(a) => Ok(*a),
+                _ => Err("the answer is not a set action".into()),
+            },
+        )
+    }
+
+    /// Records an engine decision (consuming a matching queued answer made
+    /// by the engine).
+    fn decide_engine(&mut self, i: usize, kind: Kind, choice: Choice) {
+        let name = self.fighters[i].sheet.name.clone();
+        let (turn, round) = (self.turn, self.round);
+        if let Some(d) = self.decisions.as_mut() {
+            if d.queue
+                .front()
+                .is_some_and(|m| m.who == name && m.kind == kind)
+            {
+                d.queue.pop_front();
+            }
+            d.made.push(super::decide::Made {
+                turn,
+                round,
+                who: name,
+                kind,
+                choice,
+                by: Controller::Engine,
+            });
+        }
+    }
+
+    /// The movement of `i`'s set action on the map: the engine's
+    /// (`maneuver`), or a person's path.
+    pub(super) fn movement(&mut self, i: usize, action: Action) -> Result<(), FightError> {
+        let moves = matches!(
+            action,
+            Action::Charge | Action::Move | Action::MoveAndShoot | Action::Flee | Action::Pursue
+        );
+        if !self.deciding() || !moves || self.decider(i, Kind::Movement) == Controller::Engine {
+            self.maneuver(i, action);
+            if self.deciding() && moves {
+                let end = self.fighters[i]
+                    .pose
+                    .map(|p| vec![format!("{}:{}", p.square, p.facing)])
+                    .unwrap_or_default();
+                self.decide_engine(i, Kind::Movement, Choice::Path(end));
+            }
+            return Ok(());
+        }
+        let Some(start) = self.fighters[i].pose else {
+            return Ok(());
+        };
+        let double = matches!(action, Action::Flee | Action::Pursue);
+        let budget = self.allowance(i, if double { 2 } else { 1 });
+        let contact = self.contact_squares(i, action);
+        // The engine's way, tried on a copy.
+        let mut dry = self.clone();
+        dry.decisions = None;
+        dry.log = None;
+        dry.maneuver(i, action);
+        let end = dry.fighters[i].pose.unwrap_or(start);
+        let default = vec![format!("{}:{}", end.square, end.facing)];
+        let mut cheapest: Vec<(Square, u32)> = Vec::new();
+        if let Some(reach) = self.reach(i, budget, &|s| contact.contains(&s)) {
+            for (pose, cost) in reach.poses() {
+                match cheapest.iter_mut().find(|(s, _)| *s == pose.square) {
+                    Some((_, c)) => *c = (*c).min(cost),
+                    None => cheapest.push((pose.square, cost)),
+                }
+            }
+        }
+        let rule = match action {
+            Action::Flee => sentence::FLEE,
+            Action::Pursue => sentence::PURSUE,
+            Action::MoveAndShoot => sentence::MOVE_AND_SHOOT,
+            Action::Charge => sentence::CHARGE,
+            _ => sentence::MOVE,
+        };
+        let options = cheapest
+            .iter()
+            .map(|(s, c)| Opt {
+                choice: Choice::Path(vec![s.to_string()]),
+                label: format!("{s} ({c} MP)"),
+                rule,
+            })
+            .collect();
+        let question = format!(
+            "{}: the way to move for {} ({budget} MP, from {} facing {})",
+            self.name(i),
+            action.name(),
+            start.square,
+            start.facing
+        );
+        let path = self.decide(
+            Ask {
+                who: i,
+                kind: Kind::Movement,
+                question,
+                options,
+                ruled_out: Vec::new(),
+                default: Choice::Path(default),
+            },
+            |f, c| match c {
+                Choice::Path(points) => f.person_path(i, action, budget, &contact, points),
+                _ => Err("the answer is not a path".into()),
+            },
+        )?;
+        self.walk_decided(i, action, budget, &path);
+        Ok(())
+    }
+
+    /// Squares a mover may not enter: next to an enemy, for a fleer.
+    fn contact_squares(&self, i: usize, action: Action) -> HashSet<Square> {
+        if action != Action::Flee {
+            return HashSet::new();
+        }
+        self.standing_enemies(i)
+            .into_iter()
+            .flat_map(|j| self.squares_of(j))
+            .flat_map(|s| {
+                (-1..=1).flat_map(move |dy| (-1..=1).filter_map(move |dx| s.offset(dx, dy)))
+            })
+            .collect()
+    }
+
+    /// A person's way: each waypoint by the cheapest way from the last,
+    /// within the allowance, checked against the action's rules.
+    fn person_path(
+        &self,
+        i: usize,
+        action: Action,
+        budget: u32,
+        contact: &HashSet<Square>,
+        points: &[String],
+    ) -> Result<Path, String> {
+        let (Some(field), Some(start)) = (self.field.as_ref(), self.fighters[i].pose) else {
+            return Err("not on a map".into());
+        };
+        let length = self.fighters[i].sheet.squares_long();
+        let blocked = |s: Square| self.taken_for(i, s) || contact.contains(&s);
+        let mut path = Path {
+            start,
+            steps: Vec::new(),
+            cost: 0,
+        };
+        let mut at = start;
+        let why_budget = match action {
+            Action::Flee => sentence::FLEE,
+            Action::Pursue => sentence::PURSUE,
+            _ => sentence::MOVE,
+        };
+        for text in points {
+            let (square, facing) = parse_waypoint(text)?;
+            if field.map.terrain(square).is_none() {
+                return Err(format!("{square} is not on the map"));
+            }
+            if contact.contains(&square) {
+                return Err(format!(
+                    "{}: {square} is next to an enemy",
+                    sentence::FLEE_CONTACT
+                ));
+            }
+            let left = budget - path.cost;
+            let goal = |p: Pose| p.square == square && facing.is_none_or(|f| p.facing == f);
+            let Some(leg) = map::cheapest_path(&field.map, at, length, left, &blocked, &goal)
+            else {
+                return Err(format!(
+                    "{why_budget}: {text} cannot be reached from {} within the {left} MP left (of {budget})",
+                    at.square
+                ));
+            };
+            path.cost += leg.cost;
+            path.steps.extend(leg.steps);
+            at = path.steps.last().map_or(at, |s| s.1);
+        }
+        let left = budget - path.cost;
+        let must_use_all = match action {
+            Action::Flee => Some(sentence::FLEE_ALL),
+            Action::Pursue => {
+                let target = self.pick(i, &self.fleeing(&self.standing_enemies(i)));
+                let caught = target
+                    .is_some_and(|t| self.reach_from(i, at).any(|s| self.occupant(s) == Some(t)));
+                (!caught).then_some(sentence::PURSUE_ALL)
+            }
+            _ => None,
+        };
+        if let Some(why) = must_use_all
+            && left > 0
+        {
+            let further = map::explore(&field.map, at, length, left, &blocked)
+                .poses()
+                .into_iter()
+                .find(|(p, _)| p.square != at.square);
+            if let Some((p, c)) = further {
+                return Err(format!(
+                    "{why}: {left} MP are left, and {} can still be reached ({c} MP)",
+                    p.square
+                ));
+            }
+        }
+        Ok(path)
+    }
+
+    /// Walks a person's path for `action` and does what the action does
+    /// after its movement.
+    fn walk_decided(&mut self, i: usize, action: Action, budget: u32, path: &Path) {
+        let (cite, what) = match action {
+            Action::Flee => (
+                crate::log::rule::FLEE,
+                format!("flees (twice Agl+1 = {budget} MP)"),
+            ),
+            Action::Pursue => (
+                crate::log::rule::PURSUE,
+                format!("pursues (twice Agl+1 = {budget} MP)"),
+            ),
+            Action::MoveAndShoot => (
+                crate::log::rule::MOVE_AND_SHOOT,
+                format!(
+                    "moves to shoot in round {}",
+                    i64::from(path.cost).clamp(1, 5)
+                ),
+            ),
+            Action::Charge => (
+                crate::log::rule::CHARGE,
+                format!("charges (up to Agl+1 = {budget} MP)"),
+            ),
+            _ => (
+                crate::log::rule::MAP_MOVEMENT,
+                format!("moves (up to Agl+1 = {budget} MP)"),
+            ),
+        };
+        if action == Action::Pursue {
+            let target = self.pick(i, &self.fleeing(&self.standing_enemies(i)));
+            self.fighters[i].target = target;
+        }
+        self.walk(i, path, cite, &what);
+        let end = self.fighters[i].pose.unwrap_or(path.start);
+        match action {
+            Action::Charge | Action::Move => {
+                let hit = self.enemies_reached_from(i, end);
+                self.fighters[i].target = self.pick(i, &hit);
+                self.fighters[i].charging = action == Action::Charge;
+            }
+            Action::MoveAndShoot => {
+                let mut route = vec![(0, path.start)];
+                let mut spent = 0;
+                for &(_, pose, cost) in &path.steps {
+                    spent += cost;
+                    route.push((spent, pose));
+                }
+                self.fighters[i].route = route;
+            }
+            Action::Flee => {
+                self.fighters[i].broke_off = false;
+                self.flee_escape(i);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whom `i` strikes or shoots among `candidates` (two or more): the
+    /// tactic's `default`, or decided.
+    pub(super) fn choose_target(
+        &mut self,
+        i: usize,
+        candidates: &[usize],
+        default: Option<usize>,
+        shooting: bool,
+    ) -> Result<Option<usize>, FightError> {
+        let Some(default) = default else {
+            return Ok(None);
+        };
+        if !self.deciding() || candidates.len() < 2 {
+            return Ok(Some(default));
+        }
+        if self.decider(i, Kind::Target) == Controller::Engine {
+            let name = self.name(default).to_string();
+            self.decide_engine(i, Kind::Target, Choice::Target(name));
+            return Ok(Some(default));
+        }
+        let rule = if shooting {
+            sentence::CLOSE_TARGETS
+        } else {
+            sentence::CLOSE
+        };
+        let options = candidates
+            .iter()
+            .map(|&j| Opt {
+                choice: Choice::Target(self.name(j).to_string()),
+                label: self.name(j).to_string(),
+                rule,
+            })
+            .collect();
+        let others: Vec<RuledOut> = self
+            .standing_enemies(i)
+            .into_iter()
+            .filter(|j| !candidates.contains(j))
+            .map(|j| RuledOut {
+                choice: Choice::Target(self.name(j).to_string()),
+                why: if shooting {
+                    format!("{}: {} cannot be shot now", sentence::SHOOT, self.name(j))
+                } else {
+                    format!("{}: {} cannot be struck now", sentence::CLOSE, self.name(j))
+                },
+            })
+            .collect();
+        let question = format!(
+            "{}: whom to {} this round",
+            self.name(i),
+            if shooting { "shoot" } else { "strike" }
+        );
+        let default_name = self.name(default).to_string();
+        let chosen = self.decide(
+            Ask {
+                who: i,
+                kind: Kind::Target,
+                question,
+                options,
+                ruled_out: others,
+                default: Choice::Target(default_name),
+            },
+            |f, c| match c {
+                Choice::Target(name) => candidates
+                    .iter()
+                    .copied()
+                    .find(|&j| f.name(j) == name)
+                    .ok_or_else(|| format!("{name} is not a target now")),
+                _ => Err("the answer is not a target".into()),
+            },
+        )?;
+        Ok(Some(chosen))
+    }
+
+    /// How `i` makes its close attack this round: its tactic's mode, or
+    /// decided ("at any time declare his next attack is a Total Attack").
+    pub(super) fn choose_mode(&mut self, i: usize) -> Result<(), FightError> {
+        let default = self.fighters[i].sheet.tactic.mode;
+        if !self.deciding() {
+            return Ok(());
+        }
+        if self.decider(i, Kind::Attack) == Controller::Engine {
+            self.fighters[i].mode = default;
+            self.decide_engine(i, Kind::Attack, Choice::Attack(default));
+            return Ok(());
+        }
+        let options = [
+            (Mode::Normal, sentence::NORMAL),
+            (Mode::TotalAttack, sentence::TOTAL_ATTACK),
+            (Mode::TotalDefence, sentence::TOTAL_DEFENCE),
+            (Mode::Forego, sentence::FOREGO),
+        ]
+        .into_iter()
+        .map(|(m, rule)| Opt {
+            choice: Choice::Attack(m),
+            label: Choice::Attack(m).to_string(),
+            rule,
+        })
+        .collect();
+        let target = self.fighters[i]
+            .target
+            .map(|t| self.name(t).to_string())
+            .unwrap_or_default();
+        let mode = self.decide(
+            Ask {
+                who: i,
+                kind: Kind::Attack,
+                question: format!(
+                    "{}: how to make this round's attack on {target}",
+                    self.name(i)
+                ),
+                options,
+                ruled_out: Vec::new(),
+                default: Choice::Attack(default),
+            },
+            |_, c| match c {
+                Choice::Attack(m) => Ok(*m),
+                _ => Err("the answer is not a way to attack".into()),
+            },
+        )?;
+        self.fighters[i].mode = mode;
+        Ok(())
+    }
+
+    /// A yes-or-no decision (dodge, Fate Point): `default`, or decided.
+    pub(super) fn choose_yes(
+        &mut self,
+        i: usize,
+        kind: Kind,
+        default: bool,
+        rule: &'static str,
+        question: impl FnOnce(&Self) -> String,
+    ) -> Result<bool, FightError> {
+        if !self.deciding() {
+            return Ok(default);
+        }
+        if self.decider(i, kind) == Controller::Engine {
+            self.decide_engine(i, kind, Choice::Yes(default));
+            return Ok(default);
+        }
+        let options = vec![
+            Opt {
+                choice: Choice::Yes(true),
+                label: "yes".into(),
+                rule,
+            },
+            Opt {
+                choice: Choice::Yes(false),
+                label: "no".into(),
+                rule,
+            },
+        ];
+        let question = question(self);
+        self.decide(
+            Ask {
+                who: i,
+                kind,
+                question,
+                options,
+                ruled_out: Vec::new(),
+                default: Choice::Yes(default),
+            },
+            |_, c| match c {
+                Choice::Yes(y) => Ok(*y),
+                _ => Err("the answer is not yes or no".into()),
+            },
+        )
+    }
+}

@@ -1,0 +1,251 @@
+//! A fight played by decisions: it runs until a person must decide, shows
+//! the decision, takes an answer, and goes on.
+//!
+//! A step that reaches an unanswered decision is undone: the fight goes back
+//! to where the step began, and the faces the step drew are kept and served
+//! again first when it is retried, so the dice are the same whatever the
+//! source (a seed, or faces typed in from physical dice). An answer is
+//! checked by running the step again on those faces alone up to the
+//! decision: a refused answer changes nothing.
+
+use super::decide::{Choice, Controller, Decision, Decisions, Made};
+use super::{Fight, Progress};
+use crate::error::FightError;
+use nutshell_dice::source::SourceError;
+use nutshell_dice::{DiceSource, Faces};
+
+/// What a step of a played fight did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Next {
+    /// A person must decide this before the fight goes on.
+    Decide(Decision),
+    /// A round was resolved, or the fight is over.
+    Step(Progress),
+}
+
+/// A fight whose combatants are each controlled by a person or by the
+/// engine.
+#[derive(Debug, Clone)]
+pub struct Play {
+    fight: Fight,
+    /// The faces the undone step drew, served first when it is retried.
+    faces: Vec<i64>,
+    asked: Option<Decision>,
+}
+
+/// A dice source that serves some faces again before drawing new ones, and
+/// keeps every face it serves.
+struct Rewind<'s> {
+    again: &'s [i64],
+    next: usize,
+    source: Option<&'s mut dyn DiceSource>,
+    served: Vec<i64>,
+}
+
+impl DiceSource for Rewind<'_> {
+    fn draw(&mut self, faces: &Faces<'_>) -> Result<i64, SourceError> {
+        let face = match self.again.get(self.next) {
+            Some(&f) => {
+                self.next += 1;
+                f
+            }
+            None => match self.source.as_mut() {
+                Some(s) => s.draw(faces)?,
+                None => {
+                    return Err(SourceError::Exhausted {
+                        given: self.again.len(),
+                    });
+                }
+            },
+        };
+        self.served.push(face);
+        Ok(face)
+    }
+}
+
+impl Play {
+    /// Plays `fight` by decisions, every combatant on `controllers` (by
+    /// index; those left out are the engine's).
+    pub fn new(mut fight: Fight, controllers: Vec<Controller>) -> Play {
+        let n = fight.fighters.len();
+        let mut all = controllers;
+        all.resize(n, Controller::Engine);
+        fight.decisions = Some(Box::new(Decisions {
+            controllers: all,
+            ..Decisions::default()
+        }));
+        Play {
+            fight,
+            faces: Vec::new(),
+            asked: None,
+        }
+    }
+
+    /// The fight as it stands.
+    pub fn fight(&self) -> &Fight {
+        &self.fight
+    }
+
+    /// The decision waited for, if any.
+    pub fn pending(&self) -> Option<&Decision> {
+        self.asked.as_ref()
+    }
+
+    /// Who controls each combatant.
+    pub fn controllers(&self) -> &[Controller] {
+        self.state().map_or(&[], |d| &d.controllers)
+    }
+
+    /// Hands combatant `i` to a person or to the engine. A decision waited
+    /// for from him is then the engine's to make on the next step.
+    pub fn set_controller(&mut self, i: usize, controller: Controller) -> Result<(), FightError> {
+        let d = self.state_mut();
+        let Some(c) = d.controllers.get_mut(i) else {
+            return Err(FightError::Invalid(format!("there is no combatant {i}")));
+        };
+        *c = controller;
+        if self.asked.as_ref().is_some_and(|a| a.who == i) && controller == Controller::Engine {
+            self.asked = None;
+        }
+        Ok(())
+    }
+
+    /// The combatant named `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.fight
+            .fighters
+            .iter()
+            .position(|f| f.sheet.name == name)
+    }
+
+    /// Adds answers to be used, in order, as the fight reaches their
+    /// decisions (an orders file, or a log being replayed). An answer is used
+    /// when the next decision is its combatant's and of its kind, whoever
+    /// controls him; a person's decision that does not match it is an error.
+    pub fn queue(&mut self, orders: impl IntoIterator<Item = Made>) {
+        self.state_mut().queue.extend(orders);
+    }
+
+    /// The answers queued and not used yet.
+    pub fn queued(&self) -> usize {
+        self.state().map_or(0, |d| d.queue.len())
+    }
+
+    /// Every decision made so far, by whom, in order: an orders file that
+    /// replays the fight.
+    pub fn decisions(&self) -> &[Made] {
+        self.state().map_or(&[], |d| &d.made)
+    }
+
+    fn state(&self) -> Option<&Decisions> {
+        self.fight.decisions.as_deref()
+    }
+
+    fn state_mut(&mut self) -> &mut Decisions {
+        self.fight
+            .decisions
+            .get_or_insert_with(Box::default)
+            .as_mut()
+    }
+
+    /// Runs the next round, or stops at a decision a person must make.
+    pub fn step(&mut self, source: &mut dyn DiceSource) -> Result<Next, FightError> {
+        if let Some(d) = &self.asked {
+            return Ok(Next::Decide(d.clone()));
+        }
+        let start = self.fight.clone();
+        let again = std::mem::take(&mut self.faces);
+        let mut dice = Rewind {
+            again: &again,
+            next: 0,
+            source: Some(source),
+            served: Vec::new(),
+        };
+        match self.fight.step(&mut dice) {
+            Ok(p) => Ok(Next::Step(p)),
+            Err(FightError::Waiting) => {
+                let asked = self
+                    .fight
+                    .decisions
+                    .as_mut()
+                    .and_then(|d| d.asked.take())
+                    .ok_or_else(|| FightError::Invalid("a decision was lost".into()))?;
+                self.faces = dice.served;
+                self.fight = start;
+                self.asked = Some(asked.clone());
+                Ok(Next::Decide(asked))
+            }
+            Err(e) => {
+                // The step is undone, its faces kept: a source that ran out
+                // can be given more and the step retried.
+                self.faces = dice.served;
+                self.fight = start;
+                Err(e)
+            }
+        }
+    }
+
+    /// Runs until a person must decide or the fight is over.
+    pub fn advance(&mut self, source: &mut dyn DiceSource) -> Result<Next, FightError> {
+        loop {
+            match self.step(source)? {
+                Next::Step(Progress::Round { .. }) => continue,
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// Answers the decision waited for. An answer that breaks a rule is
+    /// refused (`FightError::Refused`, naming the sentence) and changes
+    /// nothing.
+    pub fn answer(&mut self, choice: Choice) -> Result<(), FightError> {
+        let Some(asked) = self.asked.clone() else {
+            return Err(FightError::Invalid("no decision is waited for".into()));
+        };
+        let made = Made {
+            turn: asked.turn,
+            round: asked.round,
+            who: asked.name.clone(),
+            kind: asked.kind,
+            choice,
+            by: Controller::Person,
+        };
+        // Try it: the step again, on the faces it drew before the decision.
+        let mut trial = self.fight.clone();
+        trial
+            .decisions
+            .get_or_insert_with(Box::default)
+            .queue
+            .push_back(made.clone());
+        let mut dice = Rewind {
+            again: &self.faces,
+            next: 0,
+            source: None,
+            served: Vec::new(),
+        };
+        match trial.step(&mut dice) {
+            Err(e @ FightError::Refused(_)) => Err(e),
+            _ => {
+                self.state_mut().queue.push_back(made);
+                self.asked = None;
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs the fight to its end, every decision the engine's or queued.
+    pub fn run(&mut self, source: &mut dyn DiceSource) -> Result<super::Ending, FightError> {
+        loop {
+            match self.advance(source)? {
+                Next::Step(Progress::Over(e)) => return Ok(e),
+                Next::Decide(d) => {
+                    return Err(FightError::Invalid(format!(
+                        "turn {}, round {}: {} must decide: {}",
+                        d.turn, d.round, d.name, d.question
+                    )));
+                }
+                Next::Step(Progress::Round { .. }) => {}
+            }
+        }
+    }
+}

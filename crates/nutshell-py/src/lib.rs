@@ -1,0 +1,42 @@
+//! # nutshell-py
+//!
+//! The native module `nutshell._nutshell` behind the Python package
+//! `nutshell` (in `python/`): a thin layer over the libraries, with no rules
+//! of its own. Each front-end concern has its module:
+//!
+//! | module | what Python sees |
+//! |---|---|
+//! | [`dice`] | `roll`, `Expression`, `Roll`, `Die`: rolls with a transcript |
+//! | [`odds`] | `_odds` and `_Dist`: exact distributions, wrapped by the package's `Distribution` |
+//! | [`rules`] | `_check`, `_contest`: the rulesets' requests as JSON, as the server takes them |
+//! | [`mls`] | `Fight` and `_simulate`: the MLS tactical layer |
+//! | [`errors`] | the libraries' errors as the package's exceptions |
+//!
+//! Long computations (exact odds, rulesets' odds, fights, simulations) run
+//! with the interpreter detached, so other Python threads go on meanwhile.
+
+use pyo3::prelude::*;
+
+pub mod dice;
+pub mod errors;
+pub mod limits;
+pub mod mls;
+pub mod odds;
+pub mod rules;
+pub mod source;
+
+#[pymodule]
+fn _nutshell(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dice::roll, m)?)?;
+    m.add_class::<dice::Expression>()?;
+    m.add_class::<dice::Roll>()?;
+    m.add_class::<dice::Die>()?;
+    m.add_function(wrap_pyfunction!(odds::odds_native, m)?)?;
+    m.add_class::<odds::Dist>()?;
+    m.add_function(wrap_pyfunction!(rules::check_native, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::contest_native, m)?)?;
+    m.add_class::<mls::Fight>()?;
+    m.add_function(wrap_pyfunction!(mls::simulate_native, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
