@@ -408,6 +408,24 @@ async fn a_players_rolls_are_numbered_by_the_player_alone(backend: Backend) {
     let report = verify(&app.log(&room, &players[0]).await).unwrap();
     assert_eq!(report.rolls_verified, 8);
     assert!(report.complete());
+    // The room's view gives its latest event, which the export ends at.
+    let view: Value = app
+        .client
+        .get(format!("{}/api/rooms/{room}", app.base))
+        .bearer_auth(&players[1])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let head = format!(
+        "{}:{}",
+        view["last_seq"],
+        view["last_hash"].as_str().unwrap()
+    );
+    assert_eq!(report.check_head(&head), Ok(()));
+    assert_eq!(view["last_seq"], 12);
 }
 
 /// Issue 24, item 3, the grinding attack: an operator with the database
