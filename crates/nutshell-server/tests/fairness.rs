@@ -147,6 +147,7 @@ on_both_databases!(
     every_answer_about_a_hidden_event_is_the_same,
     a_roll_cannot_pass_for_another_kind_of_event,
     a_players_rolls_are_numbered_by_the_player_alone,
+    a_roll_meant_for_an_ended_epoch_is_refused,
 );
 
 /// The expressions the review guessed, each with the number of dice and
@@ -615,4 +616,73 @@ fn an_old_log_with_a_poisoned_event_verifies_everything_else() {
     let report = verify_all(&forged, &Limits::default());
     let lines: Vec<usize> = report.failures.iter().map(|f| f.line).collect();
     assert_eq!(lines, [10, 11], "{:?}", report.failures);
+}
+
+/// docs/server.md, "What a player can be sure of": a roll that names the
+/// commitment of the epoch it means is refused (409, nothing written) when
+/// the GM revealed meanwhile, rather than rolled with the next epoch's seed;
+/// so are a check and a fight's step.
+async fn a_roll_meant_for_an_ended_epoch_is_refused(backend: Backend) {
+    let Some((app, _dir)) = spawn_app(backend, "a_roll_meant_for_an_ended_epoch_is_refused").await
+    else {
+        return;
+    };
+    let (room, gm, players) = app.room(&["Ada"]).await;
+    let player = &players[0];
+    let (_, view) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(player),
+            json!({"expression": "1d6"}),
+        )
+        .await;
+    let first = view["commitment"].as_str().unwrap().to_string();
+    let answer = app
+        .roll(
+            &room,
+            player,
+            json!({"expression": "1d6", "commitment": first}),
+        )
+        .await;
+    assert_eq!(answer["epoch"], 0);
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let before = lines(&app.log(&room, &gm).await).len();
+    for (path, body) in [
+        ("rolls", json!({"expression": "1d6", "commitment": first})),
+        (
+            "checks",
+            json!({"ruleset": "fantasy", "mod": 1, "dc": "hard", "commitment": first}),
+        ),
+    ] {
+        let (status, answer) = app
+            .post(&format!("/api/rooms/{room}/{path}"), Some(player), body)
+            .await;
+        assert_eq!(status, 409, "{path}: {answer}");
+        assert_eq!(answer["error"]["code"], "epoch_changed", "{answer}");
+    }
+    assert_eq!(
+        lines(&app.log(&room, &gm).await).len(),
+        before,
+        "nothing written"
+    );
+    // With the new epoch's commitment, or none, it rolls.
+    let (_, now) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(player),
+            json!({"expression": "1d6"}),
+        )
+        .await;
+    assert_eq!(now["epoch"], 1);
+    let next = now["commitment"].as_str().unwrap();
+    assert_ne!(next, first);
+    let answer = app
+        .roll(
+            &room,
+            player,
+            json!({"expression": "1d6", "commitment": next}),
+        )
+        .await;
+    assert_eq!(answer["epoch"], 1);
 }
