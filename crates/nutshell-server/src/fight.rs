@@ -5,11 +5,13 @@
 //! A fight is a thread of events ([`crate::store::Store::append_to_thread`]):
 //! a `fight` event (the [`FightRequest`] and the state before the first
 //! round; no dice) and `fight-step` events, each naming the fight, its step
-//! number and how many rounds it resolves. A step's dice are keyed like any
-//! roll's, by the record text [`step_text`]; its result carries the log lines
-//! of its rounds and the state a viewer needs (every combatant's health and
-//! position, the clock, the ending). `nutshell verify` builds the fight from
-//! the request and replays every step whose seed is revealed, in order.
+//! number and how many rounds it resolves. A step is an
+//! [`crate::action::Action::FightStep`]: its dice are keyed like any roll's,
+//! by that action ([`crate::fair::DiceInput`]); its result carries the log
+//! lines of its rounds and the state a viewer needs (every combatant's
+//! health and position, the clock, the ending). [`step`] resolves rounds
+//! with the dice it is given, for the route and for `nutshell verify`
+//! (through [`crate::replay::perform`]).
 //!
 //! The fight's setting lives in one place, [`FightRequest::build`]: a new
 //! option (the battle `map`, for one) is a new field of the request,
@@ -17,9 +19,10 @@
 //! their text), passed on to `FightOptions` there; [`state`] is the one place
 //! that says where a combatant stands (on a map, its square and facing).
 //!
-//! Rooms of earlier servers hold fights fought to the end in one roll event
-//! whose record text is [`FIGHT_PREFIX`] and the request; [`perform`] still
-//! replays them.
+//! Earlier servers keyed a step's dice by the record text [`step_text`] and
+//! the sequence number, and fought some fights to the end in one roll event
+//! whose text is [`FIGHT_PREFIX`] and the request ([`run_whole`]); both still
+//! replay ([`crate::replay::legacy`]).
 
 use std::sync::Arc;
 

@@ -83,7 +83,7 @@ where
         match build(room, slot) {
             Ok((mut draft, output)) => {
                 self.output = Some(output);
-                draft.roller = self.roller;
+                draft.roller = self.roller.map(|roller| (roller, slot.count));
                 Some(draft)
             }
             Err(refusal) => {

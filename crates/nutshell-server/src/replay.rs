@@ -137,6 +137,24 @@ pub mod legacy {
         ))
     }
 
+    /// Replays a fight step of an earlier server on `fight`: its dice keyed
+    /// by `record`, whose text is [`fight::step_text`].
+    pub fn step(
+        fight: &mut nutshell_mls::Fight,
+        seed: &Seed,
+        record: &RollRecord<'_>,
+    ) -> Result<Value, RollError> {
+        let json = record
+            .expression
+            .strip_prefix(fight::STEP_PREFIX)
+            .ok_or_else(|| RollError::Rules("not a fight step's record".into()))?;
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| RollError::Rules(format!("not a fight step's record: {e}")))?;
+        let rounds = fight::Rounds::from_json(&value["rounds"]).map_err(RollError::Rules)?;
+        let mut dice = Seeded::from_key(fair::roll_key(seed, record));
+        fight::step(fight, &mut dice, rounds)
+    }
+
     /// Performs a legacy roll event with the dice of `seed` and `record`.
     pub fn perform(
         seed: &Seed,

@@ -3,12 +3,15 @@
 //! dice, every rule checked, kept in the room's log as the player's, and
 //! advanced with the ledger (`nutshell mls advance`'s options).
 //!
-//! A sheet is a roll event whose record text is `character ` and the
-//! canonical JSON of the [`SheetRequest`], so `nutshell verify` regenerates
-//! the sheet from the revealed seed and compares it. An advance is a roll
-//! event continuing the sheet's thread, whose record ([`AdvanceRecord`])
-//! holds the version it starts from: verify replays it from the record and
-//! checks ([`Custody`]) that it started from the sheet's latest version.
+//! A sheet is a roll event whose action is [`crate::action::Action::Sheet`]
+//! (the [`SheetRequest`]), so `nutshell verify` regenerates the sheet from
+//! the revealed seed and compares it. An advance is a roll event continuing
+//! the sheet's thread, whose action ([`crate::action::Action::Advance`])
+//! holds the [`AdvanceRecord`], the version it starts from: verify replays
+//! it from the record and checks ([`Custody`]) that it started from the
+//! sheet's latest version. (Earlier servers wrote the request after a
+//! prefix, [`SHEET_PREFIX`] or [`ADVANCE_PREFIX`], in an `expression`:
+//! [`crate::replay::legacy`] reads those.)
 //!
 //! (The order of an advance, [`advance`], repeats `nutshell mls advance`'s;
 //! both belong in `nutshell-mls` as one request type, as checks have

@@ -35,7 +35,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use nutshell_dice::{Limits, Seeded};
+use nutshell_dice::Limits;
 use serde_json::Value;
 
 use crate::action::Action;
@@ -690,9 +690,9 @@ impl<'l> Verifier<'l> {
                 waiting: VecDeque::new(),
             },
         );
-        if at.secret {
-            nonce(body, line)?;
-        }
+        // (A secret fight's start holds no dice and, from earlier servers,
+        // no nonce: its body is not required to have one here; every step
+        // of this server's is.)
         let request: FightRequest =
             serde_json::from_value(body["request"].clone()).map_err(|e| Failure {
                 line,
@@ -1042,15 +1042,7 @@ impl<'l> Verifier<'l> {
                     expression,
                 };
                 match fight {
-                    Some(fight) => {
-                        let body: Value = serde_json::from_str(
-                            expression.strip_prefix(fight::STEP_PREFIX).unwrap_or("{}"),
-                        )
-                        .unwrap_or(Value::Null);
-                        let rounds = Rounds::from_json(&body["rounds"]).unwrap_or(Rounds::Count(1));
-                        let mut dice = Seeded::from_key(fair::roll_key(&seed, &record));
-                        fight::step(fight, &mut dice, rounds)
-                    }
+                    Some(fight) => legacy::step(fight, &seed, &record),
                     None => legacy::perform(&seed, &record, self.limits),
                 }
             }

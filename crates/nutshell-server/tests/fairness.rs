@@ -147,6 +147,7 @@ on_both_databases!(
     every_answer_about_a_hidden_event_is_the_same,
     a_roll_cannot_pass_for_another_kind_of_event,
     a_players_rolls_are_numbered_by_the_player_alone,
+    a_roll_meant_for_an_ended_epoch_is_refused,
 );
 
 /// The expressions the review guessed, each with the number of dice and
@@ -408,6 +409,24 @@ async fn a_players_rolls_are_numbered_by_the_player_alone(backend: Backend) {
     let report = verify(&app.log(&room, &players[0]).await).unwrap();
     assert_eq!(report.rolls_verified, 8);
     assert!(report.complete());
+    // The room's view gives its latest event, which the export ends at.
+    let view: Value = app
+        .client
+        .get(format!("{}/api/rooms/{room}", app.base))
+        .bearer_auth(&players[1])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let head = format!(
+        "{}:{}",
+        view["last_seq"],
+        view["last_hash"].as_str().unwrap()
+    );
+    assert_eq!(report.check_head(&head), Ok(()));
+    assert_eq!(view["last_seq"], 12);
 }
 
 /// Issue 24, item 3, the grinding attack: an operator with the database
@@ -550,4 +569,120 @@ async fn verify_names_a_bad_line_and_checks_the_rest() {
     let lines: Vec<usize> = report.failures.iter().map(|f| f.line).collect();
     assert_eq!(lines, [4], "{:?}", report.failures);
     assert_eq!(report.rolls_verified, 3);
+}
+
+/// Issue 24, item 2: a room's log made by the server before typed actions
+/// (`tests/data/legacy-room.jsonl`: a roll, a secret roll, a check, a sheet
+/// and its advance, a fight and a step, then the review's poisoning: a
+/// player's `/rolls` text naming an advance, which that server accepted,
+/// and more rolls over two revealed epochs). The new verifier reports the
+/// poisoned line alone and recomputes every other roll with the earlier
+/// derivation.
+#[test]
+fn an_old_log_with_a_poisoned_event_verifies_everything_else() {
+    let log = include_str!("data/legacy-room.jsonl");
+    let report = verify_all(log, &Limits::default());
+    let failures: Vec<(usize, &str)> = report
+        .failures
+        .iter()
+        .map(|f| (f.line, f.message.as_str()))
+        .collect();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0].0, 10);
+    assert!(failures[0].1.contains("names an advance"), "{failures:?}");
+    assert_eq!(report.events, 14);
+    assert_eq!((report.rolls_verified, report.rolls_legacy), (8, 8));
+    assert_eq!((report.rolls_pending, report.rolls_hidden), (0, 0));
+    assert_eq!(report.epochs_revealed, 2);
+    // The same log with a later roll's total changed (hashes left): that
+    // line is named too; the poisoned one still is.
+    let events = lines(log);
+    let total = events[10]["body"]["result"]["total"].as_i64().unwrap();
+    let forged: String = log
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let l = if i == 10 {
+                l.replace(
+                    &format!("\"total\":{total}"),
+                    &format!("\"total\":{}", total + 1),
+                )
+            } else {
+                l.to_string()
+            };
+            format!("{l}\n")
+        })
+        .collect();
+    let report = verify_all(&forged, &Limits::default());
+    let lines: Vec<usize> = report.failures.iter().map(|f| f.line).collect();
+    assert_eq!(lines, [10, 11], "{:?}", report.failures);
+}
+
+/// docs/server.md, "What a player can be sure of": a roll that names the
+/// commitment of the epoch it means is refused (409, nothing written) when
+/// the GM revealed meanwhile, rather than rolled with the next epoch's seed;
+/// so are a check and a fight's step.
+async fn a_roll_meant_for_an_ended_epoch_is_refused(backend: Backend) {
+    let Some((app, _dir)) = spawn_app(backend, "a_roll_meant_for_an_ended_epoch_is_refused").await
+    else {
+        return;
+    };
+    let (room, gm, players) = app.room(&["Ada"]).await;
+    let player = &players[0];
+    let (_, view) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(player),
+            json!({"expression": "1d6"}),
+        )
+        .await;
+    let first = view["commitment"].as_str().unwrap().to_string();
+    let answer = app
+        .roll(
+            &room,
+            player,
+            json!({"expression": "1d6", "commitment": first}),
+        )
+        .await;
+    assert_eq!(answer["epoch"], 0);
+    app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
+        .await;
+    let before = lines(&app.log(&room, &gm).await).len();
+    for (path, body) in [
+        ("rolls", json!({"expression": "1d6", "commitment": first})),
+        (
+            "checks",
+            json!({"ruleset": "fantasy", "mod": 1, "dc": "hard", "commitment": first}),
+        ),
+    ] {
+        let (status, answer) = app
+            .post(&format!("/api/rooms/{room}/{path}"), Some(player), body)
+            .await;
+        assert_eq!(status, 409, "{path}: {answer}");
+        assert_eq!(answer["error"]["code"], "epoch_changed", "{answer}");
+    }
+    assert_eq!(
+        lines(&app.log(&room, &gm).await).len(),
+        before,
+        "nothing written"
+    );
+    // With the new epoch's commitment, or none, it rolls.
+    let (_, now) = app
+        .post(
+            &format!("/api/rooms/{room}/rolls"),
+            Some(player),
+            json!({"expression": "1d6"}),
+        )
+        .await;
+    assert_eq!(now["epoch"], 1);
+    let next = now["commitment"].as_str().unwrap();
+    assert_ne!(next, first);
+    let answer = app
+        .roll(
+            &room,
+            player,
+            json!({"expression": "1d6", "commitment": next}),
+        )
+        .await;
+    assert_eq!(answer["epoch"], 1);
 }

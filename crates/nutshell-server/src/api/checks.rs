@@ -29,6 +29,8 @@ pub(crate) struct RollFields {
     pub client_seed: String,
     pub secret: bool,
     pub odds: bool,
+    /// The commitment of the epoch the client means, if it said.
+    pub commitment: Option<String>,
 }
 
 /// Splits the body into the roll's fields and the request, refusing a
@@ -49,6 +51,11 @@ pub(crate) fn split<T: DeserializeOwned>(
         Some(_) => return Err(field_type("client_seed", "a string")),
     };
     let secret = flag(&mut object, "secret")?;
+    let commitment = match object.remove("commitment") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(field_type("commitment", "a string")),
+    };
     let odds = flag(&mut object, "odds")?;
     let code = match what {
         "check" => "bad_check",
@@ -58,10 +65,10 @@ pub(crate) fn split<T: DeserializeOwned>(
         _ => "bad_fight",
     };
     let own: &[&str] = match what {
-        "check" | "contest" => &["client_seed", "secret", "odds"],
-        "fight" => &["run", "client_seed", "secret"],
-        "sheet" => &["client_seed", "secret"],
-        _ => &["client_seed"],
+        "check" | "contest" => &["client_seed", "secret", "odds", "commitment"],
+        "fight" => &["run", "client_seed", "secret", "commitment"],
+        "sheet" => &["client_seed", "secret", "commitment"],
+        _ => &["client_seed", "commitment"],
     };
     let request: T = serde_json::from_value(Value::Object(object)).map_err(|e| {
         ApiError::bad_request(code, format!("the {what}: {}", with_own_fields(&e, own)))
@@ -71,6 +78,7 @@ pub(crate) fn split<T: DeserializeOwned>(
             client_seed,
             secret,
             odds,
+            commitment,
         },
         request,
     ))
@@ -86,7 +94,16 @@ impl RollFields {
         action: Action,
         code: &'static str,
     ) -> Result<Committed, ApiError> {
-        commit(state, me, action, self.client_seed, self.secret, code).await
+        commit(
+            state,
+            me,
+            action,
+            self.client_seed,
+            self.secret,
+            self.commitment,
+            code,
+        )
+        .await
     }
 
     /// Refuses `"odds": true` for a roll that has no exact odds, saying why.

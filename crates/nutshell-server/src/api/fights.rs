@@ -149,7 +149,15 @@ pub async fn create(
     state.hub.publish(event.clone());
     state.fights.put(&me.room, event.seq, event.seq, fight);
     if run {
-        let mut answer = step(&state, &me, event.seq, Rounds::ToEnd, fields.client_seed).await?;
+        let mut answer = step(
+            &state,
+            &me,
+            event.seq,
+            Rounds::ToEnd,
+            fields.client_seed,
+            fields.commitment,
+        )
+        .await?;
         // The answer of `nutshell mls fight --json` at the top, as before
         // fights were stepped.
         let report = answer.as_object_mut().and_then(|o| o.remove("report"));
@@ -183,6 +191,10 @@ pub struct StepRequest {
     /// The client's own seed, mixed into this step's dice.
     #[serde(default)]
     pub client_seed: String,
+    /// The commitment of the epoch the client means, if it said (409 when
+    /// the GM revealed meanwhile).
+    #[serde(default)]
+    pub commitment: Option<String>,
 }
 
 /// Resolves the next round(s) of a fight: the step's result (the rounds'
@@ -208,7 +220,15 @@ pub async fn step_route(
         }
     };
     check_client_seed(&request.client_seed)?;
-    let answer = step(&state, &me, id, rounds, request.client_seed).await?;
+    let answer = step(
+        &state,
+        &me,
+        id,
+        rounds,
+        request.client_seed,
+        request.commitment,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(answer)))
 }
 
@@ -221,6 +241,7 @@ async fn step(
     id: i64,
     rounds: Rounds,
     client_seed: String,
+    expect: Option<String>,
 ) -> Result<Value, ApiError> {
     let no_fight = || ApiError::not_found(format!("no fight {id} in this room"));
     let (first, head) = super::own_thread(
@@ -257,7 +278,8 @@ async fn step(
     )?
     .with("fight", json!(id))
     .with("step", json!(number))
-    .with("rounds", rounds.to_json());
+    .with("rounds", rounds.to_json())
+    .expecting(expect);
     let expected = head.seq;
     let (event, (result, commitment, fight, plan)) = state
         .store
@@ -396,7 +418,6 @@ fn replay_step(
         client_seed,
         expression: &text,
     };
-    let mut dice = nutshell_dice::Seeded::from_key(fair::roll_key(seed, &record));
-    fight::step(fight, &mut dice, rounds).map_err(|e| e.to_string())?;
+    crate::replay::legacy::step(fight, seed, &record).map_err(|e| e.to_string())?;
     Ok(())
 }

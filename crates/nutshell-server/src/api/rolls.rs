@@ -30,6 +30,11 @@ pub struct RollRequest {
     /// A GM's roll that players see only as "the GM rolled in secret".
     #[serde(default)]
     pub secret: bool,
+    /// The commitment of the epoch the client means to roll in (as it last
+    /// saw it): if the GM revealed meanwhile, the roll is refused (409)
+    /// rather than made with the next epoch's seed.
+    #[serde(default)]
+    pub commitment: Option<String>,
 }
 
 /// Rolls an expression. The answer is the committed event: the transcript
@@ -52,6 +57,7 @@ pub async fn roll(
         action,
         request.client_seed,
         request.secret,
+        request.commitment,
         "bad_expression",
     )
     .await?;
@@ -100,6 +106,8 @@ pub(crate) struct RollPlan {
     client_seed: String,
     secret: bool,
     nonce: Option<String>,
+    /// The commitment of the epoch the client means, if it said.
+    expect: Option<String>,
     /// The error code when the action cannot be performed.
     bad_code: &'static str,
     limits: nutshell_dice::Limits,
@@ -132,10 +140,18 @@ impl RollPlan {
             client_seed,
             secret,
             nonce,
+            expect: None,
             bad_code,
             limits: state.limits.clone(),
             extra: serde_json::Map::new(),
         })
+    }
+
+    /// Refuses the action (409 `epoch_changed`) unless the room's epoch is
+    /// still the one committed to `commitment`, when given.
+    pub(crate) fn expecting(mut self, commitment: Option<String>) -> RollPlan {
+        self.expect = commitment;
+        self
     }
 
     /// Adds a field to the event's body.
@@ -166,6 +182,18 @@ impl RollPlan {
         slot: Slot,
         fight: Option<&mut nutshell_mls::Fight>,
     ) -> Result<(Draft, Value), ApiError> {
+        if let Some(expected) = &self.expect
+            && *expected != fair::commitment(&room.seed)
+        {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "epoch_changed",
+                format!(
+                    "the epoch committed to {expected} has ended (the GM revealed its seed): nothing was rolled; roll again in epoch {}",
+                    room.epoch
+                ),
+            ));
+        }
         let mut dice = self.dice(room, slot);
         let result = replay::perform(&self.action, &mut dice, &self.limits, fight)
             .map_err(|e| ApiError::bad_request(self.bad_code, e.to_string()))?;
@@ -194,7 +222,7 @@ impl RollPlan {
             secret: self.secret,
             body,
             thread: None,
-            roller: Some(self.roller),
+            roller: Some((self.roller, slot.count)),
         };
         Ok((draft, result))
     }
@@ -242,9 +270,11 @@ pub(crate) async fn commit(
     action: Action,
     client_seed: String,
     secret: bool,
+    commitment: Option<String>,
     bad_code: &'static str,
 ) -> Result<Committed, ApiError> {
-    let plan = RollPlan::new(state, me, action, client_seed, secret, bad_code)?;
+    let plan =
+        RollPlan::new(state, me, action, client_seed, secret, bad_code)?.expecting(commitment);
     let (event, (result, commitment, plan)) = state
         .store
         .append_with(&me.room, Some(me.id), move |room, slot| {

@@ -128,7 +128,8 @@ pub async fn join(
 }
 
 /// `GET /api/rooms/{room}`: the room, its members, the current epoch's
-/// commitment and who the caller is.
+/// commitment, its latest event (`last_seq`, `last_hash`: what `nutshell
+/// verify --head` checks an export against) and who the caller is.
 pub async fn show(
     State(state): State<AppState>,
     InRoom(me): InRoom,
@@ -146,12 +147,18 @@ pub async fn show(
         .map(|m| json!({"id": m.id, "name": m.name, "role": m.role.as_str()}))
         .collect();
     let next = state.store.next_seq(&room.id).await?;
+    let last_hash = state
+        .store
+        .event(&room.id, next - 1)
+        .await?
+        .map(|event| event.hash);
     Ok(Json(json!({
         "room": room.id,
         "name": room.name,
         "epoch": room.epoch,
         "commitment": fair::commitment(&room.seed),
         "last_seq": next - 1,
+        "last_hash": last_hash,
         "members": members,
         "you": {"id": me.id, "name": me.name, "role": me.role.as_str()},
     })))

@@ -158,6 +158,7 @@ pub async fn advance(
         first.secret,
         "bad_advance",
     )?
+    .expecting(fields.commitment)
     .with("advances", json!(id));
     let expected = head.seq;
     let (event, (result, commitment, plan)) = state

@@ -171,9 +171,10 @@ pub struct Draft {
     /// The thread this event continues (the `seq` of its first event: a
     /// fight's steps name the fight), or none.
     pub thread: Option<i64>,
-    /// The member whose action draws this event's dice, or none (set by
-    /// the store from the roller given to the append).
-    pub roller: Option<i64>,
+    /// The member whose action draws this event's dice and their count
+    /// ([`Slot::count`]), or none (set by the store from the roller given to
+    /// the append).
+    pub roller: Option<(i64, i64)>,
 }
 
 /// Where an event goes: its sequence number and, for an event that draws

@@ -89,7 +89,7 @@ impl Store {
         let (mut draft, output) =
             build(&state, Slot { seq, count }, head.as_ref()).map_err(AppendError::Refused)?;
         draft.thread = Some(id);
-        draft.roller = Some(roller);
+        draft.roller = Some((roller, count));
         self.check_event_size(&draft)?;
         let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;

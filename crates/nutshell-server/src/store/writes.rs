@@ -66,7 +66,7 @@ pub(crate) struct Sealed {
     pub event: Event,
     body_text: String,
     thread: Option<i64>,
-    roller: Option<i64>,
+    roller: Option<(i64, i64)>,
 }
 
 impl Sealed {
@@ -111,7 +111,7 @@ pub(crate) fn seal(room: &str, seq: i64, prev: String, draft: Draft) -> Sealed {
     }
 }
 
-/// How many events one `INSERT` statement writes (12 parameters each):
+/// How many events one `INSERT` statement writes (13 parameters each):
 /// fewer statements are fewer round trips, but SQLite finds each `$n`
 /// parameter by scanning the statement's list of names (so binding costs the
 /// square of the parameters: at 64 rows a profile under load showed 6% of
@@ -128,15 +128,15 @@ pub(crate) async fn insert_events(
 ) -> Result<(), StoreError> {
     for chunk in sealed.chunks(INSERT_ROWS) {
         let mut sql = String::from(
-            "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms, thread, roller) VALUES ",
+            "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms, thread, roller, roll_count) VALUES ",
         );
         for i in 0..chunk.len() {
-            let n = i * 12;
+            let n = i * 13;
             if i > 0 {
                 sql.push_str(", ");
             }
             sql.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${}, 0, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                "(${}, ${}, ${}, ${}, ${}, 0, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
                 n + 1,
                 n + 2,
                 n + 3,
@@ -148,7 +148,8 @@ pub(crate) async fn insert_events(
                 n + 9,
                 n + 10,
                 n + 11,
-                n + 12
+                n + 12,
+                n + 13
             ));
         }
         // Only placeholders are formatted into the statement.
@@ -167,7 +168,8 @@ pub(crate) async fn insert_events(
                 .bind(e.hash.clone())
                 .bind(e.at_ms)
                 .bind(one.thread)
-                .bind(one.roller);
+                .bind(one.roller.map(|(roller, _)| roller))
+                .bind(one.roller.map(|(_, count)| count));
         }
         query.execute(&mut **tx).await?;
         if backend == Backend::Postgres {
@@ -202,14 +204,14 @@ pub(crate) async fn insert_event(
 }
 
 /// How many dice-drawing events `roller` has in `room`, as the transaction
-/// sees them.
+/// sees them: the count of their latest (one look-up in the index).
 pub(crate) async fn rolls_of(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     room: &str,
     roller: i64,
 ) -> Result<i64, StoreError> {
     let row = sqlx::query(
-        "SELECT CAST(COUNT(*) AS BIGINT) AS n FROM events WHERE room = $1 AND roller = $2",
+        "SELECT CAST(COALESCE(MAX(roll_count), 0) AS BIGINT) AS n FROM events WHERE room = $1 AND roller = $2",
     )
     .bind(room)
     .bind(roller)
