@@ -101,8 +101,7 @@ impl Fight {
                         && !at_me.contains(&self.fighters[i].target.unwrap_or(usize::MAX))
                     {
                         let default = self.pick(i, at_me);
-                        let at_me = at_me.clone();
-                        self.fighters[i].target = self.choose_target(i, &at_me, default, false)?;
+                        self.fighters[i].target = self.choose_target(i, at_me, default, false)?;
                         changed = true;
                     }
                 }
