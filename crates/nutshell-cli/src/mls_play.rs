@@ -160,7 +160,7 @@ fn parse_answer(d: &Decision, text: &str) -> Result<Said, String> {
     match (d.kind, lower.as_str()) {
         (Kind::Dodge | Kind::FatePoint, "y" | "yes") => Ok(Said::Answer(Choice::Yes(true))),
         (Kind::Dodge | Kind::FatePoint, "n" | "no") => Ok(Said::Answer(Choice::Yes(false))),
-        (Kind::Target, _) => Ok(Said::Answer(Choice::Target(t.to_string()))),
+        (Kind::Target | Kind::Chain, _) => Ok(Said::Answer(Choice::Target(t.to_string()))),
         _ => Err(format!(
             "\"{t}\": answer with an option's number or name, ? to explain, engine to hand {} to the engine",
             d.name

@@ -49,6 +49,8 @@ pub mod sentence {
     pub const CLOSE_TARGETS: &str = "mls, Close Targets: \"Once a character has selected a target to shoot at he is not bound to make future shots at this same target, however he must make all future shots for the remainder of this Turn into the same arc\"";
     /// Total Attack.
     pub const TOTAL_ATTACK: &str = "mls, Total Attack: \"A character may at any time declare his next attack is a Total Attack\"";
+    /// A Total Attack's chain.
+    pub const CHAIN: &str = "mls, Total Attack: \"the total attacker may now make a second attack against a second opponent, under the same conditions, continuing to attack until he has hit all enemies, voluntarily stops his attacks or fails an attack\"";
     /// Total Defence.
     pub const TOTAL_DEFENCE: &str =
         "mls, Total Defence: \"Any attack can be declared a Total Defence\"";
@@ -617,6 +619,78 @@ impl Fight {
         )?;
         self.fighters[i].mode = mode;
         Ok(())
+    }
+
+    /// After total attacker `t`'s hit: the next of `next` (the opponents
+    /// he may go on to) or stop; the tactic's `default`, or decided.
+    pub(super) fn choose_chain(
+        &mut self,
+        t: usize,
+        next: &[usize],
+        default: Option<usize>,
+    ) -> Result<Option<usize>, FightError> {
+        if !self.deciding() || next.is_empty() {
+            return Ok(default);
+        }
+        let as_choice = |f: &Self, c: Option<usize>| match c {
+            Some(j) => Choice::Target(f.name(j).to_string()),
+            None => Choice::Stop,
+        };
+        if self.decider(t, Kind::Chain) == Controller::Engine {
+            let choice = as_choice(self, default);
+            self.decide_engine(t, Kind::Chain, choice);
+            return Ok(default);
+        }
+        let mut options: Vec<Opt> = next
+            .iter()
+            .map(|&j| Opt {
+                choice: Choice::Target(self.name(j).to_string()),
+                label: format!("go on to {}", self.name(j)),
+                rule: sentence::CHAIN,
+            })
+            .collect();
+        options.push(Opt {
+            choice: Choice::Stop,
+            label: "stop".into(),
+            rule: sentence::CHAIN,
+        });
+        let ruled_out = self
+            .standing_enemies(t)
+            .into_iter()
+            .filter(|j| !next.contains(j))
+            .map(|j| RuledOut {
+                choice: Choice::Target(self.name(j).to_string()),
+                why: format!(
+                    "{}; \"He may attack an opponent who is unable to attack this round only if he has hit all opponents who are able to attack\"; Who May Attack: \"any enemy in the hex in front of him\": {} is not open to the chain now",
+                    sentence::CHAIN,
+                    self.name(j)
+                ),
+            })
+            .collect();
+        let default = as_choice(self, default);
+        self.decide(
+            Ask {
+                who: t,
+                kind: Kind::Chain,
+                question: format!(
+                    "{}: the total attack hits; go on to another opponent, or stop?",
+                    self.name(t)
+                ),
+                options,
+                ruled_out,
+                default,
+            },
+            |f, c| match c {
+                Choice::Stop => Ok(None),
+                Choice::Target(name) => next
+                    .iter()
+                    .copied()
+                    .find(|&j| f.name(j) == name)
+                    .map(Some)
+                    .ok_or_else(|| format!("{name} is not open to the chain")),
+                _ => Err("the answer is not an opponent or stop".into()),
+            },
+        )
     }
 
     /// A yes-or-no decision (dodge, Fate Point): `default`, or decided.

@@ -45,6 +45,9 @@ pub enum Kind {
     /// How the next close attack is made: normal, Total Attack, Total
     /// Defence or foregone (mls, *Other Options for Combat Rounds*).
     Attack,
+    /// After a Total Attack's hit: the next opponent, or stop (mls, *Total
+    /// Attack*).
+    Chain,
     /// Whether to dodge a shot (mls, *Shooting*).
     Dodge,
     /// Whether to spend a Fate Point (mls, *Death*, *Certain Death*).
@@ -59,6 +62,7 @@ impl Kind {
             Kind::Movement => "movement",
             Kind::Target => "target",
             Kind::Attack => "attack",
+            Kind::Chain => "total attack's next opponent",
             Kind::Dodge => "dodge",
             Kind::FatePoint => "Fate Point",
         }
@@ -81,6 +85,8 @@ pub enum Choice {
     Attack(crate::sheet::Mode),
     /// Yes or no (dodge, spend a Fate Point).
     Yes(bool),
+    /// Stop (a Total Attack's chain).
+    Stop,
 }
 
 impl std::fmt::Display for Choice {
@@ -98,6 +104,7 @@ impl std::fmt::Display for Choice {
             }),
             Choice::Yes(true) => f.write_str("yes"),
             Choice::Yes(false) => f.write_str("no"),
+            Choice::Stop => f.write_str("stop"),
         }
     }
 }

@@ -345,6 +345,67 @@ fn an_attack_may_be_declared_a_total_attack() {
     assert!(found, "no seed of 40 where the total attack succeeds");
 }
 
+/// mls, Total Attack: "continuing to attack until he has hit all enemies,
+/// voluntarily stops his attacks or fails an attack": after a hit the next
+/// opponent, or stop, is asked.
+#[test]
+fn a_total_attack_goes_on_or_stops_as_decided() {
+    let ann = combatant(
+        "Ann",
+        18,
+        6,
+        60,
+        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
+    );
+    let foes = format!(
+        "{}{}{}",
+        combatant("Bob", 4, 4, 60, ""),
+        combatant("Cid", 4, 4, 60, ""),
+        combatant("Dan", 4, 4, 60, "position = 6")
+    );
+    let mut stopped = false;
+    let mut went_on = false;
+    for seed in 0..30 {
+        let stop = seed % 2 == 0;
+        let mut p = play(&ann, &foes, options_on(None, 1), &["Ann"]);
+        let mut dice = Seeded::new(seed);
+        while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
+            if d.kind == Kind::Chain {
+                let options: Vec<&Choice> = d.options.iter().map(|o| &o.choice).collect();
+                assert!(options.contains(&&Choice::Stop), "{options:?}");
+                assert!(
+                    d.options
+                        .iter()
+                        .all(|o| o.rule.contains("voluntarily stops his attacks"))
+                );
+                let why = refused(&mut p, Choice::Target("Dan".into()));
+                assert!(why.contains("Dan is not open to the chain now"), "{why}");
+                let next = d.options[0].choice.clone();
+                p.answer(if stop { Choice::Stop } else { next }).unwrap();
+                // The round resolved, the answer shows in the log.
+                p.step(&mut dice).unwrap();
+                let log = text(p.fight());
+                if stop {
+                    assert!(
+                        log.contains("Ann stops the total attack voluntarily after 1 hit(s)"),
+                        "{log}"
+                    );
+                    stopped = true;
+                } else {
+                    assert!(log.contains("Ann goes on to attack"), "{log}");
+                    went_on = true;
+                }
+                break;
+            }
+            p.answer(d.default).unwrap();
+        }
+        if stopped && went_on {
+            return;
+        }
+    }
+    panic!("no seed of 30 gave a total attack a hit with another opponent open");
+}
+
 /// mls, Shooting: "A knowing enemy may choose to Dodge provided he is not
 /// attacking": asked, and a "no" rolls no dodge.
 #[test]
