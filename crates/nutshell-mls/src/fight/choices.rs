@@ -51,6 +51,10 @@ pub mod sentence {
     pub const TOTAL_ATTACK: &str = "mls, Total Attack: \"A character may at any time declare his next attack is a Total Attack\"";
     /// A Total Attack's chain.
     pub const CHAIN: &str = "mls, Total Attack: \"the total attacker may now make a second attack against a second opponent, under the same conditions, continuing to attack until he has hit all enemies, voluntarily stops his attacks or fails an attack\"";
+    /// Delaying.
+    pub const DELAY: &str = "mls, Delaying Attacks: \"A character may delay an attack by one round and gain +1 to his chance to hit, or by two rounds and gain +2 to hit, and so on ... Any attack that moves beyond the 5th round is lost\"";
+    /// Rushing.
+    pub const RUSH: &str = "mls, Rushing Attacks: \"A character may perform an attack 1 round in advance, at a penalty of -2 to his roll ... and cannot be done more than 1 round in advance\"";
     /// Total Defence.
     pub const TOTAL_DEFENCE: &str =
         "mls, Total Defence: \"Any attack can be declared a Total Defence\"";
@@ -689,6 +693,104 @@ impl Fight {
                     .map(Some)
                     .ok_or_else(|| format!("{name} is not open to the chain")),
                 _ => Err("the answer is not an opponent or stop".into()),
+            },
+        )
+    }
+
+    /// Whether `i` delays or rushes the turn's first attack of `base`: the
+    /// tactic's way (`None`), or decided.
+    pub(super) fn choose_timing(
+        &mut self,
+        i: usize,
+        base: crate::schedule::Schedule,
+    ) -> Result<Option<crate::schedule::Schedule>, FightError> {
+        let tactic = &self.fighters[i].sheet.tactic;
+        let default = match (
+            tactic.delay,
+            tactic.rush,
+            tactic.delay_attack,
+            tactic.rush_attack,
+        ) {
+            (0, false, _, _) => Choice::Timing {
+                delay: 0,
+                rush: false,
+            },
+            (d, false, 1, _) => Choice::Timing {
+                delay: d,
+                rush: false,
+            },
+            (0, true, _, 1) => Choice::Timing {
+                delay: 0,
+                rush: true,
+            },
+            // A tactic's timing of a later attack: the engine's own.
+            _ => {
+                if self.decider(i, Kind::Timing) == Controller::Engine {
+                    return Ok(None);
+                }
+                Choice::Timing {
+                    delay: 0,
+                    rush: false,
+                }
+            }
+        };
+        if self.decider(i, Kind::Timing) == Controller::Engine {
+            self.decide_engine(i, Kind::Timing, default);
+            return Ok(None);
+        }
+        let mut options = vec![Opt {
+            choice: Choice::Timing {
+                delay: 0,
+                rush: false,
+            },
+            label: "on time".into(),
+            rule: sentence::DELAY,
+        }];
+        for delay in 1..=4 {
+            let c = Choice::Timing { delay, rush: false };
+            options.push(Opt {
+                label: c.to_string(),
+                choice: c,
+                rule: sentence::DELAY,
+            });
+        }
+        let mut ruled_out = Vec::new();
+        let rush = Choice::Timing {
+            delay: 0,
+            rush: true,
+        };
+        match base.rush_attack(0) {
+            Ok(_) => options.push(Opt {
+                label: rush.to_string(),
+                choice: rush,
+                rule: sentence::RUSH,
+            }),
+            Err(why) => ruled_out.push(RuledOut {
+                choice: rush,
+                why: format!("{}: {why}", sentence::RUSH),
+            }),
+        }
+        let rounds = base.rounds();
+        self.decide(
+            Ask {
+                who: i,
+                kind: Kind::Timing,
+                question: format!(
+                    "{}: your attacks this turn are in round(s) {rounds:?}; delay or rush the first?",
+                    self.name(i)
+                ),
+                options,
+                ruled_out,
+                default,
+            },
+            |_, c| match *c {
+                Choice::Timing { rush: true, delay: 0 } => {
+                    base.rush_attack(0).map(Some).map_err(|why| format!("{}: {why}", sentence::RUSH))
+                }
+                Choice::Timing { rush: false, delay } if delay <= 4 => {
+                    Ok(Some(base.delay_attack(0, delay as usize)))
+                }
+                _ => Err("the answer is not a delay of 0 to 4 rounds or a rush".into()),
             },
         )
     }

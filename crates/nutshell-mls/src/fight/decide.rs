@@ -48,6 +48,9 @@ pub enum Kind {
     /// After a Total Attack's hit: the next opponent, or stop (mls, *Total
     /// Attack*).
     Chain,
+    /// Whether to delay or rush the turn's first attack (mls, *Delaying
+    /// Attacks*, *Rushing Attacks*).
+    Timing,
     /// Whether to dodge a shot (mls, *Shooting*).
     Dodge,
     /// Whether to spend a Fate Point (mls, *Death*, *Certain Death*).
@@ -63,6 +66,7 @@ impl Kind {
             Kind::Target => "target",
             Kind::Attack => "attack",
             Kind::Chain => "total attack's next opponent",
+            Kind::Timing => "timing",
             Kind::Dodge => "dodge",
             Kind::FatePoint => "Fate Point",
         }
@@ -87,6 +91,14 @@ pub enum Choice {
     Yes(bool),
     /// Stop (a Total Attack's chain).
     Stop,
+    /// The turn's first attack delayed by this many rounds (0: on time), or
+    /// rushed one round.
+    Timing {
+        /// Rounds of delay.
+        delay: u32,
+        /// Rushed one round early.
+        rush: bool,
+    },
 }
 
 impl std::fmt::Display for Choice {
@@ -105,6 +117,9 @@ impl std::fmt::Display for Choice {
             Choice::Yes(true) => f.write_str("yes"),
             Choice::Yes(false) => f.write_str("no"),
             Choice::Stop => f.write_str("stop"),
+            Choice::Timing { rush: true, .. } => f.write_str("rush the first attack"),
+            Choice::Timing { delay: 0, .. } => f.write_str("on time"),
+            Choice::Timing { delay, .. } => write!(f, "delay the first attack {delay} round(s)"),
         }
     }
 }

@@ -406,6 +406,65 @@ fn a_total_attack_goes_on_or_stops_as_decided() {
     panic!("no seed of 30 gave a total attack a hit with another opponent open");
 }
 
+/// mls, Delaying Attacks: "A character may delay an attack by one round and
+/// gain +1 to his chance to hit, or by two rounds and gain +2"; Rushing
+/// Attacks: "cannot be done more than 1 round in advance".
+#[test]
+fn the_first_attack_may_be_delayed_or_rushed() {
+    let ann = combatant("Ann", 10, 6, 60, "");
+    let bob = combatant("Bob", 4, 4, 60, "");
+    let mut p = play(&ann, &bob, options_on(None, 1), &["Ann"]);
+    let mut dice = Seeded::new(1);
+    let d = loop {
+        let d = next_decision(&mut p, &mut dice);
+        if d.kind == Kind::Timing {
+            break d;
+        }
+        p.answer(d.default).unwrap();
+    };
+    assert!(
+        d.question.contains("round(s) [1, 2, 3, 4, 5]"),
+        "{}",
+        d.question
+    );
+    assert_eq!(
+        labels(&d),
+        [
+            "on time",
+            "delay the first attack 1 round(s)",
+            "delay the first attack 2 round(s)",
+            "delay the first attack 3 round(s)",
+            "delay the first attack 4 round(s)"
+        ]
+    );
+    // Every attack in the 1st round: none can come a round earlier.
+    let why = refused(
+        &mut p,
+        Choice::Timing {
+            delay: 0,
+            rush: true,
+        },
+    );
+    assert!(
+        why.contains("cannot be done more than 1 round in advance"),
+        "{why}"
+    );
+    p.answer(Choice::Timing {
+        delay: 2,
+        rush: false,
+    })
+    .unwrap();
+    while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
+        if p.fight().clock().0 > 1 {
+            break;
+        }
+        p.answer(d.default).unwrap();
+    }
+    let log = text(p.fight());
+    assert!(log.contains("Ann attacks in round(s) [3, 4, 5]"), "{log}");
+    assert!(log.contains("+ 2 (delayed)"), "{log}");
+}
+
 /// mls, Shooting: "A knowing enemy may choose to Dodge provided he is not
 /// attacking": asked, and a "no" rolls no dodge.
 #[test]
