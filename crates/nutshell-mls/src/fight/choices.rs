@@ -51,6 +51,8 @@ pub mod sentence {
     pub const TOTAL_ATTACK: &str = "mls, Total Attack: \"A character may at any time declare his next attack is a Total Attack\"";
     /// A Total Attack's chain.
     pub const CHAIN: &str = "mls, Total Attack: \"the total attacker may now make a second attack against a second opponent, under the same conditions, continuing to attack until he has hit all enemies, voluntarily stops his attacks or fails an attack\"";
+    /// Breaking off.
+    pub const BREAK_OFF: &str = "mls, Breaking Off: \"A character may choose to use an attack to Break Off combat. He makes a normal attack, but if successful does no damage. However he is considered to have disengaged (backed away)\"";
     /// Delaying.
     pub const DELAY: &str = "mls, Delaying Attacks: \"A character may delay an attack by one round and gain +1 to his chance to hit, or by two rounds and gain +2 to hit, and so on ... Any attack that moves beyond the 5th round is lost\"";
     /// Rushing.
@@ -584,6 +586,7 @@ impl Fight {
         }
         if self.decider(i, Kind::Attack) == Controller::Engine {
             self.fighters[i].mode = default;
+            self.fighters[i].breaking_off = false;
             self.decide_engine(i, Kind::Attack, Choice::Attack(default));
             return Ok(());
         }
@@ -599,6 +602,11 @@ impl Fight {
             label: Choice::Attack(m).to_string(),
             rule,
         })
+        .chain(std::iter::once(Opt {
+            choice: Choice::BreakOff,
+            label: Choice::BreakOff.to_string(),
+            rule: sentence::BREAK_OFF,
+        }))
         .collect();
         let target = self.fighters[i]
             .target
@@ -617,11 +625,14 @@ impl Fight {
                 default: Choice::Attack(default),
             },
             |_, c| match c {
-                Choice::Attack(m) => Ok(*m),
+                Choice::Attack(m) => Ok((*m, false)),
+                // "He makes a normal attack, but if successful does no damage."
+                Choice::BreakOff => Ok((Mode::Normal, true)),
                 _ => Err("the answer is not a way to attack".into()),
             },
         )?;
-        self.fighters[i].mode = mode;
+        self.fighters[i].mode = mode.0;
+        self.fighters[i].breaking_off = mode.1;
         Ok(())
     }
 

@@ -91,6 +91,8 @@ pub enum Choice {
     Yes(bool),
     /// Stop (a Total Attack's chain).
     Stop,
+    /// Use the attack to break off combat.
+    BreakOff,
     /// The turn's first attack delayed by this many rounds (0: on time), or
     /// rushed one round.
     Timing {
@@ -117,6 +119,7 @@ impl std::fmt::Display for Choice {
             Choice::Yes(true) => f.write_str("yes"),
             Choice::Yes(false) => f.write_str("no"),
             Choice::Stop => f.write_str("stop"),
+            Choice::BreakOff => f.write_str("break off"),
             Choice::Timing { rush: true, .. } => f.write_str("rush the first attack"),
             Choice::Timing { delay: 0, .. } => f.write_str("on time"),
             Choice::Timing { delay, .. } => write!(f, "delay the first attack {delay} round(s)"),

@@ -318,7 +318,8 @@ fn an_attack_may_be_declared_a_total_attack() {
                         "a normal attack",
                         "a Total Attack",
                         "a Total Defence",
-                        "forego the attack"
+                        "forego the attack",
+                        "break off"
                     ]
                 );
                 assert!(
@@ -404,6 +405,38 @@ fn a_total_attack_goes_on_or_stops_as_decided() {
         }
     }
     panic!("no seed of 30 gave a total attack a hit with another opponent open");
+}
+
+/// mls, Breaking Off: "A character may choose to use an attack to Break Off
+/// combat. He makes a normal attack, but if successful does no damage.
+/// However he is considered to have disengaged (backed away)."
+#[test]
+fn an_attack_may_be_used_to_break_off() {
+    let ann = combatant("Ann", 16, 6, 60, "");
+    let bob = combatant("Bob", 4, 4, 60, "");
+    for seed in 0..20 {
+        let mut p = play(&ann, &bob, options_on(None, 1), &["Ann"]);
+        let mut dice = Seeded::new(seed);
+        while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
+            if d.kind == Kind::Attack {
+                assert!(
+                    d.options[4]
+                        .rule
+                        .contains("He makes a normal attack, but if successful does no damage")
+                );
+                p.answer(Choice::BreakOff).unwrap();
+                p.step(&mut dice).unwrap();
+                let log = text(p.fight());
+                if log.contains("Ann breaks off: no damage, backs away from Bob") {
+                    assert!(!log.contains("damage to Bob"), "{log}");
+                    return;
+                }
+                break;
+            }
+            p.answer(d.default).unwrap();
+        }
+    }
+    panic!("no seed of 20 where Ann's break-off attack succeeds");
 }
 
 /// mls, Delaying Attacks: "A character may delay an attack by one round and
