@@ -280,7 +280,12 @@ impl Fight {
     pub(super) fn movement(&mut self, i: usize, action: Action) -> Result<(), FightError> {
         let moves = matches!(
             action,
-            Action::Charge | Action::Move | Action::MoveAndShoot | Action::Flee | Action::Pursue
+            Action::Charge
+                | Action::Move
+                | Action::MoveAndShoot
+                | Action::Flee
+                | Action::Pursue
+                | Action::Fight
         );
         if !self.deciding() || !moves || self.decider(i, Kind::Movement) == Controller::Engine {
             self.maneuver(i, action);
@@ -296,6 +301,9 @@ impl Fight {
         let Some(start) = self.fighters[i].pose else {
             return Ok(());
         };
+        if action == Action::Fight {
+            return self.fighting_step(i, start);
+        }
         let double = matches!(action, Action::Flee | Action::Pursue);
         let budget = self.allowance(i, if double { 2 } else { 1 });
         let contact = self.contact_squares(i, action);
@@ -353,6 +361,124 @@ impl Fight {
         )?;
         self.walk_decided(i, action, budget, &path);
         Ok(())
+    }
+
+    /// A person's Fight action on the map: "may move up to 1 square
+    /// (turning to face any direction for free whether they move or not),
+    /// but must end up adjacent to an enemy" (P-74: any of the eight
+    /// squares, no wall's corner cut).
+    fn fighting_step(&mut self, i: usize, start: Pose) -> Result<(), FightError> {
+        let mut dry = self.clone();
+        dry.decisions = None;
+        dry.log = None;
+        dry.maneuver(i, Action::Fight);
+        let end = dry.fighters[i].pose.unwrap_or(start);
+        let default = Choice::Path(vec![format!("{}:{}", end.square, end.facing)]);
+        let mut options = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(square) = start.square.offset(dx, dy) else {
+                    continue;
+                };
+                if square != start.square && !self.step_clear(start.square, square) {
+                    continue;
+                }
+                for facing in Facing::ALL {
+                    let pose = Pose { square, facing };
+                    if self.fighting_pose(i, start, pose).is_ok() {
+                        let text = format!("{square}:{facing}");
+                        options.push(Opt {
+                            choice: Choice::Path(vec![text.clone()]),
+                            label: text,
+                            rule: sentence::FIGHT,
+                        });
+                    }
+                }
+            }
+        }
+        let question = format!(
+            "{}: a Fight action's square and facing (from {} facing {})",
+            self.name(i),
+            start.square,
+            start.facing
+        );
+        let pose = self.decide(
+            Ask {
+                who: i,
+                kind: Kind::Movement,
+                question,
+                options,
+                ruled_out: Vec::new(),
+                default,
+            },
+            |f, c| match c {
+                Choice::Path(points) if points.is_empty() => f.fighting_pose(i, start, start),
+                Choice::Path(points) if points.len() == 1 => {
+                    let (square, facing) = parse_waypoint(&points[0])?;
+                    let pose = Pose {
+                        square,
+                        facing: facing.unwrap_or(start.facing),
+                    };
+                    f.fighting_pose(i, start, pose)
+                }
+                Choice::Path(_) => Err(format!("{}: one square at most", sentence::FIGHT)),
+                _ => Err("the answer is not a square".into()),
+            },
+        )?;
+        if pose != start {
+            self.place(i, pose);
+            self.note_moved(crate::log::rule::FIGHTING_MOVEMENT, &[i], |s| {
+                format!(
+                    "{} takes a Fight action's square: {} facing {}",
+                    s.name(i),
+                    pose.square,
+                    pose.facing
+                )
+            });
+        }
+        let hit = self.enemies_reached_from(i, pose);
+        if let Some(t) = self.pick(i, &hit) {
+            self.fighters[i].target = Some(t);
+        }
+        Ok(())
+    }
+
+    /// Whether `pose` is a Fight action's square and facing from `start`,
+    /// or the sentence it breaks.
+    fn fighting_pose(&self, i: usize, start: Pose, pose: Pose) -> Result<Pose, String> {
+        let near = pose.square.x.abs_diff(start.square.x) <= 1
+            && pose.square.y.abs_diff(start.square.y) <= 1;
+        if !near || (pose.square != start.square && !self.step_clear(start.square, pose.square)) {
+            return Err(format!(
+                "{}: {} is not one square's move from {} (P-74)",
+                sentence::FIGHT,
+                pose.square,
+                start.square
+            ));
+        }
+        if pose != start && !self.fits(i, pose) {
+            return Err(format!("{}: {} is taken", sentence::FIGHT, pose.square));
+        }
+        let side = self.fighters[i].side;
+        let length = self.fighters[i].sheet.squares_long();
+        let body: Vec<Square> = map::body_squares(pose, length).collect();
+        let adjacent = self
+            .standing_enemies(i)
+            .into_iter()
+            .filter(|&j| self.fighters[j].side != side)
+            .any(|j| {
+                self.squares_of(j)
+                    .any(|t| body.iter().any(|b| b.adjacent(t)))
+            });
+        if !adjacent {
+            return Err(format!(
+                "{}: at {} facing {} no enemy is adjacent",
+                sentence::FIGHT,
+                pose.square,
+                pose.facing
+            ));
+        }
+        Ok(pose)
     }
 
     /// Squares a mover may not enter: next to an enemy, for a fleer.

@@ -218,6 +218,48 @@ fn a_movement_is_a_path_within_the_allowance() {
     );
 }
 
+/// mls, Fighting Movement: "may move up to 1 square (turning to face any
+/// direction for free whether they move or not), but must end up adjacent
+/// to an enemy" (P-74).
+#[test]
+fn a_fight_action_steps_one_square_and_must_end_next_to_an_enemy() {
+    let map = map_text(
+        &["......", "......", "......"],
+        &[("Ann", "B2", "east"), ("Bob", "D2", "west")],
+    );
+    let ann = combatant("Ann", 12, 6, 30, "");
+    let bob = combatant("Bob", 8, 4, 30, "tactic = { turn_action = \"pray\" }");
+    let mut p = play(&ann, &bob, options_on(Some(&map), 1), &["Ann"]);
+    let mut dice = Seeded::new(2);
+    let d = next_decision(&mut p, &mut dice);
+    assert!(labels(&d).contains(&"Fight"), "{:?}", labels(&d));
+    p.answer(Choice::Action(nutshell_mls::fight::Action::Fight))
+        .unwrap();
+    let d = next_decision(&mut p, &mut dice);
+    assert_eq!(d.kind, Kind::Movement);
+    assert!(labels(&d).contains(&"C2:east"), "{:?}", labels(&d));
+    assert!(
+        !labels(&d).iter().any(|l| l.starts_with("A")),
+        "{:?}",
+        labels(&d)
+    );
+    let why = refused(&mut p, Choice::Path(vec!["E2".into()]));
+    assert!(why.contains("is not one square's move from B2"), "{why}");
+    let why = refused(&mut p, Choice::Path(vec!["A2:west".into()]));
+    assert!(why.contains("must end up adjacent to an enemy"), "{why}");
+    assert!(why.contains("no enemy is adjacent"), "{why}");
+    p.answer(Choice::Path(vec!["C2".into()])).unwrap();
+    // The rest of the movement phase and the first round, on the defaults.
+    while let Next::Decide(d) = p.step(&mut dice).unwrap() {
+        p.answer(d.default).unwrap();
+    }
+    assert_eq!(
+        p.fight().fighters()[0].pose.unwrap().square.to_string(),
+        "C2"
+    );
+    logged(&p, "Ann takes a Fight action's square: C2 facing east");
+}
+
 /// mls, Flee!: "must avoid contact with all hostile characters" and "MUST
 /// use ALL of his movement allowance if this is possible, he may not use
 /// less".
