@@ -314,3 +314,42 @@ fn orders_in_toml_are_checked_like_answers() {
         "{err}"
     );
 }
+
+/// `--ask-faces`: each die's face is asked as it is rolled (physical dice at
+/// the table); a face the die cannot show is asked again; the answers
+/// ending is an error naming the die.
+#[test]
+fn faces_are_asked_as_the_dice_are_rolled() {
+    let out = assert_cmd::Command::cargo_bin("nutshell")
+        .unwrap()
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args([
+            "mls",
+            "play",
+            "examples/mls/duel/knight.toml",
+            "examples/mls/duel/brigand.toml",
+        ])
+        .args([
+            "--engine",
+            "Sir Aldric",
+            "--engine",
+            "Black Wat",
+            "--ask-faces",
+        ])
+        .write_stdin("7\n4\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("roll a d6 and type its face: 7\n  7 is not a face of a d6"),
+        "{err}"
+    );
+    assert!(err.contains("roll a d6 and type its face: 4\n"), "{err}");
+    assert!(
+        err.contains(
+            "error: ran out of faces: die 2 (a d6 for Black Wat's total attack on Sir Aldric)"
+        ),
+        "{err}"
+    );
+}
