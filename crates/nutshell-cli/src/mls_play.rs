@@ -32,6 +32,38 @@ pub struct PlayArgs {
     /// every decision with who made it
     #[arg(long)]
     pub json: bool,
+    /// Ask for each die's face at the prompt as it is rolled (physical dice
+    /// rolled at the table)
+    #[arg(long, conflicts_with_all = ["seed", "faces"])]
+    pub ask_faces: bool,
+}
+
+/// Faces typed at the prompt as each die is rolled (`--ask-faces`).
+struct Asked<'t, R: BufRead, W: Write> {
+    term: &'t std::cell::RefCell<Term<R, W>>,
+}
+
+impl<R: BufRead, W: Write> nutshell_dice::DiceSource for Asked<'_, R, W> {
+    fn draw(
+        &mut self,
+        faces: &nutshell_dice::Faces<'_>,
+    ) -> Result<i64, nutshell_dice::source::SourceError> {
+        let mut term = self.term.borrow_mut();
+        let n = faces.len();
+        loop {
+            let line = term
+                .read(&format!("  roll a d{n} and type its face: "))
+                .ok()
+                .flatten();
+            let Some(line) = line else {
+                return Err(nutshell_dice::source::SourceError::Exhausted { given: 0 });
+            };
+            match line.trim().parse::<i64>() {
+                Ok(v) if faces.contains(v) => return Ok(v),
+                _ => term.say(&format!("  {} is not a face of a d{n}", line.trim())),
+            }
+        }
+    }
 }
 
 /// An orders file: the decisions, in order.
@@ -160,7 +192,7 @@ fn parse_answer(d: &Decision, text: &str) -> Result<Said, String> {
     match (d.kind, lower.as_str()) {
         (Kind::Dodge | Kind::FatePoint, "y" | "yes") => Ok(Said::Answer(Choice::Yes(true))),
         (Kind::Dodge | Kind::FatePoint, "n" | "no") => Ok(Said::Answer(Choice::Yes(false))),
-        (Kind::Target, _) => Ok(Said::Answer(Choice::Target(t.to_string()))),
+        (Kind::Target | Kind::Chain, _) => Ok(Said::Answer(Choice::Target(t.to_string()))),
         _ => Err(format!(
             "\"{t}\": answer with an option's number or name, ? to explain, engine to hand {} to the engine",
             d.name
@@ -255,16 +287,22 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     let mut source = args.source.source()?;
     let stdin = std::io::stdin();
     let echo = !std::io::IsTerminal::is_terminal(&stdin);
-    let mut term = Term {
+    let term = std::cell::RefCell::new(Term {
         input: stdin.lock(),
         out: anstream::stderr(),
         echo,
-    };
+    });
     let mut board = crate::map_cmd::Board::new(play.fight());
     let mut shown = 0;
     let mut drawn_at = usize::MAX;
     let ending = loop {
-        let next = play.advance(source.dice()).map_err(bad)?;
+        let next = if args.ask_faces {
+            play.advance(&mut Asked { term: &term })
+        } else {
+            play.advance(source.dice())
+        }
+        .map_err(bad)?;
+        let mut term = term.borrow_mut();
         let fight = play.fight();
         print_log(&mut term.out, fight, shown);
         for line in &fight.log()[shown..] {

@@ -49,6 +49,14 @@ pub mod sentence {
     pub const CLOSE_TARGETS: &str = "mls, Close Targets: \"Once a character has selected a target to shoot at he is not bound to make future shots at this same target, however he must make all future shots for the remainder of this Turn into the same arc\"";
     /// Total Attack.
     pub const TOTAL_ATTACK: &str = "mls, Total Attack: \"A character may at any time declare his next attack is a Total Attack\"";
+    /// A Total Attack's chain.
+    pub const CHAIN: &str = "mls, Total Attack: \"the total attacker may now make a second attack against a second opponent, under the same conditions, continuing to attack until he has hit all enemies, voluntarily stops his attacks or fails an attack\"";
+    /// Breaking off.
+    pub const BREAK_OFF: &str = "mls, Breaking Off: \"A character may choose to use an attack to Break Off combat. He makes a normal attack, but if successful does no damage. However he is considered to have disengaged (backed away)\"";
+    /// Delaying.
+    pub const DELAY: &str = "mls, Delaying Attacks: \"A character may delay an attack by one round and gain +1 to his chance to hit, or by two rounds and gain +2 to hit, and so on ... Any attack that moves beyond the 5th round is lost\"";
+    /// Rushing.
+    pub const RUSH: &str = "mls, Rushing Attacks: \"A character may perform an attack 1 round in advance, at a penalty of -2 to his roll ... and cannot be done more than 1 round in advance\"";
     /// Total Defence.
     pub const TOTAL_DEFENCE: &str =
         "mls, Total Defence: \"Any attack can be declared a Total Defence\"";
@@ -272,7 +280,12 @@ impl Fight {
     pub(super) fn movement(&mut self, i: usize, action: Action) -> Result<(), FightError> {
         let moves = matches!(
             action,
-            Action::Charge | Action::Move | Action::MoveAndShoot | Action::Flee | Action::Pursue
+            Action::Charge
+                | Action::Move
+                | Action::MoveAndShoot
+                | Action::Flee
+                | Action::Pursue
+                | Action::Fight
         );
         if !self.deciding() || !moves || self.decider(i, Kind::Movement) == Controller::Engine {
             self.maneuver(i, action);
@@ -288,6 +301,9 @@ impl Fight {
         let Some(start) = self.fighters[i].pose else {
             return Ok(());
         };
+        if action == Action::Fight {
+            return self.fighting_step(i, start);
+        }
         let double = matches!(action, Action::Flee | Action::Pursue);
         let budget = self.allowance(i, if double { 2 } else { 1 });
         let contact = self.contact_squares(i, action);
@@ -345,6 +361,124 @@ impl Fight {
         )?;
         self.walk_decided(i, action, budget, &path);
         Ok(())
+    }
+
+    /// A person's Fight action on the map: "may move up to 1 square
+    /// (turning to face any direction for free whether they move or not),
+    /// but must end up adjacent to an enemy" (P-74: any of the eight
+    /// squares, no wall's corner cut).
+    fn fighting_step(&mut self, i: usize, start: Pose) -> Result<(), FightError> {
+        let mut dry = self.clone();
+        dry.decisions = None;
+        dry.log = None;
+        dry.maneuver(i, Action::Fight);
+        let end = dry.fighters[i].pose.unwrap_or(start);
+        let default = Choice::Path(vec![format!("{}:{}", end.square, end.facing)]);
+        let mut options = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(square) = start.square.offset(dx, dy) else {
+                    continue;
+                };
+                if square != start.square && !self.step_clear(start.square, square) {
+                    continue;
+                }
+                for facing in Facing::ALL {
+                    let pose = Pose { square, facing };
+                    if self.fighting_pose(i, start, pose).is_ok() {
+                        let text = format!("{square}:{facing}");
+                        options.push(Opt {
+                            choice: Choice::Path(vec![text.clone()]),
+                            label: text,
+                            rule: sentence::FIGHT,
+                        });
+                    }
+                }
+            }
+        }
+        let question = format!(
+            "{}: a Fight action's square and facing (from {} facing {})",
+            self.name(i),
+            start.square,
+            start.facing
+        );
+        let pose = self.decide(
+            Ask {
+                who: i,
+                kind: Kind::Movement,
+                question,
+                options,
+                ruled_out: Vec::new(),
+                default,
+            },
+            |f, c| match c {
+                Choice::Path(points) if points.is_empty() => f.fighting_pose(i, start, start),
+                Choice::Path(points) if points.len() == 1 => {
+                    let (square, facing) = parse_waypoint(&points[0])?;
+                    let pose = Pose {
+                        square,
+                        facing: facing.unwrap_or(start.facing),
+                    };
+                    f.fighting_pose(i, start, pose)
+                }
+                Choice::Path(_) => Err(format!("{}: one square at most", sentence::FIGHT)),
+                _ => Err("the answer is not a square".into()),
+            },
+        )?;
+        if pose != start {
+            self.place(i, pose);
+            self.note_moved(crate::log::rule::FIGHTING_MOVEMENT, &[i], |s| {
+                format!(
+                    "{} takes a Fight action's square: {} facing {}",
+                    s.name(i),
+                    pose.square,
+                    pose.facing
+                )
+            });
+        }
+        let hit = self.enemies_reached_from(i, pose);
+        if let Some(t) = self.pick(i, &hit) {
+            self.fighters[i].target = Some(t);
+        }
+        Ok(())
+    }
+
+    /// Whether `pose` is a Fight action's square and facing from `start`,
+    /// or the sentence it breaks.
+    fn fighting_pose(&self, i: usize, start: Pose, pose: Pose) -> Result<Pose, String> {
+        let near = pose.square.x.abs_diff(start.square.x) <= 1
+            && pose.square.y.abs_diff(start.square.y) <= 1;
+        if !near || (pose.square != start.square && !self.step_clear(start.square, pose.square)) {
+            return Err(format!(
+                "{}: {} is not one square's move from {} (P-74)",
+                sentence::FIGHT,
+                pose.square,
+                start.square
+            ));
+        }
+        if pose != start && !self.fits(i, pose) {
+            return Err(format!("{}: {} is taken", sentence::FIGHT, pose.square));
+        }
+        let side = self.fighters[i].side;
+        let length = self.fighters[i].sheet.squares_long();
+        let body: Vec<Square> = map::body_squares(pose, length).collect();
+        let adjacent = self
+            .standing_enemies(i)
+            .into_iter()
+            .filter(|&j| self.fighters[j].side != side)
+            .any(|j| {
+                self.squares_of(j)
+                    .any(|t| body.iter().any(|b| b.adjacent(t)))
+            });
+        if !adjacent {
+            return Err(format!(
+                "{}: at {} facing {} no enemy is adjacent",
+                sentence::FIGHT,
+                pose.square,
+                pose.facing
+            ));
+        }
+        Ok(pose)
     }
 
     /// Squares a mover may not enter: next to an enemy, for a fleer.
@@ -578,6 +712,7 @@ impl Fight {
         }
         if self.decider(i, Kind::Attack) == Controller::Engine {
             self.fighters[i].mode = default;
+            self.fighters[i].breaking_off = false;
             self.decide_engine(i, Kind::Attack, Choice::Attack(default));
             return Ok(());
         }
@@ -593,6 +728,11 @@ impl Fight {
             label: Choice::Attack(m).to_string(),
             rule,
         })
+        .chain(std::iter::once(Opt {
+            choice: Choice::BreakOff,
+            label: Choice::BreakOff.to_string(),
+            rule: sentence::BREAK_OFF,
+        }))
         .collect();
         let target = self.fighters[i]
             .target
@@ -611,12 +751,185 @@ impl Fight {
                 default: Choice::Attack(default),
             },
             |_, c| match c {
-                Choice::Attack(m) => Ok(*m),
+                Choice::Attack(m) => Ok((*m, false)),
+                // "He makes a normal attack, but if successful does no damage."
+                Choice::BreakOff => Ok((Mode::Normal, true)),
                 _ => Err("the answer is not a way to attack".into()),
             },
         )?;
-        self.fighters[i].mode = mode;
+        self.fighters[i].mode = mode.0;
+        self.fighters[i].breaking_off = mode.1;
         Ok(())
+    }
+
+    /// After total attacker `t`'s hit: the next of `next` (the opponents
+    /// he may go on to) or stop; the tactic's `default`, or decided.
+    pub(super) fn choose_chain(
+        &mut self,
+        t: usize,
+        next: &[usize],
+        default: Option<usize>,
+    ) -> Result<Option<usize>, FightError> {
+        if !self.deciding() || next.is_empty() {
+            return Ok(default);
+        }
+        let as_choice = |f: &Self, c: Option<usize>| match c {
+            Some(j) => Choice::Target(f.name(j).to_string()),
+            None => Choice::Stop,
+        };
+        if self.decider(t, Kind::Chain) == Controller::Engine {
+            let choice = as_choice(self, default);
+            self.decide_engine(t, Kind::Chain, choice);
+            return Ok(default);
+        }
+        let mut options: Vec<Opt> = next
+            .iter()
+            .map(|&j| Opt {
+                choice: Choice::Target(self.name(j).to_string()),
+                label: format!("go on to {}", self.name(j)),
+                rule: sentence::CHAIN,
+            })
+            .collect();
+        options.push(Opt {
+            choice: Choice::Stop,
+            label: "stop".into(),
+            rule: sentence::CHAIN,
+        });
+        let ruled_out = self
+            .standing_enemies(t)
+            .into_iter()
+            .filter(|j| !next.contains(j))
+            .map(|j| RuledOut {
+                choice: Choice::Target(self.name(j).to_string()),
+                why: format!(
+                    "{}; \"He may attack an opponent who is unable to attack this round only if he has hit all opponents who are able to attack\"; Who May Attack: \"any enemy in the hex in front of him\": {} is not open to the chain now",
+                    sentence::CHAIN,
+                    self.name(j)
+                ),
+            })
+            .collect();
+        let default = as_choice(self, default);
+        self.decide(
+            Ask {
+                who: t,
+                kind: Kind::Chain,
+                question: format!(
+                    "{}: the total attack hits; go on to another opponent, or stop?",
+                    self.name(t)
+                ),
+                options,
+                ruled_out,
+                default,
+            },
+            |f, c| match c {
+                Choice::Stop => Ok(None),
+                Choice::Target(name) => next
+                    .iter()
+                    .copied()
+                    .find(|&j| f.name(j) == name)
+                    .map(Some)
+                    .ok_or_else(|| format!("{name} is not open to the chain")),
+                _ => Err("the answer is not an opponent or stop".into()),
+            },
+        )
+    }
+
+    /// Whether `i` delays or rushes the turn's first attack of `base`: the
+    /// tactic's way (`None`), or decided.
+    pub(super) fn choose_timing(
+        &mut self,
+        i: usize,
+        base: crate::schedule::Schedule,
+    ) -> Result<Option<crate::schedule::Schedule>, FightError> {
+        let tactic = &self.fighters[i].sheet.tactic;
+        let default = match (
+            tactic.delay,
+            tactic.rush,
+            tactic.delay_attack,
+            tactic.rush_attack,
+        ) {
+            (0, false, _, _) => Choice::Timing {
+                delay: 0,
+                rush: false,
+            },
+            (d, false, 1, _) => Choice::Timing {
+                delay: d,
+                rush: false,
+            },
+            (0, true, _, 1) => Choice::Timing {
+                delay: 0,
+                rush: true,
+            },
+            // A tactic's timing of a later attack: the engine's own.
+            _ => {
+                if self.decider(i, Kind::Timing) == Controller::Engine {
+                    return Ok(None);
+                }
+                Choice::Timing {
+                    delay: 0,
+                    rush: false,
+                }
+            }
+        };
+        if self.decider(i, Kind::Timing) == Controller::Engine {
+            self.decide_engine(i, Kind::Timing, default);
+            return Ok(None);
+        }
+        let mut options = vec![Opt {
+            choice: Choice::Timing {
+                delay: 0,
+                rush: false,
+            },
+            label: "on time".into(),
+            rule: sentence::DELAY,
+        }];
+        for delay in 1..=4 {
+            let c = Choice::Timing { delay, rush: false };
+            options.push(Opt {
+                label: c.to_string(),
+                choice: c,
+                rule: sentence::DELAY,
+            });
+        }
+        let mut ruled_out = Vec::new();
+        let rush = Choice::Timing {
+            delay: 0,
+            rush: true,
+        };
+        match base.rush_attack(0) {
+            Ok(_) => options.push(Opt {
+                label: rush.to_string(),
+                choice: rush,
+                rule: sentence::RUSH,
+            }),
+            Err(why) => ruled_out.push(RuledOut {
+                choice: rush,
+                why: format!("{}: {why}", sentence::RUSH),
+            }),
+        }
+        let rounds = base.rounds();
+        self.decide(
+            Ask {
+                who: i,
+                kind: Kind::Timing,
+                question: format!(
+                    "{}: your attacks this turn are in round(s) {rounds:?}; delay or rush the first?",
+                    self.name(i)
+                ),
+                options,
+                ruled_out,
+                default,
+            },
+            |_, c| match *c {
+                Choice::Timing { rush: true, delay: 0 } => {
+                    base.rush_attack(0).map(Some).map_err(|why| format!("{}: {why}", sentence::RUSH))
+                }
+                Choice::Timing { rush: false, delay } if delay <= 4 => {
+                    Ok(Some(base.delay_attack(0, delay as usize)))
+                }
+                _ => Err("the answer is not a delay of 0 to 4 rounds or a rush".into()),
+            },
+        )
     }
 
     /// A yes-or-no decision (dodge, Fate Point): `default`, or decided.

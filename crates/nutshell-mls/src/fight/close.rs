@@ -101,8 +101,7 @@ impl Fight {
                         && !at_me.contains(&self.fighters[i].target.unwrap_or(usize::MAX))
                     {
                         let default = self.pick(i, at_me);
-                        let at_me = at_me.clone();
-                        self.fighters[i].target = self.choose_target(i, &at_me, default, false)?;
+                        self.fighters[i].target = self.choose_target(i, at_me, default, false)?;
                         changed = true;
                     }
                 }
@@ -712,7 +711,20 @@ impl Fight {
                             && self.facing_to_reach(t, j).is_some())
                 })
                 .collect();
-                current = self.pick(t, &strikeable);
+                // "continuing to attack until he has hit all enemies,
+                // voluntarily stops his attacks or fails an attack".
+                let next = self.pick(t, &strikeable);
+                let stops = next.is_some() && stop_after.is_some_and(|most| hits >= most);
+                let default = if stops { None } else { next };
+                current = self.choose_chain(t, &strikeable, default)?;
+                if current.is_none() && !strikeable.is_empty() {
+                    self.note(Some(rule::TOTAL_ATTACK), |s| {
+                        format!(
+                            "{} stops the total attack voluntarily after {hits} hit(s): the others roll",
+                            s.name(t)
+                        )
+                    });
+                }
                 if let Some(n) = current
                     && !self.in_reach(t, n)
                     && let Some(facing) = self.facing_to_reach(t, n)
@@ -724,15 +736,6 @@ impl Fight {
                             s.name(t),
                             s.name(n),
                             facing
-                        )
-                    });
-                }
-                if current.is_some() && stop_after.is_some_and(|most| hits >= most) {
-                    current = None;
-                    self.note(Some(rule::TOTAL_ATTACK), |s| {
-                        format!(
-                            "{} stops the total attack voluntarily after {hits} hit(s): the others roll",
-                            s.name(t)
                         )
                     });
                 }

@@ -45,6 +45,12 @@ pub enum Kind {
     /// How the next close attack is made: normal, Total Attack, Total
     /// Defence or foregone (mls, *Other Options for Combat Rounds*).
     Attack,
+    /// After a Total Attack's hit: the next opponent, or stop (mls, *Total
+    /// Attack*).
+    Chain,
+    /// Whether to delay or rush the turn's first attack (mls, *Delaying
+    /// Attacks*, *Rushing Attacks*).
+    Timing,
     /// Whether to dodge a shot (mls, *Shooting*).
     Dodge,
     /// Whether to spend a Fate Point (mls, *Death*, *Certain Death*).
@@ -59,6 +65,8 @@ impl Kind {
             Kind::Movement => "movement",
             Kind::Target => "target",
             Kind::Attack => "attack",
+            Kind::Chain => "total attack's next opponent",
+            Kind::Timing => "timing",
             Kind::Dodge => "dodge",
             Kind::FatePoint => "Fate Point",
         }
@@ -81,6 +89,18 @@ pub enum Choice {
     Attack(crate::sheet::Mode),
     /// Yes or no (dodge, spend a Fate Point).
     Yes(bool),
+    /// Stop (a Total Attack's chain).
+    Stop,
+    /// Use the attack to break off combat.
+    BreakOff,
+    /// The turn's first attack delayed by this many rounds (0: on time), or
+    /// rushed one round.
+    Timing {
+        /// Rounds of delay.
+        delay: u32,
+        /// Rushed one round early.
+        rush: bool,
+    },
 }
 
 impl std::fmt::Display for Choice {
@@ -98,6 +118,11 @@ impl std::fmt::Display for Choice {
             }),
             Choice::Yes(true) => f.write_str("yes"),
             Choice::Yes(false) => f.write_str("no"),
+            Choice::Stop => f.write_str("stop"),
+            Choice::BreakOff => f.write_str("break off"),
+            Choice::Timing { rush: true, .. } => f.write_str("rush the first attack"),
+            Choice::Timing { delay: 0, .. } => f.write_str("on time"),
+            Choice::Timing { delay, .. } => write!(f, "delay the first attack {delay} round(s)"),
         }
     }
 }

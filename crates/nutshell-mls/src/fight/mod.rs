@@ -198,6 +198,8 @@ pub struct Fighter {
     /// Skills rolled, for the checks they earn.
     used: checks::SkillUse,
     broke_off: bool,
+    /// This round's attack is used to break off (decided by a person).
+    breaking_off: bool,
     charging: bool,
     moved: i64,
     shot_by: Vec<usize>,
@@ -223,10 +225,12 @@ impl Fighter {
     }
 
     fn wants_to_break_off(&self) -> bool {
-        self.sheet
-            .tactic
-            .break_off_below
-            .is_some_and(|below| self.chp < below)
+        self.breaking_off
+            || self
+                .sheet
+                .tactic
+                .break_off_below
+                .is_some_and(|below| self.chp < below)
     }
 }
 
@@ -417,6 +421,7 @@ impl Fight {
                     attacked: false,
                     used: checks::SkillUse::default(),
                     broke_off: false,
+                    breaking_off: false,
                     charging: false,
                     moved: 0,
                     shot_by: Vec::new(),

@@ -57,7 +57,7 @@ impl Fight {
         }
         for i in 0..self.fighters.len() {
             if self.fighters[i].standing() {
-                self.schedule(i, active);
+                self.schedule(i, active)?;
             }
         }
         Ok(())
@@ -231,13 +231,16 @@ impl Fight {
 
     /// Schedules `i`'s attacks for the turn (RULING M-4) from its set action,
     /// or, on the other side's turn, from where it stands.
-    pub(super) fn schedule(&mut self, i: usize, active: usize) {
+    pub(super) fn schedule(&mut self, i: usize, active: usize) -> Result<(), FightError> {
         let adjacent = self.engaged(i);
         let f = &self.fighters[i];
         let tactic = &f.sheet.tactic;
         // Why a rush asked for could not be made, said in the log.
         let refused: std::cell::RefCell<Option<String>> = std::cell::RefCell::new(None);
+        // The schedule before delaying and rushing, when they apply.
+        let base: std::cell::Cell<Option<Schedule>> = std::cell::Cell::new(None);
         let shape = |s: Schedule| {
+            base.set(Some(s));
             let k = |n: u32| n.saturating_sub(1) as usize;
             let s = s.delay_attack(k(tactic.delay_attack), tactic.delay as usize);
             if !tactic.rush {
@@ -298,6 +301,20 @@ impl Fight {
         } else {
             (Schedule::none(), Attacking::Melee)
         };
+        // A person may delay or rush the turn's first attack (mls, Delaying
+        // Attacks, Rushing Attacks).
+        let schedule = match base.get() {
+            Some(base) if self.deciding() && !base.rounds().is_empty() => {
+                match self.choose_timing(i, base)? {
+                    Some(decided) => {
+                        refused.replace(None);
+                        decided
+                    }
+                    None => schedule,
+                }
+            }
+            _ => schedule,
+        };
         let rounds = schedule.rounds();
         if let Some(why) = refused.into_inner() {
             self.note(Some(rule::RUSH), |s| {
@@ -312,6 +329,7 @@ impl Fight {
                 format!("{} attacks in round(s) {:?}", s.name(i), rounds)
             });
         }
+        Ok(())
     }
 
     /// Whether `j` may be attacked in `round`: a charger "may only be attacked

@@ -218,6 +218,48 @@ fn a_movement_is_a_path_within_the_allowance() {
     );
 }
 
+/// mls, Fighting Movement: "may move up to 1 square (turning to face any
+/// direction for free whether they move or not), but must end up adjacent
+/// to an enemy" (P-74).
+#[test]
+fn a_fight_action_steps_one_square_and_must_end_next_to_an_enemy() {
+    let map = map_text(
+        &["......", "......", "......"],
+        &[("Ann", "B2", "east"), ("Bob", "D2", "west")],
+    );
+    let ann = combatant("Ann", 12, 6, 30, "");
+    let bob = combatant("Bob", 8, 4, 30, "tactic = { turn_action = \"pray\" }");
+    let mut p = play(&ann, &bob, options_on(Some(&map), 1), &["Ann"]);
+    let mut dice = Seeded::new(2);
+    let d = next_decision(&mut p, &mut dice);
+    assert!(labels(&d).contains(&"Fight"), "{:?}", labels(&d));
+    p.answer(Choice::Action(nutshell_mls::fight::Action::Fight))
+        .unwrap();
+    let d = next_decision(&mut p, &mut dice);
+    assert_eq!(d.kind, Kind::Movement);
+    assert!(labels(&d).contains(&"C2:east"), "{:?}", labels(&d));
+    assert!(
+        !labels(&d).iter().any(|l| l.starts_with("A")),
+        "{:?}",
+        labels(&d)
+    );
+    let why = refused(&mut p, Choice::Path(vec!["E2".into()]));
+    assert!(why.contains("is not one square's move from B2"), "{why}");
+    let why = refused(&mut p, Choice::Path(vec!["A2:west".into()]));
+    assert!(why.contains("must end up adjacent to an enemy"), "{why}");
+    assert!(why.contains("no enemy is adjacent"), "{why}");
+    p.answer(Choice::Path(vec!["C2".into()])).unwrap();
+    // The rest of the movement phase and the first round, on the defaults.
+    while let Next::Decide(d) = p.step(&mut dice).unwrap() {
+        p.answer(d.default).unwrap();
+    }
+    assert_eq!(
+        p.fight().fighters()[0].pose.unwrap().square.to_string(),
+        "C2"
+    );
+    logged(&p, "Ann takes a Fight action's square: C2 facing east");
+}
+
 /// mls, Flee!: "must avoid contact with all hostile characters" and "MUST
 /// use ALL of his movement allowance if this is possible, he may not use
 /// less".
@@ -318,7 +360,8 @@ fn an_attack_may_be_declared_a_total_attack() {
                         "a normal attack",
                         "a Total Attack",
                         "a Total Defence",
-                        "forego the attack"
+                        "forego the attack",
+                        "break off"
                     ]
                 );
                 assert!(
@@ -343,6 +386,158 @@ fn an_attack_may_be_declared_a_total_attack() {
         }
     }
     assert!(found, "no seed of 40 where the total attack succeeds");
+}
+
+/// mls, Total Attack: "continuing to attack until he has hit all enemies,
+/// voluntarily stops his attacks or fails an attack": after a hit the next
+/// opponent, or stop, is asked.
+#[test]
+fn a_total_attack_goes_on_or_stops_as_decided() {
+    let ann = combatant(
+        "Ann",
+        18,
+        6,
+        60,
+        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
+    );
+    let foes = format!(
+        "{}{}{}",
+        combatant("Bob", 4, 4, 60, ""),
+        combatant("Cid", 4, 4, 60, ""),
+        combatant("Dan", 4, 4, 60, "position = 6")
+    );
+    let mut stopped = false;
+    let mut went_on = false;
+    for seed in 0..30 {
+        let stop = seed % 2 == 0;
+        let mut p = play(&ann, &foes, options_on(None, 1), &["Ann"]);
+        let mut dice = Seeded::new(seed);
+        while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
+            if d.kind == Kind::Chain {
+                let options: Vec<&Choice> = d.options.iter().map(|o| &o.choice).collect();
+                assert!(options.contains(&&Choice::Stop), "{options:?}");
+                assert!(
+                    d.options
+                        .iter()
+                        .all(|o| o.rule.contains("voluntarily stops his attacks"))
+                );
+                let why = refused(&mut p, Choice::Target("Dan".into()));
+                assert!(why.contains("Dan is not open to the chain now"), "{why}");
+                let next = d.options[0].choice.clone();
+                p.answer(if stop { Choice::Stop } else { next }).unwrap();
+                // The round resolved, the answer shows in the log.
+                p.step(&mut dice).unwrap();
+                let log = text(p.fight());
+                if stop {
+                    assert!(
+                        log.contains("Ann stops the total attack voluntarily after 1 hit(s)"),
+                        "{log}"
+                    );
+                    stopped = true;
+                } else {
+                    assert!(log.contains("Ann goes on to attack"), "{log}");
+                    went_on = true;
+                }
+                break;
+            }
+            p.answer(d.default).unwrap();
+        }
+        if stopped && went_on {
+            return;
+        }
+    }
+    panic!("no seed of 30 gave a total attack a hit with another opponent open");
+}
+
+/// mls, Breaking Off: "A character may choose to use an attack to Break Off
+/// combat. He makes a normal attack, but if successful does no damage.
+/// However he is considered to have disengaged (backed away)."
+#[test]
+fn an_attack_may_be_used_to_break_off() {
+    let ann = combatant("Ann", 16, 6, 60, "");
+    let bob = combatant("Bob", 4, 4, 60, "");
+    for seed in 0..20 {
+        let mut p = play(&ann, &bob, options_on(None, 1), &["Ann"]);
+        let mut dice = Seeded::new(seed);
+        while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
+            if d.kind == Kind::Attack {
+                assert!(
+                    d.options[4]
+                        .rule
+                        .contains("He makes a normal attack, but if successful does no damage")
+                );
+                p.answer(Choice::BreakOff).unwrap();
+                p.step(&mut dice).unwrap();
+                let log = text(p.fight());
+                if log.contains("Ann breaks off: no damage, backs away from Bob") {
+                    assert!(!log.contains("damage to Bob"), "{log}");
+                    return;
+                }
+                break;
+            }
+            p.answer(d.default).unwrap();
+        }
+    }
+    panic!("no seed of 20 where Ann's break-off attack succeeds");
+}
+
+/// mls, Delaying Attacks: "A character may delay an attack by one round and
+/// gain +1 to his chance to hit, or by two rounds and gain +2"; Rushing
+/// Attacks: "cannot be done more than 1 round in advance".
+#[test]
+fn the_first_attack_may_be_delayed_or_rushed() {
+    let ann = combatant("Ann", 10, 6, 60, "");
+    let bob = combatant("Bob", 4, 4, 60, "");
+    let mut p = play(&ann, &bob, options_on(None, 1), &["Ann"]);
+    let mut dice = Seeded::new(1);
+    let d = loop {
+        let d = next_decision(&mut p, &mut dice);
+        if d.kind == Kind::Timing {
+            break d;
+        }
+        p.answer(d.default).unwrap();
+    };
+    assert!(
+        d.question.contains("round(s) [1, 2, 3, 4, 5]"),
+        "{}",
+        d.question
+    );
+    assert_eq!(
+        labels(&d),
+        [
+            "on time",
+            "delay the first attack 1 round(s)",
+            "delay the first attack 2 round(s)",
+            "delay the first attack 3 round(s)",
+            "delay the first attack 4 round(s)"
+        ]
+    );
+    // Every attack in the 1st round: none can come a round earlier.
+    let why = refused(
+        &mut p,
+        Choice::Timing {
+            delay: 0,
+            rush: true,
+        },
+    );
+    assert!(
+        why.contains("cannot be done more than 1 round in advance"),
+        "{why}"
+    );
+    p.answer(Choice::Timing {
+        delay: 2,
+        rush: false,
+    })
+    .unwrap();
+    while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
+        if p.fight().clock().0 > 1 {
+            break;
+        }
+        p.answer(d.default).unwrap();
+    }
+    let log = text(p.fight());
+    assert!(log.contains("Ann attacks in round(s) [3, 4, 5]"), "{log}");
+    assert!(log.contains("+ 2 (delayed)"), "{log}");
 }
 
 /// mls, Shooting: "A knowing enemy may choose to Dodge provided he is not

@@ -1124,3 +1124,106 @@ fn no_one_pursues_in_the_first_turn_a_character_who_only_stands_ready_to_flee() 
         assert!(!log.contains("unopposed attack"), "{log}");
     }
 }
+
+#[test]
+fn a_pursuer_who_cannot_reach_the_fleer_ends_nearest_him() {
+    // mls, Pursue: "must use all of his movement allowance in trying to
+    // catch the opponent" (P-83): a pursuer who ends without the fleer in
+    // front stands where no square his allowance reaches is fewer steps from
+    // the fleer, or as few and nearer by range or in a straight line
+    // (checked against every pose his double allowance reaches).
+    use nutshell_mls::map::{Distances, explore, range};
+    let rows_ = [
+        "................",
+        "................",
+        "................",
+        "......#.........",
+        "......#.........",
+        "......#.........",
+        "................",
+        "................",
+        "................",
+        "................",
+    ];
+    let mut chases = 0;
+    let mut starts = Vec::new();
+    for x in 1..8u32 {
+        for y in 1..9u32 {
+            starts.push((x, y));
+        }
+    }
+    for (x, y) in starts {
+        let bob_at = Square::new(x, y).to_string();
+        let ann_at = "I5";
+        if bob_at == "G4" || bob_at == "G5" || bob_at == "G6" {
+            continue;
+        }
+        for (facing, agility) in ["north", "east", "south", "west"]
+            .into_iter()
+            .flat_map(|f| [(f, 0), (f, 1), (f, 2), (f, 4)])
+        {
+            let bob_sheet = combatant(
+                "Bob",
+                10,
+                4,
+                30,
+                &format!("traits = {{ agility = {agility} }}"),
+            );
+            let mut f = on_map(
+                &rows_,
+                &[("Ann", ann_at, "west"), ("Bob", bob_at.as_str(), facing)],
+                &combatant(
+                    "Ann",
+                    8,
+                    4,
+                    30,
+                    "tactic = { action = \"flee\" }\ntraits = { agility = 0 }",
+                ),
+                &bob_sheet,
+            );
+            whole_turn(&mut f, 1);
+            let ann = who(&f, "Ann");
+            if !ann.standing() {
+                continue;
+            }
+            let (ann_sq, bob_start) = (ann.pose.unwrap().square, who(&f, "Bob").pose.unwrap());
+            let mut dice = Seeded::new(1);
+            f.step(&mut dice).unwrap();
+            if !text(&f).contains("Bob chooses Pursue") {
+                continue;
+            }
+            let bob = who(&f, "Bob").pose.unwrap();
+            if nutshell_mls::map::attackable(bob, false).contains(&ann_sq) {
+                continue; // caught
+            }
+            chases += 1;
+            let map = f.map().unwrap();
+            let steps = Distances::from(map, [ann_sq]);
+            let key = |s: Square| {
+                let (dx, dy) = (s.x.abs_diff(ann_sq.x), s.y.abs_diff(ann_sq.y));
+                (
+                    steps.get(s).unwrap_or(u32::MAX),
+                    range(s, ann_sq),
+                    dx * dx + dy * dy,
+                )
+            };
+            let budget = 2 * (agility + 1);
+            let reach = explore(map, bob_start, 1, budget, &|s| s == ann_sq);
+            let best = reach
+                .poses()
+                .into_iter()
+                .map(|(p, _)| key(p.square))
+                .filter(|k| k.0 >= 1)
+                .min()
+                .unwrap();
+            assert_eq!(
+                key(bob.square),
+                best,
+                "Bob at {} from {bob_start:?}, Ann at {ann_sq}\n{}",
+                bob.square,
+                text(&f)
+            );
+        }
+    }
+    assert!(chases > 0, "no position gave a chase");
+}
