@@ -355,7 +355,7 @@ class Distribution(Mapping[int, Fraction]):
             at_most_w.append(running)
         fractions = [self[values[i]] for i in range(start, stop)]
         texts = [probability_text(f) for f in fractions]
-        fit = all_fit = max(len(t) for t in texts) <= 24
+        fit = max(len(t) for t in texts) <= 24
         peak = max(floats) or 1.0
         header = ["value"] + (["probability"] if fit else []) + ["%", "at least", "at most", ""]
         rows = []
@@ -385,7 +385,7 @@ class Distribution(Mapping[int, Fraction]):
                 f"({stop - start} of {n} outcomes shown, the most likely run; "
                 ".table(all=True) shows every outcome)"
             )
-        if not all_fit:
+        if not fit:
             lines.append("(exact fractions are too long to show here; d[value] gives them)")
         mean = self.mean
         mean_text = probability_text(mean)
