@@ -288,6 +288,11 @@ class Distribution(Mapping[int, Fraction]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self) -> Any:
+        """Pickled as its expression and limits, computed again when loaded
+        (exact, so the same distribution): it crosses to other processes."""
+        return (_rebuild, (self.expression, dict(self._limits)))
+
     # -- other forms ----------------------------------------------------------
 
     def to_dict(self) -> Dict[str, Any]:
@@ -408,6 +413,10 @@ class Distribution(Mapping[int, Fraction]):
         from ._chart import svg
 
         return svg(self)
+
+
+def _rebuild(expression: str, limits: Dict[str, Any]) -> Distribution:
+    return Distribution(_nutshell._odds(expression, **limits), limits)
 
 
 def _bar(fraction: float) -> str:
