@@ -49,8 +49,9 @@ impl LimitArgs {
         })
     }
 
-    /// Whether every limit is the default (such expressions are cached).
+    /// Whether every limit is the default, given or not (such expressions
+    /// are cached).
     pub fn is_default(&self) -> bool {
-        *self == LimitArgs::default()
+        self.limits().is_ok_and(|l| l == Limits::default())
     }
 }

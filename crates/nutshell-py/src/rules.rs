@@ -36,12 +36,37 @@ fn to_json(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| crate::errors::rule(py, e.to_string()))
 }
 
-/// Reads a request, refusing an unknown option with the ruleset's words.
+/// Reads a request, refusing an unknown option with the ruleset's words
+/// and a value of the wrong type with the option's name.
 fn request<T: serde::de::DeserializeOwned>(py: Python<'_>, json: &str) -> PyResult<T> {
     let value: Value =
         serde_json::from_str(json).map_err(|e| crate::errors::rule(py, e.to_string()))?;
     let value = read_then(py, value)?;
-    serde_json::from_value(value).map_err(|e| crate::errors::rule(py, e.to_string()))
+    serde_json::from_value::<T>(value.clone()).map_err(|e| {
+        let message = match culprit::<T>(&value) {
+            Some(option) => format!("option `{option}`: {e}"),
+            None => e.to_string(),
+        };
+        crate::errors::rule(py, message)
+    })
+}
+
+/// The option whose value alone makes the request unreadable (serde's
+/// message for a value of the wrong type does not name the field): each
+/// option is tried alone with the ruleset.
+fn culprit<T: serde::de::DeserializeOwned>(request: &Value) -> Option<String> {
+    let object = request.as_object()?;
+    let ruleset = object.get("ruleset")?;
+    // An unknown ruleset is no option's fault.
+    serde_json::from_value::<T>(serde_json::json!({ "ruleset": ruleset })).ok()?;
+    object
+        .iter()
+        .filter(|(key, _)| key.as_str() != "ruleset")
+        .find(|(key, value)| {
+            let alone = serde_json::json!({"ruleset": ruleset, key.as_str(): value});
+            serde_json::from_value::<T>(alone).is_err()
+        })
+        .map(|(key, _)| key.clone())
 }
 
 /// A check: rolled (`nutshell check ... --json`) or its exact odds

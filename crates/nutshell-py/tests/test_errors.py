@@ -72,8 +72,12 @@ def test_rule_errors() -> None:
         nutshell.check("exploding-d6", score=3)
     with pytest.raises(nutshell.RuleError, match="no contests|contest"):
         nutshell.contest("fantasy", mod=1)
-    with pytest.raises(nutshell.RuleError):
-        nutshell.check("no-such-ruleset")
+    with pytest.raises(nutshell.RuleError, match="^unknown variant `no-such-ruleset`"):
+        nutshell.check("no-such-ruleset", skill=3)
+    with pytest.raises(nutshell.RuleError, match="option `skill`: invalid type"):
+        nutshell.check("mls", skill="x")
+    with pytest.raises(nutshell.RuleError, match="option `mod`"):
+        nutshell.check("mls", skill=3, mod=[1, "a"])
     with pytest.raises(nutshell.RuleError, match="then"):
         nutshell.check("tiered-d20", skill=3, dc=10, then=["x:y"])
     with pytest.raises(nutshell.RuleError, match="line"):

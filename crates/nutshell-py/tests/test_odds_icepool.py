@@ -210,3 +210,11 @@ def test_generated_expressions_equal_icepool() -> None:
     for _ in range(60):
         text, die = random_expression(rng)
         assert_same(nutshell.odds(text), icepool_fractions(die))
+
+
+def test_distributions_pickle_to_the_same_distribution() -> None:
+    import pickle
+
+    for d in (nutshell.odds("4d6kh3"), nutshell.odds("2d10!", max_explosions=3, tail=0)):
+        back = pickle.loads(pickle.dumps(d))
+        assert back == d and back.tail == d.tail and back.expression == d.expression

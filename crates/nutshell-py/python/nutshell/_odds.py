@@ -288,6 +288,11 @@ class Distribution(Mapping[int, Fraction]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self) -> Any:
+        """Pickled as its expression and limits, computed again when loaded
+        (exact, so the same distribution): it crosses to other processes."""
+        return (_rebuild, (self.expression, dict(self._limits)))
+
     # -- other forms ----------------------------------------------------------
 
     def to_dict(self) -> Dict[str, Any]:
@@ -355,7 +360,7 @@ class Distribution(Mapping[int, Fraction]):
             at_most_w.append(running)
         fractions = [self[values[i]] for i in range(start, stop)]
         texts = [probability_text(f) for f in fractions]
-        fit = all_fit = max(len(t) for t in texts) <= 24
+        fit = max(len(t) for t in texts) <= 24
         peak = max(floats) or 1.0
         header = ["value"] + (["probability"] if fit else []) + ["%", "at least", "at most", ""]
         rows = []
@@ -385,7 +390,7 @@ class Distribution(Mapping[int, Fraction]):
                 f"({stop - start} of {n} outcomes shown, the most likely run; "
                 ".table(all=True) shows every outcome)"
             )
-        if not all_fit:
+        if not fit:
             lines.append("(exact fractions are too long to show here; d[value] gives them)")
         mean = self.mean
         mean_text = probability_text(mean)
@@ -408,6 +413,10 @@ class Distribution(Mapping[int, Fraction]):
         from ._chart import svg
 
         return svg(self)
+
+
+def _rebuild(expression: str, limits: Dict[str, Any]) -> Distribution:
+    return Distribution(_nutshell._odds(expression, **limits), limits)
 
 
 def _bar(fraction: float) -> str:

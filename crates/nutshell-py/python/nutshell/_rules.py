@@ -204,6 +204,35 @@ class OutcomeOdds(Mapping[str, Fraction]):
         """The command line's ``--odds --json`` object."""
         return json.loads(json.dumps(self._data))
 
+    def _repr_html_(self) -> str:
+        """A table for notebooks: each outcome, its exact probability, its
+        percentage and a bar (plain HTML, no JavaScript).
+
+        >>> import nutshell
+        >>> html = nutshell.check("mls", skill=12, odds=True)._repr_html_()
+        >>> html.startswith("<table") and html.count("<tr>") == 5
+        True
+        """
+        import html
+
+        peak = max([float(p) for p in self._odds.values()] + [1e-300])
+        rows = []
+        for k, p in self._odds.items():
+            width = float(p) / peak * 160
+            rows.append(
+                f"<tr><td>{html.escape(k)}</td><td style=\"text-align:right\">"
+                f"{html.escape(probability_text(p))}</td><td style=\"text-align:right\">"
+                f"{float(p) * 100:.4f}%</td><td><div style=\"background:#4a7ab5;"
+                f"height:10px;width:{width:.1f}px\"></div></td></tr>"
+            )
+        caption = html.escape(self.ruleset) + (
+            f", tail {html.escape(probability_text(self.tail))}" if self.tail else ""
+        )
+        return (
+            f"<table><caption>{caption}</caption><tr><th>outcome</th><th>probability</th>"
+            f"<th>%</th><th></th></tr>{''.join(rows)}</table>"
+        )
+
     def __repr__(self) -> str:
         width = max([len("outcome")] + [len(k) for k in self._odds])
         texts = {k: probability_text(p) for k, p in self._odds.items()}
