@@ -12,8 +12,8 @@
 //!   allows it, so a write killed even by SIGKILL leaves nothing behind), is
 //!   synced to the disk, then renamed over the real file. A crash or a full
 //!   disk mid-write leaves the old file whole. A file with other hard links,
-//!   or owned by someone the writer cannot give a new file to, is rewritten
-//!   in place instead (a rename would cut the links or change the owner):
+//!   owned by someone the writer cannot give a new file to, or in a folder
+//!   the writer may not add a file to, is rewritten in place instead (a rename would cut the links or change the owner):
 //!   its new size is reserved on the disk first, and a failed write puts the
 //!   old text back.
 
@@ -140,7 +140,14 @@ pub(crate) fn write_atomic_with(
             return in_place(&target, text, &shown);
         }
     }
-    let mut temporary = Temporary::new(&folder).map_err(fail)?;
+    let mut temporary = match Temporary::new(&folder) {
+        Ok(t) => t,
+        // A writable file in a folder this user may not add to: in place.
+        Err(e) if existing.is_some() && e.kind() == std::io::ErrorKind::PermissionDenied => {
+            return in_place(&target, text, &shown);
+        }
+        Err(e) => return Err(fail(e)),
+    };
     temporary.file().write_all(text.as_bytes()).map_err(fail)?;
     temporary.file().flush().map_err(fail)?;
     temporary.file().sync_all().map_err(fail)?;

@@ -68,7 +68,7 @@ fn bad_tables_name_the_line() {
         Table::parse(&unknown)
             .unwrap_err()
             .to_string()
-            .contains("unknown key `colour`, expected `roll` or `result`")
+            .contains("unknown key `colour`")
     );
 }
 
