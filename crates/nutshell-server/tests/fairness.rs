@@ -53,13 +53,26 @@ async fn start(database: &str) -> App {
 /// A server with a fresh database (and the SQLite file's folder), or
 /// `None` when PostgreSQL is unreachable and not required.
 async fn spawn_app(backend: Backend, test: &str) -> Option<(App, Option<tempfile::TempDir>)> {
+    spawn_app_at(backend, test)
+        .await
+        .map(|(app, dir, _)| (app, dir))
+}
+
+/// [`spawn_app`] with the database's URL.
+async fn spawn_app_at(
+    backend: Backend,
+    test: &str,
+) -> Option<(App, Option<tempfile::TempDir>, String)> {
     match backend {
         Backend::Sqlite => {
             let dir = tempfile::tempdir().unwrap();
             let url = format!("sqlite:{}", dir.path().join("t.db").display());
-            Some((start(&url).await, Some(dir)))
+            Some((start(&url).await, Some(dir), url))
         }
-        Backend::Postgres => Some((start(&pg::fresh_postgres(test).await?).await, None)),
+        Backend::Postgres => {
+            let url = pg::fresh_postgres(test).await?;
+            Some((start(&url).await, None, url))
+        }
     }
 }
 
@@ -148,6 +161,7 @@ on_both_databases!(
     a_roll_cannot_pass_for_another_kind_of_event,
     a_players_rolls_are_numbered_by_the_player_alone,
     a_roll_meant_for_an_ended_epoch_is_refused,
+    migration_0004_fills_each_rollers_counts,
 );
 
 /// The expressions the review guessed, each with the number of dice and
@@ -685,4 +699,55 @@ async fn a_roll_meant_for_an_ended_epoch_is_refused(backend: Backend) {
         )
         .await;
     assert_eq!(answer["epoch"], 1);
+}
+
+/// Migration 0004 fills `roll_count` for events written under 0003 (their
+/// roller known, not their count): each event gets its roller's number of
+/// dice-drawing events up to it, as its body says. Run on the rows of a real
+/// room whose counts were cleared.
+async fn migration_0004_fills_each_rollers_counts(backend: Backend) {
+    let Some((app, _dir, url)) =
+        spawn_app_at(backend, "migration_0004_fills_each_rollers_counts").await
+    else {
+        return;
+    };
+    let (room, gm, players) = app.room(&["Ada", "Bo"]).await;
+    for who in [1usize, 0, 2, 1, 1, 0] {
+        let key = if who == 0 { &gm } else { &players[who - 1] };
+        app.roll(&room, key, json!({"expression": "1d6"})).await;
+    }
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    sqlx::query("UPDATE events SET roll_count = NULL")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let migration = include_str!("../migrations/0004_event_roll_counts.sql");
+    let update = &migration[migration.find("UPDATE events").unwrap()..];
+    sqlx::query(sqlx::AssertSqlSafe(update.to_string()))
+        .execute(&pool)
+        .await
+        .unwrap();
+    use sqlx::Row;
+    let rows = sqlx::query(
+        "SELECT body, roll_count FROM events WHERE room = $1 AND roller IS NOT NULL ORDER BY seq",
+    )
+    .bind(&room)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        let body: Value = serde_json::from_str(&row.get::<String, _>("body")).unwrap();
+        assert_eq!(
+            Some(row.get::<i64, _>("roll_count")),
+            body["count"].as_i64()
+        );
+    }
+    // The next roll goes on from there.
+    let answer = app
+        .roll(&room, &players[0], json!({"expression": "1d6"}))
+        .await;
+    assert_eq!(answer["count"], 4);
+    pool.close().await;
 }

@@ -66,6 +66,8 @@ async function api(method, path, key, body) {
   const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   let data = null;
   try { data = await response.json(); } catch { /* no body */ }
+  // A reveal's answer names the next epoch's commitment: rolls go there now.
+  if (response.ok && path.endsWith("/reveal") && data?.next_epoch !== undefined) commitmentNow = data.commitment;
   return { ok: response.ok, status: response.status, data };
 }
 
@@ -97,6 +99,13 @@ function setError(node, text) {
 function show(section) {
   for (const id of ["start", "join", "table"]) $(id).hidden = id !== section;
 }
+
+// The commitment of the epoch in play as this page last saw it (the room's
+// view, then each reveal's next commitment): sent with every roll, so a
+// reveal that happens while a request is on its way refuses it (409
+// `epoch_changed`) instead of rolling it with the next epoch's seed.
+let commitmentNow;
+let commitmentSeq;
 
 // A fresh client seed for every roll and action: 32 random bytes from the
 // browser, so the dice depend on something the server learns only with
@@ -387,6 +396,7 @@ async function enterRoom(room, seat) {
   current = { room, seat };
   showSeats(room, seat);
   showHead(room, info.last_seq, info.last_hash);
+  commitmentNow = info.commitment;
   $("room-name").textContent = `· ${info.name}`;
   me = info.you;
   members = info.members.map((m) => m.name);
@@ -461,6 +471,10 @@ function listen(room, key) {
     if (event.error) { $("status").textContent = `· ${event.error.message}`; return; }
     addEvent(event);
     showHead(room, event.seq, event.hash);
+    if (event.kind === "reveal" && event.body?.commitment && event.seq > (commitmentSeq ?? 0)) {
+      commitmentNow = event.body.commitment;
+      commitmentSeq = event.seq;
+    }
     if (event.kind === "show" || event.kind === "reveal") {
       await refreshHidden(room, key);
       if (event.kind === "reveal") verifyNow();
@@ -566,7 +580,7 @@ async function rollRules(e) {
   if (!current) return;
   const kind = $("rules-kind").value;
   const ruleset = $("rules-set").value;
-  const body = { ruleset, odds: true, client_seed: clientSeed() };
+  const body = { ruleset, odds: true, client_seed: clientSeed(), commitment: commitmentNow };
   for (const input of $("rules-fields").querySelectorAll("input")) {
     if (input.type === "checkbox") { if (input.checked) body[input.name] = true; continue; }
     if (input.value === "") continue;
@@ -913,7 +927,7 @@ function advanceForm(sheet) {
   const list = (value) => value.split(",").map((v) => v.trim()).filter(Boolean);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const body = { client_seed: clientSeed() };
+    const body = { client_seed: clientSeed(), commitment: commitmentNow };
     const adventure = form.querySelector(`#${id("adventure")}`).value;
     if (adventure) { body.adventure = adventure; body.role = form.querySelector(`#${id("role")}`).value; }
     const checks = list(form.querySelector(`#${id("check")}`).value);
@@ -1050,7 +1064,7 @@ async function makeSheet(e) {
   if (!current) return;
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/sheets`, current.seat.key, {
     choices: $("choices").value,
-    client_seed: clientSeed(),
+    client_seed: clientSeed(), commitment: commitmentNow,
   });
   const error = $("sheet-error");
   if (!answer.ok) {
@@ -1210,7 +1224,7 @@ function drawFight() {
 
 async function stepFight(rounds) {
   if (!current || shownFight === null) return;
-  const body = { client_seed: clientSeed() };
+  const body = { client_seed: clientSeed(), commitment: commitmentNow };
   if (rounds) body.rounds = rounds;
   for (const id of ["fight-step", "fight-end"]) $(id).disabled = true;
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/fights/${shownFight}/step`, current.seat.key, body);
@@ -1387,7 +1401,7 @@ $("roll-form").addEventListener("submit", async (e) => {
   const expression = $("expression").value;
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(current.room)}/rolls`, current.seat.key, {
     expression,
-    client_seed: clientSeed(),
+    client_seed: clientSeed(), commitment: commitmentNow,
     secret: $("secret").checked,
   });
   const error = $("roll-error");
