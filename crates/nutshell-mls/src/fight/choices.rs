@@ -53,6 +53,8 @@ pub mod sentence {
     pub const CHAIN: &str = "mls, Total Attack: \"the total attacker may now make a second attack against a second opponent, under the same conditions, continuing to attack until he has hit all enemies, voluntarily stops his attacks or fails an attack\"";
     /// Breaking off.
     pub const BREAK_OFF: &str = "mls, Breaking Off: \"A character may choose to use an attack to Break Off combat. He makes a normal attack, but if successful does no damage. However he is considered to have disengaged (backed away)\"";
+    /// Behaviour.
+    pub const BEHAVIOUR: &str = "mls, Behaviour: \"If the trait is 16 or higher it is Noticeable, and the player must roll higher than the trait on 1d20 if he wishes him to behave otherwise\" (P-87)";
     /// Delaying.
     pub const DELAY: &str = "mls, Delaying Attacks: \"A character may delay an attack by one round and gain +1 to his chance to hit, or by two rounds and gain +2 to hit, and so on ... Any attack that moves beyond the 5th round is lost\"";
     /// Rushing.
@@ -193,7 +195,12 @@ impl Fight {
     }
 
     /// `i`'s set action: its tactic's (`choose_action`), or decided.
-    pub(super) fn set_action(&mut self, i: usize, ready: bool) -> Result<Action, FightError> {
+    pub(super) fn set_action(
+        &mut self,
+        i: usize,
+        ready: bool,
+        dice: &mut crate::dice::Dice<'_>,
+    ) -> Result<Action, FightError> {
         let default = self.choose_action(i);
         if !self.deciding() || self.decider(i, Kind::SetAction) == Controller::Engine {
             if self.deciding() {
@@ -250,6 +257,80 @@ impl Fight {
                 _ => Err("the answer is not a set action".into()),
             },
         )
+        .and_then(|chosen| self.behave(i, chosen, default, dice))
+    }
+
+    /// A trait of `i`'s personality (a character sheet's; 10 without one).
+    fn personality(&self, i: usize, name: &str, opposite: &str) -> i64 {
+        self.fighters[i]
+            .sheet
+            .character
+            .as_ref()
+            .and_then(|c| {
+                c.personality
+                    .get(name)
+                    .copied()
+                    .or_else(|| c.personality.get(opposite).map(|v| 20 - v))
+            })
+            .unwrap_or(10)
+    }
+
+    /// mls, Behaviour: "If the trait is 16 or higher it is Noticeable, and
+    /// the player must roll higher than the trait on 1d20 if he wishes him to
+    /// behave otherwise" (P-87): a person's Flee! goes against Valorous, a
+    /// Fight or Charge against Cowardly. A failed roll leaves him to the
+    /// trait: the valorous stands (the engine's action, or Fight or Respond),
+    /// the cowardly flees.
+    fn behave(
+        &mut self,
+        i: usize,
+        chosen: Action,
+        default: Action,
+        dice: &mut crate::dice::Dice<'_>,
+    ) -> Result<Action, FightError> {
+        let (name, value, instead) = match chosen {
+            Action::Flee => {
+                let stand = if default != Action::Flee {
+                    default
+                } else if self.action_legal(i, Action::Fight).is_ok() {
+                    Action::Fight
+                } else {
+                    Action::Respond
+                };
+                (
+                    "valorous",
+                    self.personality(i, "valorous", "cowardly"),
+                    stand,
+                )
+            }
+            Action::Fight | Action::Charge => (
+                "cowardly",
+                self.personality(i, "cowardly", "valorous"),
+                Action::Flee,
+            ),
+            _ => return Ok(chosen),
+        };
+        let b = crate::character::behaviour::behave(value, dice)?;
+        let Some(roll) = b.roll else {
+            return Ok(chosen);
+        };
+        let text = |s: &Self| {
+            format!(
+                "{}'s {} goes against a Noticeable {name} {value}: 1d20 = {roll}, {}",
+                s.name(i),
+                chosen.name(),
+                if b.acts_against {
+                    "higher: he may (a check on the opposing trait)".to_string()
+                } else {
+                    format!(
+                        "not higher: he follows the trait and chooses {}",
+                        instead.name()
+                    )
+                }
+            )
+        };
+        self.note_dice(Some(sentence::BEHAVIOUR), &[roll], text);
+        Ok(if b.acts_against { chosen } else { instead })
     }
 
     /// Records an engine decision (consuming a matching queued answer made

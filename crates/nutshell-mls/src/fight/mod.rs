@@ -527,7 +527,7 @@ impl Fight {
         }
         let mut dice = Dice::new(source);
         if self.round == 0 {
-            self.begin_turn()?;
+            self.begin_turn(&mut dice)?;
             // Everyone on a side may have fled in the movement phase.
             self.check_over(false);
             if let Some(e) = &self.ending {

@@ -13,7 +13,7 @@ use crate::sheet::{Preferred, WeaponKind};
 impl Fight {
     /// The movement phase: the active side chooses set actions and moves; then
     /// everyone's attacks for the turn are scheduled.
-    pub(super) fn begin_turn(&mut self) -> Result<(), FightError> {
+    pub(super) fn begin_turn(&mut self, dice: &mut Dice<'_>) -> Result<(), FightError> {
         self.turn += 1;
         let active = self.active_side();
         self.note(Some(rule::TURN_ORDER), |s| {
@@ -34,7 +34,7 @@ impl Fight {
             // (project ruling P-22): an archer can shoot back in the first turn.
             for i in 0..self.fighters.len() {
                 if self.fighters[i].side != active && self.fighters[i].standing() {
-                    let action = self.set_action(i, true)?;
+                    let action = self.set_action(i, true, dice)?;
                     self.fighters[i].action = Some(action);
                     self.note(Some(rule::SET_ACTIONS), |s| {
                         format!("{} stands ready to {}", s.name(i), action.name())
@@ -44,7 +44,7 @@ impl Fight {
         }
         for i in 0..self.fighters.len() {
             if self.fighters[i].side == active && self.fighters[i].standing() {
-                let action = self.set_action(i, false)?;
+                let action = self.set_action(i, false, dice)?;
                 self.fighters[i].action = Some(action);
                 if action == Action::Flee {
                     self.fighters[i].fled_turn = Some(self.turn);

@@ -787,3 +787,49 @@ fn a_person_may_hand_a_combatant_to_the_engine() {
     assert_eq!(engine.run(&mut Seeded::new(3)).unwrap(), ending);
     assert_eq!(p.decisions()[0].by, Controller::Engine);
 }
+
+/// mls, Behaviour: "If the trait is 16 or higher it is Noticeable, and the
+/// player must roll higher than the trait on 1d20 if he wishes him to
+/// behave otherwise" (P-87): Brana (Valorous 16) told to flee rolls 1d20;
+/// 17 or more and she flees, else she stands and fights by her trait.
+#[test]
+fn fleeing_against_a_noticeable_valorous_needs_a_roll() {
+    let brana = include_str!("../../../../examples/mls/characters/brana.toml");
+    let brigand = combatant("Brigand", 9, 7, 10, "");
+    let mut seen = [false, false];
+    for seed in 0..40 {
+        let mut p = play(brana, &brigand, options_on(None, 3), &["Brana"]);
+        let mut dice = Seeded::new(seed);
+        let d = next_decision(&mut p, &mut dice);
+        assert_eq!(d.kind, Kind::SetAction);
+        p.answer(Choice::Action(nutshell_mls::fight::Action::Flee))
+            .unwrap();
+        while let Next::Decide(d) = p.step(&mut dice).unwrap() {
+            p.answer(d.default).unwrap();
+        }
+        let log = text(p.fight());
+        let line = p
+            .fight()
+            .log()
+            .iter()
+            .find(|l| l.text.contains("goes against a Noticeable valorous 16"))
+            .unwrap_or_else(|| panic!("{log}"));
+        let roll = line.faces[0];
+        assert!((1..=20).contains(&roll));
+        if roll > 16 {
+            assert!(log.contains("Brana chooses Flee"), "{log}");
+            seen[1] = true;
+        } else {
+            assert!(
+                line.text.contains("not higher: he follows the trait"),
+                "{log}"
+            );
+            assert!(!log.contains("Brana chooses Flee"), "{log}");
+            seen[0] = true;
+        }
+        if seen == [true, true] {
+            return;
+        }
+    }
+    panic!("40 seeds did not give both a roll over 16 and one under");
+}
