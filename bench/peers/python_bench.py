@@ -24,6 +24,7 @@ Prints Markdown on stdout (the load average in the header); progress on stderr.
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import platform
 import sys
@@ -175,7 +176,7 @@ def main() -> int:
     print("# nutshell for Python vs icepool and d20\n")
     print(f"- date: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
     print(f"- nutshell {nutshell.__version__} (module from a release wheel), "
-          f"icepool {icepool.__version__}, d20 {getattr(d20, '__version__', '?')}")
+          f"icepool {importlib.metadata.version('icepool')}, d20 {importlib.metadata.version('d20')}")
     print(f"- Python {platform.python_version()} ({platform.python_implementation()}), "
           f"{os.cpu_count()} cores, {platform.machine()}")
     print(f"- load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
