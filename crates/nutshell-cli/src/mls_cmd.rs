@@ -466,8 +466,8 @@ fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
         rayon::current_num_threads()
     )?;
     let labels = [
-        format!("{} win", names[0]),
-        format!("{} win", names[1]),
+        format!("{} win", crate::shown::text(&names[0])),
+        format!("{} win", crate::shown::text(&names[1])),
         "draw".to_string(),
     ];
     let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
@@ -493,8 +493,8 @@ fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
     table.set_header(header);
     for (i, f) in template.fighters().iter().enumerate() {
         let mut row = vec![
-            f.sheet.name.clone(),
-            names[f.side].clone(),
+            crate::shown::text(&f.sheet.name).into_owned(),
+            crate::shown::text(&names[f.side]).into_owned(),
             pct(tally.unconscious[i]),
             pct(tally.dead[i]),
         ];

@@ -99,13 +99,15 @@ struct Term<R: BufRead, W: Write> {
 }
 
 impl<R: BufRead, W: Write> Term<R, W> {
+    /// Prints a line of the fight or a question; names in it are user
+    /// text, so control and bidirectional characters are shown escaped.
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
+        let _ = writeln!(self.out, "{}", crate::shown::lines(text));
     }
 
     /// The next answer, or `None` at the end of the input.
     fn read(&mut self, prompt: &str) -> Result<Option<String>, Failure> {
-        let _ = write!(self.out, "{prompt}");
+        let _ = write!(self.out, "{}", crate::shown::text(prompt));
         let _ = self.out.flush();
         let mut line = String::new();
         if self.input.read_line(&mut line)? == 0 {
@@ -114,7 +116,7 @@ impl<R: BufRead, W: Write> Term<R, W> {
         }
         let answer = line.trim().to_string();
         if self.echo {
-            let _ = writeln!(self.out, "{answer}");
+            let _ = writeln!(self.out, "{}", crate::shown::text(&answer));
         }
         Ok(Some(answer))
     }
@@ -214,9 +216,11 @@ fn print_log(out: &mut impl Write, fight: &Fight, from: usize) {
         } else {
             String::new()
         };
+        // Names in the log are user text: shown escaped, as `mls fight` does.
+        let text = crate::shown::text(&line.text);
         let _ = match line.rule {
-            Some(rule) => writeln!(out, "{indent}{round}{}  [{rule}]", line.text),
-            None => writeln!(out, "{indent}{round}{}", line.text),
+            Some(rule) => writeln!(out, "{indent}{round}{text}  [{rule}]"),
+            None => writeln!(out, "{indent}{round}{text}"),
         };
     }
 }
@@ -414,8 +418,13 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         writeln!(out, "{object}")?;
     } else {
         match ending.winner {
-            Some(w) => writeln!(out, "Winner: {} ({})", names[w], ending.reason)?,
-            None => writeln!(out, "A draw: {}", ending.reason)?,
+            Some(w) => writeln!(
+                out,
+                "Winner: {} ({})",
+                crate::shown::text(&names[w]),
+                crate::shown::text(&ending.reason)
+            )?,
+            None => writeln!(out, "A draw: {}", crate::shown::text(&ending.reason))?,
         }
         writeln!(out, "{}", crate::mls_cmd::state_table(fight))?;
     }

@@ -273,6 +273,46 @@ fn a_combatant_named_with_terminal_controls_is_shown_escaped() {
     shows_nothing_raw(&out.get_output().stderr);
 }
 
+/// Issue 23, item 9: `mls play` (questions and the fight on stderr, the
+/// ending on stdout) and `mls simulate` (a side's name in its win row) show
+/// a combatant's name escaped too.
+#[test]
+fn played_and_simulated_fights_show_names_escaped() {
+    let dir = folder("played-names");
+    let a = dir.join("a.toml");
+    let b = dir.join("b.toml");
+    let side = |name: &str| {
+        format!(
+            "name = \"{name}\"\nthp = 12\nskills = {{ sword = 12 }}\nweapons = [{{ name = \"sword\", skill = \"sword\", dam = 8 }}]\n"
+        )
+    };
+    std::fs::write(&a, side(NASTY_TOML)).unwrap();
+    std::fs::write(&b, side("Bob")).unwrap();
+    // Enter at every question: the engine's pick.
+    let out = nutshell()
+        .args(["mls", "play"])
+        .arg(&a)
+        .arg(&b)
+        .args(["--seed", "3", "--distance", "3"])
+        .write_stdin("\n".repeat(400))
+        .assert()
+        .success();
+    shows_nothing_raw(&out.get_output().stdout);
+    shows_nothing_raw(&out.get_output().stderr);
+    let questions = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(questions.contains("Ev\\u{1b}[31mil"), "{questions}");
+    let out = nutshell()
+        .args(["mls", "simulate"])
+        .arg(&a)
+        .arg(&b)
+        .args(["--trials", "20", "--seed", "1"])
+        .assert()
+        .success();
+    shows_nothing_raw(&out.get_output().stdout);
+    let rows = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(rows.contains("\\u{202e}kcab"), "{rows}");
+}
+
 #[test]
 fn a_table_with_terminal_controls_is_shown_escaped() {
     let dir = folder("ctl-table");
