@@ -271,6 +271,11 @@ fn a_combatant_named_with_terminal_controls_is_shown_escaped() {
         .assert()
         .code(2);
     shows_nothing_raw(&out.get_output().stderr);
+    // The name ends in CR LF: quoted in the error, it is escaped too, so
+    // the error stays one line (issue 23, item 9: "bare CR/LF").
+    let error = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(error.trim_end().lines().count(), 1, "{error}");
+    assert!(error.contains("kcab\\r\\n"), "{error}");
 }
 
 /// Issue 23, item 9: `mls play` (questions and the fight on stderr, the

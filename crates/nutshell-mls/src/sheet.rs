@@ -582,7 +582,7 @@ impl Side {
                         .map(|l| format!("line {l}: "))
                         .unwrap_or_default();
                     FightError::File(format!(
-                        "{file}: {line}combatant \"{}\": {field}: {why}",
+                        "{file}: {line}combatant {:?}: {field}: {why}",
                         c.name
                     ))
                 })?;
@@ -627,7 +627,7 @@ impl Side {
                     .map(|l| format!("line {l}: "))
                     .unwrap_or_default();
                 FightError::File(format!(
-                    "{file}: {line}combatant \"{}\": {field}: {why}",
+                    "{file}: {line}combatant {:?}: {field}: {why}",
                     c.name
                 ))
             };
@@ -791,7 +791,7 @@ impl Side {
         names.sort_unstable();
         if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
             return Err(FightError::File(format!(
-                "{file}: {}two combatants are named \"{}\": names must be unique",
+                "{file}: {}two combatants are named {:?}: names must be unique",
                 name_line(w[0]),
                 w[0]
             )));

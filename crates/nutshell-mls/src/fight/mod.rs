@@ -385,7 +385,7 @@ impl Fight {
             for c in s.combatants {
                 if fighters.iter().any(|f: &Fighter| f.sheet.name == c.name) {
                     return Err(FightError::Invalid(format!(
-                        "two combatants are named \"{}\" (sides \"{}\" and \"{}\"): names must be unique in a fight",
+                        "two combatants are named {:?} (sides {:?} and {:?}): names must be unique in a fight",
                         c.name,
                         names[fighters
                             .iter()
