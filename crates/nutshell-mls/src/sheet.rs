@@ -668,12 +668,12 @@ impl Side {
                 ));
             }
             for (i, w) in c.weapons.iter().enumerate() {
-                let field = format!("weapons[{i}] ({})", w.name);
+                let field = format!("weapons[{i}] ({})", w.name.escape_debug());
                 if !c.skills.contains_key(&w.skill) {
                     return Err(bad(
                         &format!("{field}.skill"),
                         format!(
-                            "\"{}\" is not one of its skills ({})",
+                            "{:?} is not one of its skills ({})",
                             w.skill,
                             c.skills.keys().cloned().collect::<Vec<_>>().join(", ")
                         ),

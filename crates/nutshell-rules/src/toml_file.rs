@@ -252,7 +252,7 @@ fn found_words(found: &str) -> String {
     } else if let Some(v) = found.strip_prefix("string ") {
         format!("the text {v}")
     } else if let Some(v) = found.strip_prefix("character ") {
-        format!("the text \"{}\"", unquote(v))
+        format!("the text {:?}", unquote(v))
     } else {
         match found {
             "sequence" => "a list".into(),

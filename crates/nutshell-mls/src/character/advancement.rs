@@ -187,27 +187,27 @@ impl Spend {
     /// `train:TRAIT`, `money:N`, `prayer:N`.
     pub fn parse(text: &str) -> Result<Spend, String> {
         let (kind, what) = text.split_once(':').ok_or_else(|| {
-            format!("\"{text}\": write KIND:WHAT (secondary:sword, negative:greed, personality:valorous, train:strength, money:2, prayer:1)")
+            format!("{text:?}: write KIND:WHAT (secondary:sword, negative:greed, personality:valorous, train:strength, money:2, prayer:1)")
         })?;
         let what = what.trim();
         let n = || {
             what.parse::<i64>()
                 .ok()
                 .filter(|n| (1..=1000).contains(n))
-                .ok_or_else(|| format!("\"{what}\" is not a number of CPs from 1 to 1000"))
+                .ok_or_else(|| format!("{what:?} is not a number of CPs from 1 to 1000"))
         };
         Ok(match kind.trim() {
             "secondary" | "skill" => Spend::Secondary(what.to_string()),
             "negative" => Spend::Negative(what.to_string()),
             "personality" => Spend::Personality(what.to_string()),
             "train" => Spend::Train(
-                Primary::parse(what).ok_or_else(|| format!("\"{what}\" is not a primary trait"))?,
+                Primary::parse(what).ok_or_else(|| format!("{what:?} is not a primary trait"))?,
             ),
             "money" => Spend::Money(n()?),
             "prayer" => Spend::Prayer(n()?),
             k => {
                 return Err(format!(
-                    "\"{k}\" is not a way to spend CPs (secondary, negative, personality, train, money, prayer)"
+                    "{k:?} is not a way to spend CPs (secondary, negative, personality, train, money, prayer)"
                 ));
             }
         })
@@ -258,7 +258,7 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             } else {
                 let s = ch.secondary.get(name).ok_or_else(|| {
                     invalid(format!(
-                        "\"{name}\" is not one of the secondary traits: add it to [character.secondary] with its kind and base first"
+                        "{name:?} is not one of the secondary traits: add it to [character.secondary] with its kind and base first"
                     ))
                 })?;
                 (s.level, false)
@@ -302,7 +302,7 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
             let n = ch
                 .negative
                 .get(name)
-                .ok_or_else(|| invalid(format!("\"{name}\" is not one of the negative traits")))?;
+                .ok_or_else(|| invalid(format!("{name:?} is not one of the negative traits")))?;
             let level = n.level;
             let cost = costs::negative_decrease(level).ok_or_else(|| {
                 invalid(format!(
@@ -330,7 +330,7 @@ fn spend_now(sheet: &mut Combatant, what: &Spend, dice: &mut Dice) -> Result<(),
         Spend::Personality(name) => {
             let rule = rules::PERSONALITY_INCREASE;
             let id = TraitId::parse(name)
-                .ok_or_else(|| invalid(format!("\"{name}\" is not a personality trait")))?;
+                .ok_or_else(|| invalid(format!("{name:?} is not a personality trait")))?;
             let target = format!("personality.{}", id.name());
             let values = ch
                 .parsed()
@@ -560,7 +560,11 @@ fn roll_checks(
         } else {
             ch.secondary
                 .get(name)
-                .ok_or_else(|| invalid(format!("\"{name}\" is neither a personality trait nor a secondary trait of the sheet")))?
+                .ok_or_else(|| {
+                    invalid(format!(
+                        "{name:?} is neither a personality trait nor a secondary trait of the sheet"
+                    ))
+                })?
                 .effective()
         };
         let Some(level) = level else {

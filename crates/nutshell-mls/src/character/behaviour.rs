@@ -61,7 +61,7 @@ pub fn on_sheet(
         .as_mut()
         .ok_or_else(|| FightError::Invalid("the sheet has no [character] table".into()))?;
     let id = super::personality::TraitId::parse(name)
-        .ok_or_else(|| FightError::Invalid(format!("\"{name}\" is not a personality trait")))?;
+        .ok_or_else(|| FightError::Invalid(format!("{name:?} is not a personality trait")))?;
     let values = ch
         .parsed()
         .map_err(|(f, e)| FightError::Invalid(format!("{f}: {e}")))?

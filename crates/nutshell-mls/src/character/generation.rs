@@ -356,7 +356,7 @@ pub fn generate(choices: &Choices, dice: &mut Dice) -> Result<Combatant, FightEr
                 }
                 PersonalityChoice::Roll(r) => {
                     return Err(FightError::Invalid(format!(
-                        "personality.{name}: \"{r}\" is neither a number nor \"roll\""
+                        "personality.{name}: {r:?} is neither a number nor \"roll\""
                     )));
                 }
             };

@@ -63,7 +63,7 @@ impl Age {
         let t = text.trim().replace('½', ".5");
         let y: f64 = t
             .parse()
-            .map_err(|_| format!("\"{text}\" is not an age in years"))?;
+            .map_err(|_| format!("{text:?} is not an age in years"))?;
         Age::from_years(y)
     }
 
@@ -318,7 +318,7 @@ impl Character {
             if TraitId::parse(r).is_none() {
                 return Err((
                     "character.rolled".into(),
-                    format!("\"{r}\" is not a personality trait"),
+                    format!("{r:?} is not a personality trait"),
                 ));
             }
         }
@@ -326,7 +326,7 @@ impl Character {
             Some(t) => Some(Primary::parse(&t.primary).ok_or_else(|| {
                 (
                     "character.training.trait".to_string(),
-                    format!("\"{}\" is not a primary trait", t.primary),
+                    format!("{:?} is not a primary trait", t.primary),
                 )
             })?),
             None => None,

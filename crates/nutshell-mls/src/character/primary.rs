@@ -124,13 +124,13 @@ impl Base {
             let (reverse, name) = match part.strip_prefix('2') {
                 Some(rest) => match rest.trim_start().strip_prefix('-') {
                     Some(name) => (true, name.trim()),
-                    None => return Err(format!("\"{part}\" is not a trait or 2-trait")),
+                    None => return Err(format!("{part:?} is not a trait or 2-trait")),
                 },
                 None => (false, part),
             };
             let primary = Primary::parse(name).ok_or_else(|| {
                 format!(
-                    "\"{name}\" is not a primary trait (strength, body, size, dexterity, agility, mind, aura, awareness)"
+                    "{name:?} is not a primary trait (strength, body, size, dexterity, agility, mind, aura, awareness)"
                 )
             })?;
             terms.push(Term { primary, reverse });

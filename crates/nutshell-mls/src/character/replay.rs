@@ -229,7 +229,7 @@ fn generation_entry(r: &mut Replay, st: &mut State, i: usize, e: &Entry, occupat
     };
     if let Some(p) = k.strip_prefix("primary.") {
         let Some(p) = Primary::parse(p) else {
-            r.bad(i, format!("\"{p}\" is not a primary trait"), None);
+            r.bad(i, format!("{p:?} is not a primary trait"), None);
             return;
         };
         price(

@@ -149,7 +149,7 @@ pub fn find(key: &str) -> Option<&'static Action> {
 pub fn cost(key: &str, amount: Option<i64>) -> Result<(i64, Unit), String> {
     let a = find(key).ok_or_else(|| {
         let keys: Vec<&str> = ACTIONS.iter().map(|a| a.key).collect();
-        format!("\"{key}\" is not an action: {}", keys.join(", "))
+        format!("{key:?} is not an action: {}", keys.join(", "))
     })?;
     let n = match a.scale {
         Scale::Fixed if amount.is_some() => {

@@ -281,7 +281,7 @@ pub fn validate(sheet: &Combatant, text: Option<&str>) -> Vec<Violation> {
         {
             out.push(
                 "character.checks",
-                format!("\"{c}\" is neither a personality trait nor one of the secondary traits"),
+                format!("{c:?} is neither a personality trait nor one of the secondary traits"),
                 None,
             );
         }

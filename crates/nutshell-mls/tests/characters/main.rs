@@ -9,6 +9,7 @@ mod generation;
 mod limits;
 mod personality;
 mod properties;
+mod quoting;
 mod race;
 mod replay;
 mod time;

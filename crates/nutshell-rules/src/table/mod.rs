@@ -123,7 +123,7 @@ impl Table {
             "d666" => 3,
             other => {
                 return Err(RulesError::Invalid(format!(
-                    "line {}: dice = \"{other}\": a table is rolled on \"d6\", \"d66\" or \"d666\"",
+                    "line {}: dice = {other:?}: a table is rolled on \"d6\", \"d66\" or \"d666\"",
                     line_of(file.dice.span().start)
                 )));
             }
