@@ -211,8 +211,29 @@ fn key_path(path: &serde_path_to_error::Path, drop_last: bool) -> String {
 /// assert_eq!(plain("invalid value: integer `-1`, expected u32"), "found -1, expected a whole number from 0 to 4294967295");
 /// assert_eq!(plain("invalid type: sequence, expected struct StartFile"), "found a list, expected a table");
 /// assert_eq!(plain("missing field `thp`"), "missing key `thp`");
+/// // What the file holds is quoted with its control characters escaped,
+/// // so the message stays one line.
+/// assert_eq!(plain("unknown variant `a\nb`, expected `c`"), "unknown value `a\\nb`, expected `c`");
 /// ```
 pub fn plain(message: &str) -> String {
+    one_line(&words(message))
+}
+
+/// `text` with its control characters (line feeds, carriage returns,
+/// escapes, C1 controls) written as Rust escapes (`\n`, `\u{1b}`).
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn words(message: &str) -> String {
     let message = message.trim_end();
     let (found, expected) = if let Some(rest) = message
         .strip_prefix("invalid type: ")

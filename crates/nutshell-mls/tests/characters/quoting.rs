@@ -70,3 +70,24 @@ fn a_rules_table_names_its_dice_on_one_line() {
         one_line(&error, typed);
     }
 }
+
+/// A side file whose names and values hold line feeds: every error that
+/// quotes them is one line (an unknown value, an unknown skill, a name given
+/// twice).
+#[test]
+fn a_side_file_names_what_it_cannot_read_on_one_line() {
+    let knight = include_str!("../../../../examples/mls/duel/knight.toml");
+    for (from, to) in [
+        ("coverage = \"full\"", "coverage = \"fu\\nll\""),
+        ("mode = \"normal\"", "mode = \"nor\\r\\nmal\""),
+        ("skill = \"sword\", dam", "skill = \"sw\\u001bord\", dam"),
+        ("name = \"longsword\"", "name = \"long\\nsword\", skill = 1"),
+    ] {
+        assert!(knight.contains(from), "{from}");
+        let text = knight.replace(from, to);
+        let error = nutshell_mls::sheet::Side::parse("side", &text)
+            .unwrap_err()
+            .to_string();
+        one_line(&error, to);
+    }
+}
