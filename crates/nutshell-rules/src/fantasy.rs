@@ -266,9 +266,8 @@ impl Check {
         let mut steps = vec![Step::new(
             RULE_CORE,
             format!(
-                "natural {n} {} {} = {total} against DC {}",
-                sign(self.modifier),
-                self.modifier.abs(),
+                "natural {n}{} = {total} against DC {}",
+                crate::outcome::added(self.modifier),
                 self.dc
             ),
         )];
@@ -453,9 +452,8 @@ impl Check {
             transcript.push(Step::new(
                 RULE_CRIT,
                 format!(
-                    "confirmation: natural {c} {} {} = {total} against DC {}: {why}",
-                    sign(self.modifier),
-                    self.modifier.abs(),
+                    "confirmation: natural {c}{} = {total} against DC {}: {why}",
+                    crate::outcome::added(self.modifier),
                     self.dc,
                 ),
             ));
@@ -648,8 +646,4 @@ impl Check {
         result.add_effects(|o| self.effect_expression(o))?;
         Ok(result)
     }
-}
-
-fn sign(n: i64) -> &'static str {
-    if n < 0 { "-" } else { "+" }
 }

@@ -159,6 +159,7 @@ impl Test {
                 format!("{who}three or more 6s: critical success; the dice's {sum} is doubled to {} before modifiers", 2 * sum),
             )),
             Dice3::CriticalFailure => steps.push(Step::new(RULE_CRIT, format!("{who}every die is a 1: critical failure; the result is 0 and modifiers are ignored"))),
+            Dice3::Plain(sum) if self.modifier == 0 => steps.push(Step::new(RULE_TEST, format!("{who}dice {faces:?} = {sum}"))),
             Dice3::Plain(sum) => steps.push(Step::new(RULE_TEST, format!("{who}dice {faces:?} = {sum}, {:+} = {}", self.modifier, self.total(classified)?))),
         }
         Ok((classified, faces, steps))

@@ -94,10 +94,9 @@ impl Check {
         let mut transcript = vec![Step::new(
             RULE_SKILL,
             format!(
-                "3d6 {natural} + skill {} {} {} = {total}: {}",
+                "3d6 {natural} + skill {}{} = {total}: {}",
                 self.skill,
-                if self.modifier < 0 { "-" } else { "+" },
-                self.modifier.abs(),
+                crate::outcome::added(self.modifier),
                 base.id()
             ),
         )];

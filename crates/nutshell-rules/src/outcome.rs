@@ -157,3 +157,21 @@ pub struct ContestResult {
     /// The contest's own steps (tie-breakers, re-rolls, reductions).
     pub transcript: Vec<Step>,
 }
+
+/// A modifier as a step's text adds it to a sum: ` + 3`, ` - 2`, and
+/// nothing at all for 0 (a check without a modifier reads `natural 9 = 9`,
+/// not `natural 9 + 0 = 9`).
+///
+/// ```
+/// use nutshell_rules::outcome::added;
+/// assert_eq!(format!("natural 9{} = 12", added(3)), "natural 9 + 3 = 12");
+/// assert_eq!(format!("natural 9{} = 7", added(-2)), "natural 9 - 2 = 7");
+/// assert_eq!(format!("natural 9{} = 9", added(0)), "natural 9 = 9");
+/// ```
+pub fn added(modifier: i64) -> String {
+    match modifier {
+        0 => String::new(),
+        m if m < 0 => format!(" - {}", m.unsigned_abs()),
+        m => format!(" + {m}"),
+    }
+}

@@ -27,6 +27,7 @@ pub mod sheet;
 pub mod store;
 pub mod verify;
 pub mod web;
+pub mod wording;
 pub mod work;
 
 use std::net::SocketAddr;

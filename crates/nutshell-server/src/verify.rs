@@ -1056,7 +1056,7 @@ impl<'l> Verifier<'l> {
                 );
             }
         };
-        if fair::sha256(fair::canonical(&again).as_bytes()) != roll.result {
+        if comparable_hash(&again) != roll.result {
             if stepped {
                 return fail(
                     roll.line,
@@ -1124,9 +1124,16 @@ fn nonce(body: &Value, line: usize) -> Result<(), Failure> {
     }
 }
 
-/// The SHA-256 of a body's result, as canonical JSON.
+/// The SHA-256 of a body's result, as canonical JSON in today's wording
+/// ([`crate::wording`]).
 fn result_hash(body: &Value) -> [u8; 32] {
-    fair::sha256(fair::canonical(body.get("result").unwrap_or(&Value::Null)).as_bytes())
+    comparable_hash(body.get("result").unwrap_or(&Value::Null))
+}
+
+/// The SHA-256 of `result` as canonical JSON, its texts in today's wording:
+/// a recorded result and its recomputation are equal when these are.
+fn comparable_hash(result: &Value) -> [u8; 32] {
+    fair::sha256(fair::canonical(&crate::wording::comparable(result)).as_bytes())
 }
 
 fn body_str<'a>(body: &'a Value, name: &str, line: usize) -> Result<&'a str, Failure> {

@@ -365,6 +365,41 @@ fn reseal(log: &str, seq: i64, edit: impl FnOnce(&mut Value)) -> String {
     out
 }
 
+/// Issue 27, item 5: a check without a modifier reads `natural 9 = 9`, not
+/// `natural 9 + 0 = 9`. A log written before (`tests/data/plus-zero-room.jsonl`:
+/// fantasy, mls and favor-3d6 checks and an mls contest, all without a
+/// modifier, then a reveal) still verifies, every roll recomputed, its old
+/// wording read as today's (`nutshell_server::wording`); any other change of
+/// a text, resealed as a forger would, is still caught.
+#[test]
+fn a_log_of_checks_written_with_plus_zero_still_verifies() {
+    let log = include_str!("data/plus-zero-room.jsonl");
+    assert!(log.contains(" + 0 = ") && log.contains(", +0 = "));
+    let report = verify(log).unwrap();
+    assert_eq!((report.rolls_verified, report.rolls_pending), (5, 0));
+    assert!(report.complete());
+    // A forger who rewrites the mls check's text (every hash recomputed).
+    let mls = lines(log)
+        .into_iter()
+        .find(|l| {
+            l["body"]["action"]["request"]["ruleset"] == "mls"
+                && l["body"]["action"]["kind"] == "check"
+        })
+        .unwrap();
+    let seq = mls["seq"].as_i64().unwrap();
+    let forged = reseal(log, seq, |body| {
+        let text = body["result"]["transcript"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let changed = text.replace(": ", ": critical ");
+        assert_ne!(changed, text);
+        body["result"]["transcript"][0]["text"] = json!(changed);
+    });
+    let error = verify(&forged).unwrap_err();
+    assert!(error.message.contains("do not follow"), "{error:?}");
+}
+
 async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(backend: Backend) {
     let Some(app) = spawn_app(
         backend,
