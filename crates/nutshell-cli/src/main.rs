@@ -39,6 +39,12 @@ mod shown;
 mod source_args;
 mod style;
 
+/// The system's allocator, counting the heap the process holds: `nutshell
+/// serve` starts no new long work above its `--memory-limit`
+/// (`nutshell_server::memory`).
+#[global_allocator]
+static HEAP: nutshell_server::memory::Counting = nutshell_server::memory::Counting;
+
 /// Stack for the command's thread.
 const STACK_BYTES: usize = 256 << 20;
 

@@ -96,6 +96,15 @@ pub struct ServeArgs {
     /// Threads for long work (exact odds, simulations) at a lower priority; 0: half the cores
     #[arg(long, env = "NUTSHELL_WORKERS", default_value_t = 0, value_name = "N")]
     pub workers: usize,
+    /// MiB of heap above which no new long work (odds, simulations, pages of exports and
+    /// streams) is started: 503 with Retry-After until jobs end; 0: no limit
+    #[arg(
+        long,
+        env = "NUTSHELL_MEMORY_LIMIT",
+        default_value_t = 1024,
+        value_name = "MIB"
+    )]
+    pub memory_limit: usize,
     /// Most events a room may hold
     #[arg(
         long,
@@ -211,6 +220,9 @@ pub struct VerifyArgs {
 }
 
 pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
+    nutshell_server::memory::set_ceiling(
+        (args.memory_limit > 0).then(|| args.memory_limit.saturating_mul(1 << 20)),
+    );
     if !(args.rate_limit.is_finite() && args.rate_limit >= 0.0) {
         return Err(Failure::bad_input(format!(
             "error: --rate-limit {}: expected a number of requests a second, 0 or more",

@@ -19,6 +19,7 @@ pub mod fair;
 pub mod fight;
 pub mod group_commit;
 pub mod limits;
+pub mod memory;
 pub mod names;
 pub mod rate;
 pub mod replay;

@@ -16,6 +16,7 @@
 //! | a database operation | 5 s, then 503 | [`crate::store::StoreSettings`] |
 //! | long work (odds, simulations) | half the cores at nice 10, 16 waiting, 2 per room | [`crate::work::PoolConfig`] |
 //! | rendering pages of exports and streams | as many threads as cores at nice 10, 256 waiting, 32 per room | [`crate::work::PoolConfig::rendering`] |
+//! | heap above which no new long work starts | 1 GiB (`nutshell serve --memory-limit`) | [`crate::memory`] |
 //! | connections | 4,096 in all, 128 per address | [`crate::serve::ConnectionLimits`] |
 //! | a request's head | 10 s (also an idle kept-alive connection) | [`crate::serve::ConnectionLimits`] |
 //! | an unread answer | 30 s, then the connection is dropped | [`crate::serve::ConnectionLimits`] |

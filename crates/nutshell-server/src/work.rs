@@ -7,7 +7,8 @@
 //!
 //! A job that cannot be admitted is refused at once: 429 `busy` when its
 //! room has [`PoolConfig::per_room`] jobs in the pool, 503 `busy` when the
-//! pool is full; both with `Retry-After`. A job whose request went away
+//! pool is full or the server's heap is above its ceiling
+//! ([`crate::memory`]); each with `Retry-After`. A job whose request went away
 //! (the client left, or the request timed out) while it waited is skipped;
 //! one that runs sees [`Cancel::is_cancelled`] and may stop early.
 //!
@@ -75,6 +76,13 @@ pub enum Busy {
     /// The pool is full.
     #[error("the server is busy with {0} long jobs (odds, simulations); try again shortly")]
     Full(usize),
+    /// The server's heap is above its ceiling ([`crate::memory`]).
+    #[error(
+        "the server holds {} MiB, above its memory limit of {} MiB: no new long work (odds, simulations, exports) until jobs end; try again shortly",
+        .0 >> 20,
+        .1 >> 20
+    )]
+    Memory(usize, usize),
     /// The pool's threads are gone (the server is stopping).
     #[error("the server is stopping")]
     Stopped,
@@ -221,6 +229,9 @@ impl WorkPool {
     }
 
     fn admit(&self, room: &str) -> Result<Slot, Busy> {
+        if let Some((in_use, ceiling)) = crate::memory::over_ceiling() {
+            return Err(Busy::Memory(in_use, ceiling));
+        }
         let mut admitted = self.admitted.lock().unwrap_or_else(|e| e.into_inner());
         let capacity = self.config.workers.max(1) + self.config.queue;
         if admitted.total >= capacity {
