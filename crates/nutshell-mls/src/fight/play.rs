@@ -199,6 +199,13 @@ impl Play {
     /// refused (`FightError::Refused`, naming the sentence) and changes
     /// nothing.
     pub fn answer(&mut self, choice: Choice) -> Result<(), FightError> {
+        self.answer_as(choice, Controller::Person)
+    }
+
+    /// [`Play::answer`], saying who answered: `Controller::Engine` when the
+    /// engine's default is taken for a person (a table's time for a
+    /// decision ran out), so the log says it was the engine's.
+    pub fn answer_as(&mut self, choice: Choice, by: Controller) -> Result<(), FightError> {
         let Some(asked) = self.asked.clone() else {
             return Err(FightError::Invalid("no decision is waited for".into()));
         };
@@ -208,7 +215,7 @@ impl Play {
             who: asked.name.clone(),
             kind: asked.kind,
             choice,
-            by: Controller::Person,
+            by,
         };
         // Try it: the step again, on the faces it drew before the decision.
         let mut trial = self.fight.clone();
