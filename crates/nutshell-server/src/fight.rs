@@ -314,12 +314,17 @@ pub fn step(fight: &mut Fight, dice: &mut Seeded, rounds: Rounds) -> Result<Valu
 
 /// A fight between events: stepped round by round by whoever started it,
 /// or played by its combatants' controllers, decision by decision.
+///
+/// (A played fight is larger than a stepped one by its `Play`'s state; both
+/// are kept one per fight and cloned whole between requests, so boxing
+/// either would save nothing.)
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub enum Running {
     /// Stepped (`POST /fights/{fight}/step`): every choice is the engine's.
     Stepped(Fight),
     /// Played by decisions (`POST /fights/{fight}/decisions`).
-    Played(Box<Played>),
+    Played(Played),
 }
 
 impl Running {

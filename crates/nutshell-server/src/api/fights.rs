@@ -363,9 +363,7 @@ pub(crate) async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Run
         serde_json::from_value(first.body["request"].clone()).map_err(|e| broken(e.to_string()))?;
     let built = request.build().map_err(broken)?;
     let mut fight = if first.body["played"] == true {
-        Running::Played(Box::new(
-            super::played::Table::from_start(&first.body, built).map_err(broken)?,
-        ))
+        Running::Played(super::played::Table::from_start(&first.body, built).map_err(broken)?)
     } else {
         Running::Stepped(built)
     };

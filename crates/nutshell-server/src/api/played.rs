@@ -352,7 +352,7 @@ async fn commit(
     )?
     .with("fight", json!(id))
     .with("step", json!(number));
-    let mut running = Running::Played(Box::new(played));
+    let mut running = Running::Played(played);
     let (event, (result, running)) = state
         .store
         .append_to_thread(&actor.room, id, Some(actor.id), move |room, slot, now| {
@@ -512,7 +512,7 @@ async fn expire(state: &AppState, room: &str, id: i64, at: Option<i64>) -> Resul
         &first,
         head.seq,
         step,
-        *played,
+        played,
         Some(made),
         String::new(),
     )
@@ -719,7 +719,7 @@ pub async fn decide(
         &first,
         head.seq,
         step,
-        *played,
+        played,
         Some(made),
         request.client_seed,
     )
@@ -871,7 +871,7 @@ pub async fn control(
             &first,
             event.seq,
             step + 1,
-            *played,
+            played,
             None,
             String::new(),
         )
