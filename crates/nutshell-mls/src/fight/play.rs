@@ -337,7 +337,7 @@ mod tests {
             }
         }
         // Other decisions carry no squares.
-        let set = serde_json::to_value(&corridor_first()).unwrap();
+        let set = serde_json::to_value(corridor_first()).unwrap();
         assert!(set["options"][0].get("square").is_none(), "{set}");
     }
 
