@@ -494,6 +494,11 @@ async fn a_secret_played_fight_is_the_gms_alone(backend: Backend) {
         assert_eq!(s.data["hidden"], true, "{}", s.data);
         assert!(s.data["body"].is_null());
     }
+    // Her export, the fight's events hidden in it, checks as far as it can.
+    let hers = app.log(&room, &ada.key).await;
+    assert!(decision_events(&hers, id).is_empty());
+    let report = verify(&hers).unwrap_or_else(|f| panic!("{f}"));
+    assert!(report.rolls_hidden >= 2, "{report:?}");
     let log = reveal_and_verify(&app, &room, &gm).await;
     assert!(!decision_events(&log, id).is_empty());
 }
