@@ -55,8 +55,8 @@ pub enum Action {
         /// What is advanced and how.
         record: AdvanceRecord,
     },
-    /// Rounds of an MLS fight (`POST /fights/{fight}/step`): the decisions
-    /// of a played fight are its steps (each says how far to go).
+    /// Rounds of an MLS fight (`POST /fights/{fight}/step`), each says how
+    /// far to go.
     FightStep {
         /// The fight (its first event's `seq`).
         fight: i64,
@@ -64,6 +64,22 @@ pub enum Action {
         step: i64,
         /// How many rounds it resolves.
         rounds: Rounds,
+    },
+    /// A decision in a played MLS fight (`POST /fights/{fight}/decisions`,
+    /// or the engine's default when the time for it ran out), and the
+    /// rounds it lets the fight resolve until the next person's decision.
+    FightDecision {
+        /// The fight (its first event's `seq`).
+        fight: i64,
+        /// The event's number in the fight's thread (1 for the first after
+        /// the fight's own event).
+        step: i64,
+        /// The answer, as the engine's log writes it (who, kind, choice,
+        /// by whom); none when the fight only goes on (its start, or the
+        /// combatant waited for handed to the engine).
+        decision: Option<nutshell_mls::fight::Made>,
+        /// The combatants the engine controls at this point, by name.
+        engine: Vec<String>,
     },
 }
 
@@ -88,15 +104,18 @@ impl Action {
             Action::Sheet { .. } => "sheet",
             Action::Advance { .. } => "advance",
             Action::FightStep { .. } => "fight-step",
+            Action::FightDecision { .. } => "fight-decision",
         }
     }
 
     /// The kind of log event an action of this kind is written as: a fight
-    /// step is a `fight-step` event (it continues its fight's thread),
-    /// every other action a `roll` event.
+    /// step is a `fight-step` event and a decision a `fight-decision` event
+    /// (they continue their fight's thread), every other action a `roll`
+    /// event.
     pub fn event_kind(&self) -> &'static str {
         match self {
             Action::FightStep { .. } => "fight-step",
+            Action::FightDecision { .. } => "fight-decision",
             _ => "roll",
         }
     }

@@ -72,6 +72,15 @@ pub fn router(state: AppState) -> Router {
             "/api/rooms/{room}/fights/{fight}/step",
             post(api::fights::step_route),
         )
+        .route("/api/rooms/{room}/fights/{fight}", get(api::played::show))
+        .route(
+            "/api/rooms/{room}/fights/{fight}/decisions",
+            post(api::played::decide),
+        )
+        .route(
+            "/api/rooms/{room}/fights/{fight}/control",
+            post(api::played::control),
+        )
         .route(
             "/api/rooms/{room}/sheets",
             post(api::sheets::create).get(api::sheets::list),

@@ -27,6 +27,7 @@
 use std::sync::Arc;
 
 use nutshell_dice::Seeded;
+use nutshell_mls::fight::{Controller, Made, Play};
 use nutshell_mls::map::BattleMap;
 use nutshell_mls::sheet::Side;
 use nutshell_mls::{Fight, FightOptions, Progress};
@@ -301,6 +302,233 @@ pub fn step(fight: &mut Fight, dice: &mut Seeded, rounds: Rounds) -> Result<Valu
         "lines": &fight.log()[before..],
         "state": state(fight),
         "over": false,
+    });
+    if let Some(ending) = fight.ending().cloned() {
+        let report = fight.report(&ending);
+        result["over"] = json!(true);
+        result["ending"] = json!(report.ending);
+        result["checks"] = json!(report.checks);
+    }
+    Ok(result)
+}
+
+/// A fight between events: stepped round by round by whoever started it,
+/// or played by its combatants' controllers, decision by decision.
+///
+/// (A played fight is larger than a stepped one by its `Play`'s state; both
+/// are kept one per fight and cloned whole between requests, so boxing
+/// either would save nothing.)
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum Running {
+    /// Stepped (`POST /fights/{fight}/step`): every choice is the engine's.
+    Stepped(Fight),
+    /// Played by decisions (`POST /fights/{fight}/decisions`).
+    Played(Played),
+}
+
+impl Running {
+    /// The fight as it stands.
+    pub fn fight(&self) -> &Fight {
+        match self {
+            Running::Stepped(fight) => fight,
+            Running::Played(played) => played.play.fight(),
+        }
+    }
+}
+
+/// A played fight: the engine's [`Play`] and, for the table, who controls
+/// each combatant and how long a person has to decide.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The fight and the decision it waits for.
+    pub play: Play,
+    /// Each combatant's controller, in the fight's order.
+    pub control: Vec<Control>,
+    /// Seconds a person has to decide before the engine's default is
+    /// taken (none: no limit).
+    pub decision_seconds: Option<u64>,
+}
+
+/// Who controls a combatant of a played fight: in JSON `"gm"`, `"engine"`
+/// or a member's id.
+///
+/// ```
+/// use nutshell_server::fight::Control;
+/// use serde_json::json;
+/// assert_eq!(Control::from_json(&json!("gm")), Ok(Control::Gm));
+/// assert_eq!(Control::from_json(&json!(3)), Ok(Control::Member(3)));
+/// assert_eq!(Control::Engine.to_json(), json!("engine"));
+/// assert!(Control::from_json(&json!("bob")).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// The GM decides.
+    Gm,
+    /// The engine decides at once, by the combatant's tactic.
+    Engine,
+    /// This member decides (member 0 is the GM).
+    Member(i64),
+}
+
+impl Control {
+    /// Reads `"gm"`, `"engine"` or a member's id (0 reads as the GM).
+    pub fn from_json(value: &Value) -> Result<Control, String> {
+        match value {
+            Value::String(s) if s == "gm" => Ok(Control::Gm),
+            Value::String(s) if s == "engine" => Ok(Control::Engine),
+            Value::Number(n) => match n.as_i64() {
+                Some(0) => Ok(Control::Gm),
+                Some(id @ 1..) => Ok(Control::Member(id)),
+                _ => Err(format!("{n} is not a member's id")),
+            },
+            other => Err(format!(
+                "a controller is \"gm\", \"engine\" or a member's id, not {other}"
+            )),
+        }
+    }
+
+    /// As [`Control::from_json`] reads it.
+    pub fn to_json(self) -> Value {
+        match self {
+            Control::Gm => json!("gm"),
+            Control::Engine => json!("engine"),
+            Control::Member(id) => json!(id),
+        }
+    }
+
+    /// Whether `member` (with `gm` telling whether they are the GM) makes
+    /// this controller's decisions.
+    pub fn is(self, member: i64, gm: bool) -> bool {
+        match self {
+            Control::Gm => gm,
+            Control::Engine => false,
+            Control::Member(id) => id == member,
+        }
+    }
+}
+
+impl Played {
+    /// `fight` played with `control` (one per combatant).
+    pub fn new(fight: Fight, control: Vec<Control>, decision_seconds: Option<u64>) -> Played {
+        let engine = control
+            .iter()
+            .map(|c| {
+                if *c == Control::Engine {
+                    Controller::Engine
+                } else {
+                    Controller::Person
+                }
+            })
+            .collect();
+        Played {
+            play: Play::new(fight, engine),
+            control,
+            decision_seconds,
+        }
+    }
+
+    /// The names of the combatants the engine controls: what a decision's
+    /// action records, so its replay hands the same combatants to the
+    /// engine.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.play
+            .fight()
+            .fighters()
+            .iter()
+            .zip(&self.control)
+            .filter(|(_, c)| **c == Control::Engine)
+            .map(|(f, _)| f.sheet.name.clone())
+            .collect()
+    }
+}
+
+/// What the fight waits for after a decision event, as its result gives
+/// it: the combatant, the kind, the turn and round (no options: those are
+/// shown only to the combatant's controller).
+pub fn waiting(play: &Play) -> Value {
+    match play.pending() {
+        Some(d) => json!({"who": d.name, "kind": d.kind, "turn": d.turn, "round": d.round}),
+        None => Value::Null,
+    }
+}
+
+/// Performs a decision event of a played fight with `dice`: hands the
+/// combatants named in `engine` (and only them) to the engine, answers the
+/// decision waited for with `made` (none: the fight only goes on, as at its
+/// start or when the combatant waited for was handed to the engine), and
+/// runs the fight until a person must decide or it is over. The result
+/// holds the log lines of the rounds resolved, the state, `waiting` (the
+/// next decision's combatant and kind, or null) and, once over, the ending
+/// and the checks earned. `nutshell verify` replays with this.
+pub fn decide(
+    play: &mut Play,
+    dice: &mut Seeded,
+    made: Option<&Made>,
+    engine: &[String],
+) -> Result<Value, RollError> {
+    let rules = |e: nutshell_mls::FightError| RollError::Rules(e.to_string());
+    if play.fight().ending().is_some() {
+        return Err(RollError::Rules("the fight is over".to_string()));
+    }
+    let names: Vec<String> = play
+        .fight()
+        .fighters()
+        .iter()
+        .map(|f| f.sheet.name.clone())
+        .collect();
+    if let Some(unknown) = engine.iter().find(|n| !names.contains(n)) {
+        return Err(RollError::Rules(format!(
+            "the engine is given {unknown:?}, who is not in the fight"
+        )));
+    }
+    for (i, name) in names.iter().enumerate() {
+        let wanted = if engine.contains(name) {
+            Controller::Engine
+        } else {
+            Controller::Person
+        };
+        if play.controllers().get(i) != Some(&wanted) {
+            play.set_controller(i, wanted).map_err(rules)?;
+        }
+    }
+    match (made, play.pending()) {
+        (Some(m), Some(d)) => {
+            if d.name != m.who || d.kind != m.kind {
+                return Err(RollError::Rules(format!(
+                    "the fight waits for {}'s {}, not {}'s {}",
+                    d.name,
+                    d.kind.name(),
+                    m.who,
+                    m.kind.name()
+                )));
+            }
+            play.answer_as(m.choice.clone(), m.by).map_err(rules)?;
+        }
+        (Some(m), None) => {
+            return Err(RollError::Rules(format!(
+                "no decision is waited for, yet {}'s {} is given",
+                m.who,
+                m.kind.name()
+            )));
+        }
+        (None, Some(d)) => {
+            return Err(RollError::Rules(format!(
+                "the fight waits for {}'s {}: a decision must answer it",
+                d.name,
+                d.kind.name()
+            )));
+        }
+        (None, None) => {}
+    }
+    let before = play.fight().log().len();
+    play.advance(dice).map_err(rules)?;
+    let fight = play.fight();
+    let mut result = json!({
+        "lines": &fight.log()[before..],
+        "state": state(fight),
+        "over": false,
+        "waiting": waiting(play),
     });
     if let Some(ending) = fight.ending().cloned() {
         let report = fight.report(&ending);

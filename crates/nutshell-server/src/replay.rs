@@ -19,10 +19,10 @@
 //! ```
 
 use nutshell_dice::{Expression, Limits, Seeded};
-use nutshell_mls::Fight;
 use serde_json::Value;
 
 use crate::action::Action;
+use crate::fight::Running;
 
 /// Why an action could not be performed.
 #[derive(Debug, thiserror::Error)]
@@ -42,13 +42,13 @@ pub enum RollError {
 /// Performs `action` with `dice` and answers its result as JSON: a dice
 /// expression's transcript (`nutshell roll --json`), a check's or contest's
 /// result (`nutshell check --json`), a sheet, an advanced sheet, or a fight
-/// step's rounds (on `fight`, the fight as its earlier steps left it; a step
-/// without one is refused).
+/// step's rounds or a played fight's decision (on `fight`, the fight as its
+/// earlier events left it; a step without one is refused).
 pub fn perform(
     action: &Action,
     dice: &mut Seeded,
     limits: &Limits,
-    fight: Option<&mut Fight>,
+    fight: Option<&mut Running>,
 ) -> Result<Value, RollError> {
     let rules = |e: nutshell_rules::RulesError| RollError::Rules(e.to_string());
     let json = |value: Result<Value, serde_json::Error>| {
@@ -74,9 +74,25 @@ pub fn perform(
         Action::Sheet { request } => crate::sheet::make(request, dice),
         Action::Advance { record } => crate::sheet::perform_advance(record, dice),
         Action::FightStep { rounds, .. } => match fight {
-            Some(fight) => crate::fight::step(fight, dice, *rounds),
+            Some(Running::Stepped(fight)) => crate::fight::step(fight, dice, *rounds),
+            Some(Running::Played(_)) => Err(RollError::Rules(
+                "a played fight goes on by its decisions, not by steps".into(),
+            )),
             None => Err(RollError::Rules(
                 "a fight step needs its fight as the earlier steps left it".into(),
+            )),
+        },
+        Action::FightDecision {
+            decision, engine, ..
+        } => match fight {
+            Some(Running::Played(played)) => {
+                crate::fight::decide(&mut played.play, dice, decision.as_ref(), engine)
+            }
+            Some(Running::Stepped(_)) => Err(RollError::Rules(
+                "a decision in a fight that is not played by decisions".into(),
+            )),
+            None => Err(RollError::Rules(
+                "a fight's decision needs its fight as the earlier events left it".into(),
             )),
         },
     }

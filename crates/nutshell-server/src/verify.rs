@@ -40,7 +40,7 @@ use serde_json::Value;
 
 use crate::action::Action;
 use crate::fair::{self, Link, RollRecord};
-use crate::fight::{self, FightRequest, Rounds};
+use crate::fight::{self, FightRequest, Rounds, Running};
 use crate::replay::{self, legacy};
 
 /// What a log holds, once checked.
@@ -214,7 +214,7 @@ enum How {
 /// A fight as its steps so far leave it (`None` once a step could not be
 /// replayed, or its start did not check), and its steps waiting for a seed.
 struct Replay {
-    fight: Option<nutshell_mls::Fight>,
+    fight: Option<Running>,
     steps: i64,
     waiting: VecDeque<Pending>,
 }
@@ -576,7 +576,12 @@ impl<'l> Verifier<'l> {
             return fail(line, "`hidden` does not agree with `body`");
         }
         if body.is_null() {
-            if !(secret && matches!(kind, "roll" | "fight" | "fight-step")) {
+            if !(secret
+                && matches!(
+                    kind,
+                    "roll" | "fight" | "fight-step" | "fight-decision" | "fight-control"
+                ))
+            {
                 return fail(line, "only a secret roll or fight may be hidden");
             }
             self.report.rolls_hidden += 1;
@@ -610,6 +615,8 @@ impl<'l> Verifier<'l> {
                     self.legacy(&at, kind, body)
                 }
             }
+            "fight-decision" => self.action(&at, kind, body),
+            "fight-control" => self.fight_control(&at, body),
             _ => Ok(()),
         }
     }
@@ -708,9 +715,54 @@ impl<'l> Verifier<'l> {
                 format!("event {seq}: the fight's start is not what its request makes"),
             );
         }
+        let running = if body["played"] == true {
+            match crate::api::played::Table::from_start(body, fight) {
+                Ok(played) => Running::Played(played),
+                Err(e) => {
+                    return fail(line, format!("event {seq}: not a played fight: {e}"));
+                }
+            }
+        } else {
+            Running::Stepped(fight)
+        };
         if let Some(replay) = self.fights.get_mut(&seq) {
-            replay.fight = Some(fight);
+            replay.fight = Some(running);
         }
+        Ok(())
+    }
+
+    /// A played fight's change of control: it draws no dice and takes its
+    /// number in the fight's thread (each decision's action names the
+    /// combatants the engine controls, so the replay needs nothing else).
+    fn fight_control(&mut self, at: &At, body: &Value) -> Result<(), Failure> {
+        let (line, seq) = (at.line, at.seq);
+        let id = body_int(body, "fight", line)?;
+        let number = body_int(body, "step", line)?;
+        let full = self.hidden_seen == 0 && self.report.first_seq == 1;
+        let Some(replay) = self.fights.get_mut(&id) else {
+            if full {
+                return fail(
+                    line,
+                    format!(
+                        "event {seq}: a change of control in fight {id}, which is not in the log"
+                    ),
+                );
+            }
+            return Ok(());
+        };
+        if number != replay.steps + 1 {
+            let after = replay.steps;
+            replay.steps = number;
+            replay.fight = None;
+            if full {
+                return fail(
+                    line,
+                    format!("event {seq}: step {number} of fight {id} after step {after}"),
+                );
+            }
+            return Ok(());
+        }
+        replay.steps = number;
         Ok(())
     }
 
@@ -798,6 +850,17 @@ impl<'l> Verifier<'l> {
             );
         }
         match &action {
+            Action::FightDecision { fight, step, .. } => {
+                if body["fight"] != *fight || body["step"] != *step || body.get("rounds").is_some()
+                {
+                    return fail(
+                        line,
+                        format!(
+                            "event {seq}: the decision's `fight` or `step` is not its action's"
+                        ),
+                    );
+                }
+            }
             Action::FightStep {
                 fight,
                 step,
@@ -885,7 +948,8 @@ impl<'l> Verifier<'l> {
     fn hold(&mut self, pending: Pending, body: &Value) -> Result<(), Failure> {
         let step = match &pending.how {
             How::Action { action, .. } => match **action {
-                Action::FightStep { fight, step, .. } => Some((fight, step)),
+                Action::FightStep { fight, step, .. }
+                | Action::FightDecision { fight, step, .. } => Some((fight, step)),
                 _ => None,
             },
             How::Legacy { .. } => body_int(body, "fight", pending.line)
@@ -1009,11 +1073,7 @@ impl<'l> Verifier<'l> {
 
     /// Recomputes `roll` from its epoch's seed (on `fight` for a step): its
     /// faces, total and outcome must be what the log holds.
-    fn recompute(
-        &mut self,
-        roll: &Pending,
-        fight: Option<&mut nutshell_mls::Fight>,
-    ) -> Result<(), Failure> {
+    fn recompute(&mut self, roll: &Pending, fight: Option<&mut Running>) -> Result<(), Failure> {
         let stepped = fight.is_some();
         let Some(&(seed, anchored)) = self.seeds.get(&roll.epoch) else {
             self.report.rolls_pending += 1;
@@ -1042,7 +1102,10 @@ impl<'l> Verifier<'l> {
                     expression,
                 };
                 match fight {
-                    Some(fight) => legacy::step(fight, &seed, &record),
+                    Some(Running::Stepped(fight)) => legacy::step(fight, &seed, &record),
+                    Some(Running::Played(_)) => Err(replay::RollError::Rules(
+                        "a step of an earlier server in a played fight".into(),
+                    )),
                     None => legacy::perform(&seed, &record, self.limits),
                 }
             }
@@ -1061,7 +1124,7 @@ impl<'l> Verifier<'l> {
                 return fail(
                     roll.line,
                     format!(
-                        "event {}: the fight's step does not follow from the revealed seed (its lines or a combatant's state differ)",
+                        "event {}: the fight's step or decision does not follow from the revealed seed and the decisions (its lines or a combatant's state differ)",
                         roll.seq
                     ),
                 );

@@ -396,13 +396,38 @@ impl Fight {
         let end = dry.fighters[i].pose.unwrap_or(start);
         let default = vec![format!("{}:{}", end.square, end.facing)];
         let mut cheapest: Vec<(Square, u32)> = Vec::new();
+        let mut moves = Vec::new();
         if let Some(reach) = self.reach(i, budget, &|s| contact.contains(&s)) {
+            let mut best: Vec<(Square, u32, Pose)> = Vec::new();
             for (pose, cost) in reach.poses() {
-                match cheapest.iter_mut().find(|(s, _)| *s == pose.square) {
-                    Some((_, c)) => *c = (*c).min(cost),
-                    None => cheapest.push((pose.square, cost)),
+                match best.iter_mut().find(|(s, _, _)| *s == pose.square) {
+                    Some(b) if cost < b.1 => *b = (pose.square, cost, pose),
+                    Some(_) => {}
+                    None => best.push((pose.square, cost, pose)),
                 }
             }
+            // Each square's cheapest way, for a front end to show.
+            for &(square, cost, pose) in &best {
+                let mut path: Vec<String> = Vec::new();
+                if let Some(way) = reach.path_to(pose) {
+                    let mut at = start.square;
+                    for (_, p, _) in &way.steps {
+                        if p.square != at {
+                            at = p.square;
+                            path.push(at.to_string());
+                        }
+                    }
+                }
+                moves.push(super::decide::Move {
+                    square: square.to_string(),
+                    cost,
+                    path,
+                });
+            }
+            cheapest = best.iter().map(|&(s, c, _)| (s, c)).collect();
+        }
+        if let Some(d) = self.decisions.as_mut() {
+            d.moves = moves;
         }
         let rule = match action {
             Action::Flee => sentence::FLEE,
@@ -456,6 +481,8 @@ impl Fight {
         let end = dry.fighters[i].pose.unwrap_or(start);
         let default = Choice::Path(vec![format!("{}:{}", end.square, end.facing)]);
         let mut options = Vec::new();
+        // A Fight action's step costs no movement points.
+        let mut moves = Vec::new();
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let Some(square) = start.square.offset(dx, dy) else {
@@ -467,6 +494,20 @@ impl Fight {
                 for facing in Facing::ALL {
                     let pose = Pose { square, facing };
                     if self.fighting_pose(i, start, pose).is_ok() {
+                        if !moves
+                            .iter()
+                            .any(|m: &super::decide::Move| m.square == square.to_string())
+                        {
+                            moves.push(super::decide::Move {
+                                square: square.to_string(),
+                                cost: 0,
+                                path: if square == start.square {
+                                    Vec::new()
+                                } else {
+                                    vec![square.to_string()]
+                                },
+                            });
+                        }
                         let text = format!("{square}:{facing}");
                         options.push(Opt {
                             choice: Choice::Path(vec![text.clone()]),
@@ -476,6 +517,9 @@ impl Fight {
                     }
                 }
             }
+        }
+        if let Some(d) = self.decisions.as_mut() {
+            d.moves = moves;
         }
         let question = format!(
             "{}: a Fight action's square and facing (from {} facing {})",

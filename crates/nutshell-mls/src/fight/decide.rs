@@ -147,8 +147,33 @@ pub struct RuledOut {
     pub why: String,
 }
 
-/// A decision the fight waits for.
+/// A square a movement decision can end on: its least cost in movement
+/// points and the cheapest way there, so that a front end shows costs and
+/// paths without computing them.
+///
+/// In a decision's JSON these are the `square`, `cost` and `path` of the
+/// option that ends there:
+///
+/// ```json
+/// {"choice": {"path": ["C3"]}, "label": "C3 (2 MP)", "rule": "...",
+///  "square": "C3", "cost": 2, "path": ["C4", "C3"]}
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Move {
+    /// The square reached.
+    pub square: String,
+    /// The least movement points it costs.
+    pub cost: u32,
+    /// The squares entered on the cheapest way, in order, the last being
+    /// `square` (empty when it is the square the combatant stands on).
+    pub path: Vec<String>,
+}
+
+/// A decision the fight waits for.
+///
+/// Its JSON is its fields', `moves` merged into the `options` they belong
+/// to (a movement option carries its `square`, `cost` and `path`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     /// The turn and round (0: the movement phase).
     pub turn: u32,
@@ -169,6 +194,57 @@ pub struct Decision {
     pub ruled_out: Vec<RuledOut>,
     /// The engine's pick from the combatant's tactic.
     pub default: Choice,
+    /// For a movement: every square within the allowance, with its least
+    /// cost and the cheapest way there (one per option ending on a square).
+    pub moves: Vec<Move>,
+}
+
+/// An option as a decision's JSON writes it: with its square's cost and
+/// way when it is a movement's.
+#[derive(Serialize)]
+struct Shown<'a> {
+    #[serde(flatten)]
+    opt: &'a Opt,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    square: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a [String]>,
+}
+
+impl Serialize for Decision {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let options: Vec<Shown<'_>> = self
+            .options
+            .iter()
+            .map(|o| {
+                let square = match &o.choice {
+                    Choice::Path(p) if p.len() == 1 => p[0].split(':').next(),
+                    _ => None,
+                };
+                let m = square.and_then(|s| self.moves.iter().find(|m| m.square == s));
+                Shown {
+                    opt: o,
+                    square: m.map(|m| m.square.as_str()),
+                    cost: m.map(|m| m.cost),
+                    path: m.map(|m| m.path.as_slice()),
+                }
+            })
+            .collect();
+        let mut s = serializer.serialize_struct("Decision", 9)?;
+        s.serialize_field("turn", &self.turn)?;
+        s.serialize_field("round", &self.round)?;
+        s.serialize_field("who", &self.who)?;
+        s.serialize_field("name", &self.name)?;
+        s.serialize_field("kind", &self.kind)?;
+        s.serialize_field("question", &self.question)?;
+        s.serialize_field("options", &options)?;
+        s.serialize_field("ruled_out", &self.ruled_out)?;
+        s.serialize_field("default", &self.default)?;
+        s.end()
+    }
 }
 
 /// A decision made: what the JSON log writes and an orders file holds.
@@ -213,6 +289,9 @@ pub(super) struct Decisions {
     pub queue: VecDeque<Made>,
     pub made: Vec<Made>,
     pub asked: Option<Decision>,
+    /// The squares of the movement about to be asked, with their costs and
+    /// ways (set by the movement's site, taken by the next decision).
+    pub moves: Vec<Move>,
 }
 
 impl Fight {
@@ -244,6 +323,7 @@ impl Fight {
             .decisions
             .as_mut()
             .expect("decide is only called when deciding");
+        let moves = std::mem::take(&mut d.moves);
         let front = d.queue.front();
         let matches = front.is_some_and(|m| m.who == name && m.kind == ask.kind);
         let controller = d.controllers.get(ask.who).copied().unwrap_or_default();
@@ -272,6 +352,7 @@ impl Fight {
                 options: ask.options,
                 ruled_out: ask.ruled_out,
                 default: ask.default,
+                moves,
             });
             return Err(FightError::Waiting);
         };

@@ -42,7 +42,7 @@ mod turn;
 mod wounds;
 
 pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK};
-pub use decide::{Choice, Controller, Decision, Kind, Made, Opt, RuledOut};
+pub use decide::{Choice, Controller, Decision, Kind, Made, Move, Opt, RuledOut};
 pub use play::{Next, Play};
 pub use report::{CombatantReport, EndingReport, FightReport, MapReport};
 pub use shooting::range_penalty;

@@ -199,6 +199,13 @@ impl Play {
     /// refused (`FightError::Refused`, naming the sentence) and changes
     /// nothing.
     pub fn answer(&mut self, choice: Choice) -> Result<(), FightError> {
+        self.answer_as(choice, Controller::Person)
+    }
+
+    /// [`Play::answer`], saying who answered: `Controller::Engine` when the
+    /// engine's default is taken for a person (a table's time for a
+    /// decision ran out), so the log says it was the engine's.
+    pub fn answer_as(&mut self, choice: Choice, by: Controller) -> Result<(), FightError> {
         let Some(asked) = self.asked.clone() else {
             return Err(FightError::Invalid("no decision is waited for".into()));
         };
@@ -208,7 +215,7 @@ impl Play {
             who: asked.name.clone(),
             kind: asked.kind,
             choice,
-            by: Controller::Person,
+            by,
         };
         // Try it: the step again, on the faces it drew before the decision.
         let mut trial = self.fight.clone();
@@ -247,5 +254,120 @@ impl Play {
                 Next::Step(Progress::Round { .. }) => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FightOptions;
+    use crate::fight::{Action, Kind};
+    use crate::map::{BattleMap, Square};
+    use crate::sheet::Side;
+    use nutshell_dice::Seeded;
+    use std::sync::Arc;
+
+    /// The corridor duel (examples/mls), Sir Aldric a person's, Black Wat
+    /// the engine's.
+    fn corridor() -> Play {
+        let side = |name: &str, text: &str| Side::parse(name, text).unwrap();
+        let map = BattleMap::parse(
+            "corridor.toml",
+            include_str!("../../../../examples/mls/maps/corridor.toml"),
+        )
+        .unwrap();
+        let options = FightOptions {
+            map: Some(Arc::new(map)),
+            ..FightOptions::default()
+        };
+        let sides = [
+            side(
+                "a",
+                include_str!("../../../../examples/mls/duel/knight.toml"),
+            ),
+            side(
+                "b",
+                include_str!("../../../../examples/mls/duel/brigand.toml"),
+            ),
+        ];
+        let fight = Fight::new(sides, options).unwrap();
+        Play::new(fight, vec![Controller::Person, Controller::Engine])
+    }
+
+    fn next(p: &mut Play, dice: &mut Seeded) -> Decision {
+        match p.advance(dice).unwrap() {
+            Next::Decide(d) => d,
+            other => panic!("no decision: {other:?}"),
+        }
+    }
+
+    /// mls, 1. Movement: "may move up to their Agl+1 in squares". A
+    /// movement decision's JSON gives every option its square, its least
+    /// cost (the label's) and the cheapest way there, square by square, so
+    /// that a front end computes no cost.
+    #[test]
+    fn a_movement_shows_each_squares_cost_and_way() {
+        let mut p = corridor();
+        let mut dice = Seeded::new(5);
+        let d = next(&mut p, &mut dice);
+        assert_eq!((d.name.as_str(), d.kind), ("Sir Aldric", Kind::SetAction));
+        p.answer(Choice::Action(Action::Move)).unwrap();
+        let d = next(&mut p, &mut dice);
+        assert_eq!(d.kind, Kind::Movement);
+        let json = serde_json::to_value(&d).unwrap();
+        let options = json["options"].as_array().unwrap();
+        assert_eq!(options.len(), d.options.len());
+        let start = Square::parse("C4").unwrap();
+        for o in options {
+            let square = o["square"].as_str().unwrap();
+            let cost = o["cost"].as_u64().unwrap();
+            assert_eq!(o["label"], format!("{square} ({cost} MP)"), "{o}");
+            assert!(cost <= 3, "within Agl+1 = 3: {o}");
+            let way: Vec<Square> = o["path"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| Square::parse(s.as_str().unwrap()).unwrap())
+                .collect();
+            assert_eq!(way.last().copied().unwrap_or(start).to_string(), square);
+            let mut at = start;
+            for s in &way {
+                assert_eq!(at.x.abs_diff(s.x).max(at.y.abs_diff(s.y)), 1, "{o}");
+                at = *s;
+            }
+        }
+        // Other decisions carry no squares.
+        let set = serde_json::to_value(corridor_first()).unwrap();
+        assert!(set["options"][0].get("square").is_none(), "{set}");
+    }
+
+    fn corridor_first() -> Decision {
+        next(&mut corridor(), &mut Seeded::new(5))
+    }
+
+    /// The engine's pick taken for a person (a table's time ran out) is
+    /// recorded as the engine's; an answer by the person as the person's.
+    #[test]
+    fn an_answer_says_who_gave_it() {
+        let mut p = corridor();
+        let mut dice = Seeded::new(9);
+        next(&mut p, &mut dice);
+        p.answer(Choice::Action(Action::Move)).unwrap();
+        let d = next(&mut p, &mut dice);
+        p.answer_as(d.default.clone(), Controller::Engine).unwrap();
+        next(&mut p, &mut dice);
+        let made = p.decisions();
+        let by: Vec<(Kind, Controller)> = made
+            .iter()
+            .filter(|m| m.who == "Sir Aldric")
+            .map(|m| (m.kind, m.by))
+            .collect();
+        assert_eq!(
+            &by[..2],
+            &[
+                (Kind::SetAction, Controller::Person),
+                (Kind::Movement, Controller::Engine)
+            ]
+        );
     }
 }

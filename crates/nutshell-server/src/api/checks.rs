@@ -66,7 +66,15 @@ pub(crate) fn split<T: DeserializeOwned>(
     };
     let own: &[&str] = match what {
         "check" | "contest" => &["client_seed", "secret", "odds", "commitment"],
-        "fight" => &["run", "client_seed", "secret", "commitment"],
+        "fight" => &[
+            "run",
+            "client_seed",
+            "secret",
+            "commitment",
+            "played",
+            "control",
+            "decision_seconds",
+        ],
         "sheet" => &["client_seed", "secret", "commitment"],
         _ => &["client_seed", "commitment"],
     };

@@ -19,7 +19,6 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use nutshell_mls::Fight;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -28,22 +27,23 @@ use super::rolls::{RollPlan, check_client_seed, nonce, refused};
 use crate::action::Action;
 use crate::app::{ApiError, AppState, InRoom};
 use crate::fair::{self, RollRecord, Seed};
-use crate::fight::{self, FightRequest, Rounds};
+use crate::fight::{self, FightRequest, Rounds, Running};
 use crate::store::{Draft, Event, Member, Role};
 
 /// How many fights between steps a process keeps in memory.
 const CACHE_SIZE: usize = 256;
 
-/// Fights between steps, each with the sequence number of the event it is
-/// the state after (a fight whose thread has moved on is rebuilt).
+/// Fights between steps or decisions, each with the sequence number of the
+/// event it is the state after (a fight whose thread has moved on is
+/// rebuilt).
 #[derive(Default)]
 pub struct Cache {
-    fights: Mutex<HashMap<(String, i64), (i64, Fight)>>,
+    fights: Mutex<HashMap<(String, i64), (i64, Running)>>,
 }
 
 impl Cache {
     /// A copy of fight `id` of `room` after event `head`, if kept.
-    fn get(&self, room: &str, id: i64, head: i64) -> Option<Fight> {
+    pub(crate) fn get(&self, room: &str, id: i64, head: i64) -> Option<Running> {
         let fights = self.fights.lock().unwrap_or_else(|e| e.into_inner());
         match fights.get(&(room.to_string(), id)) {
             Some((at, fight)) if *at == head => Some(fight.clone()),
@@ -52,10 +52,10 @@ impl Cache {
     }
 
     /// Keeps fight `id` as it is after event `head` (forgets it once over).
-    fn put(&self, room: &str, id: i64, head: i64, fight: Fight) {
+    pub(crate) fn put(&self, room: &str, id: i64, head: i64, fight: Running) {
         let mut fights = self.fights.lock().unwrap_or_else(|e| e.into_inner());
         let key = (room.to_string(), id);
-        if fight.ending().is_some() {
+        if fight.fight().ending().is_some() {
             fights.remove(&key);
             return;
         }
@@ -82,9 +82,9 @@ pub async fn create(
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(mut body) = body?;
-    let run = match &mut body {
-        Value::Object(object) => flag(object, "run")?,
-        _ => false,
+    let (run, table) = match &mut body {
+        Value::Object(object) => (flag(object, "run")?, super::played::Table::take(object)?),
+        _ => (false, None),
     };
     let (fields, request): (_, FightRequest) = split(body, "fight")?;
     fields.refuse_odds(
@@ -95,6 +95,15 @@ pub async fn create(
         return Err(ApiError::forbidden("only the GM may fight in secret"));
     }
     check_client_seed(&fields.client_seed)?;
+    if let Some(table) = table {
+        if run {
+            return Err(ApiError::bad_request(
+                "bad_fight",
+                "a played fight (`\"played\": true`) goes on by its decisions: it cannot also `run` to the end at once",
+            ));
+        }
+        return super::played::create(&state, &me, request, fields, table).await;
+    }
     if !run && !fields.client_seed.is_empty() {
         return Err(ApiError::bad_request(
             "bad_fight",
@@ -147,7 +156,9 @@ pub async fn create(
         .await
         .map_err(refused)?;
     state.hub.publish(event.clone());
-    state.fights.put(&me.room, event.seq, event.seq, fight);
+    state
+        .fights
+        .put(&me.room, event.seq, event.seq, Running::Stepped(fight));
     if run {
         let mut answer = step(
             &state,
@@ -257,6 +268,14 @@ async fn step(
         return Err(over(id));
     }
     let number = step_number(&head.body).unwrap_or(0) + 1;
+    if first.body["played"] == true {
+        return Err(ApiError::bad_request(
+            "played_fight",
+            format!(
+                "fight {id} is played by decisions: it goes on by `POST .../fights/{id}/decisions`, not by steps"
+            ),
+        ));
+    }
     let mut fight = match state.fights.get(&me.room, id, head.seq) {
         Some(fight) => fight,
         None => rebuild(state, &me.room, id).await?,
@@ -283,7 +302,7 @@ async fn step(
     let expected = head.seq;
     let (event, (result, commitment, fight, plan)) = state
         .store
-        .append_to_thread(&me.room, id, me.id, move |room, slot, now| {
+        .append_to_thread(&me.room, id, Some(me.id), move |room, slot, now| {
             if now.map(|e| e.seq) != Some(expected) {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
@@ -310,14 +329,14 @@ async fn step(
     answer["commitment"] = json!(commitment);
     answer["body_hash"] = json!(event.body_hash);
     answer["hash"] = json!(event.hash);
-    if let Some(ending) = fight.ending() {
-        answer["report"] = json!(fight.report(ending));
+    if let Some(ending) = fight.fight().ending() {
+        answer["report"] = json!(fight.fight().report(ending));
     }
     state.fights.put(&me.room, id, event.seq, fight);
     Ok(answer)
 }
 
-fn over(id: i64) -> ApiError {
+pub(crate) fn over(id: i64) -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
         "fight_over",
@@ -326,9 +345,9 @@ fn over(id: i64) -> ApiError {
 }
 
 /// Fight `id` as its events leave it: built from its request, every step
-/// replayed with its epoch's seed (the room's current one, or an earlier
-/// one from the log's reveals).
-async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Fight, ApiError> {
+/// or decision replayed with its epoch's seed (the room's current one, or
+/// an earlier one from the log's reveals), every change of control applied.
+pub(crate) async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Running, ApiError> {
     let broken = |why: String| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -342,7 +361,12 @@ async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Fight, ApiErro
     };
     let request: FightRequest =
         serde_json::from_value(first.body["request"].clone()).map_err(|e| broken(e.to_string()))?;
-    let mut fight = request.build().map_err(broken)?;
+    let built = request.build().map_err(broken)?;
+    let mut fight = if first.body["played"] == true {
+        Running::Played(super::played::Table::from_start(&first.body, built).map_err(broken)?)
+    } else {
+        Running::Stepped(built)
+    };
     let current = state
         .store
         .room(room)
@@ -365,6 +389,12 @@ async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Fight, ApiErro
         }
     }
     for event in steps {
+        if event.kind == "fight-control" {
+            if let Running::Played(played) = &mut fight {
+                super::played::apply_control(played, &event.body).map_err(broken)?;
+            }
+            continue;
+        }
         replay_step(&mut fight, room, id, event, &seeds).map_err(broken)?;
     }
     Ok(fight)
@@ -380,7 +410,7 @@ pub(crate) fn step_number(body: &Value) -> Option<i64> {
 /// with the dice of its action, one of an earlier server with the dice of
 /// its legacy record.
 fn replay_step(
-    fight: &mut Fight,
+    fight: &mut Running,
     room: &str,
     id: i64,
     event: &Event,
@@ -417,6 +447,9 @@ fn replay_step(
         roller,
         client_seed,
         expression: &text,
+    };
+    let Running::Stepped(fight) = fight else {
+        return Err("a step of an earlier server in a played fight".to_string());
     };
     crate::replay::legacy::step(fight, seed, &record).map_err(|e| e.to_string())?;
     Ok(())

@@ -4,6 +4,7 @@ pub mod checks;
 pub mod fights;
 pub mod log;
 pub mod odds;
+pub mod played;
 pub mod rolls;
 pub mod rooms;
 pub mod sheets;

@@ -180,7 +180,7 @@ impl RollPlan {
         &self,
         room: &Room,
         slot: Slot,
-        fight: Option<&mut nutshell_mls::Fight>,
+        fight: Option<&mut crate::fight::Running>,
     ) -> Result<(Draft, Value), ApiError> {
         if let Some(expected) = &self.expect
             && *expected != fair::commitment(&room.seed)

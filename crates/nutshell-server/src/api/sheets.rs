@@ -163,7 +163,7 @@ pub async fn advance(
     let expected = head.seq;
     let (event, (result, commitment, plan)) = state
         .store
-        .append_to_thread(&me.room, id, me.id, move |room, slot, now| {
+        .append_to_thread(&me.room, id, Some(me.id), move |room, slot, now| {
             if now.map(|e| e.seq) != Some(expected) {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,

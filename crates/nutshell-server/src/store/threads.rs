@@ -51,12 +51,14 @@ impl Store {
     /// the new event's [`Slot`] and the thread's head as that transaction sees it (none when
     /// there is no event `id`), and refuses when the head is not the one the
     /// caller built on; then nothing is written. The event is stored as
-    /// continuing `id`, and committed before this returns.
+    /// continuing `id`, and committed before this returns. An event that
+    /// draws no dice (a fight's change of control) has no `roller`: its
+    /// slot's count is 0 and nobody's count moves.
     pub async fn append_to_thread<E: Send, T: Send>(
         &self,
         room: &str,
         id: i64,
-        roller: i64,
+        roller: Option<i64>,
         build: impl FnOnce(&Room, Slot, Option<&Event>) -> Result<(Draft, T), E> + Send,
     ) -> Result<(Event, T), AppendError<E>> {
         let timeout = self.timeout();
@@ -71,7 +73,7 @@ impl Store {
         &self,
         room: &str,
         id: i64,
-        roller: i64,
+        roller: Option<i64>,
         build: impl FnOnce(&Room, Slot, Option<&Event>) -> Result<(Draft, T), E>,
     ) -> Result<(Event, T), AppendError<E>> {
         let mut tx = self.begin_write(room).await?;
@@ -85,11 +87,14 @@ impl Store {
             .transpose()?;
         let (seq, prev) = last_in(&mut tx, room).await?;
         self.check_room_events(seq)?;
-        let count = rolls_of(&mut tx, room, roller).await? + 1;
+        let count = match roller {
+            Some(roller) => rolls_of(&mut tx, room, roller).await? + 1,
+            None => 0,
+        };
         let (mut draft, output) =
             build(&state, Slot { seq, count }, head.as_ref()).map_err(AppendError::Refused)?;
         draft.thread = Some(id);
-        draft.roller = Some((roller, count));
+        draft.roller = roller.map(|roller| (roller, count));
         self.check_event_size(&draft)?;
         let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;

@@ -1,0 +1,900 @@
+//! MLS fights played by their players: each combatant is controlled by a
+//! member, the GM or the engine; the fight waits for a person's decision,
+//! takes it, and goes on by itself until the next one (the engine's
+//! combatants decide at once).
+//!
+//! - `POST /fights` with `"played": true` (and `control`,
+//!   `decision_seconds`) starts one: a `fight` event naming every
+//!   combatant's controller, then a `fight-decision` event that runs the
+//!   fight to the first person's decision.
+//! - `GET /fights/{fight}` shows it: the state, who controls whom, whose
+//!   decision is awaited and, to that decision's controller only, its
+//!   options.
+//! - `POST /fights/{fight}/decisions` answers the decision awaited: a
+//!   `fight-decision` event whose action holds the answer and whose dice are
+//!   keyed by it ([`crate::action::Action::FightDecision`]); its result
+//!   holds the rounds it let the fight resolve.
+//! - `POST /fights/{fight}/control` (the GM) hands a combatant to someone
+//!   else, or sets the time for decisions: a `fight-control` event (no
+//!   dice). When that time runs out the engine's default is taken, as a
+//!   `fight-decision` event whose decision is `"by": "engine"`.
+//!
+//! Every event of a played fight continues the fight's thread; its `step`
+//! is its number in it (the fight's own event is 0). A decision quotes the
+//! step it answers, so an answer to a decision that is no longer awaited is
+//! refused (409 `stale`) and of two answers at once one is written.
+
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use nutshell_mls::Fight;
+use nutshell_mls::fight::{Choice, Controller, Kind, Made};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::checks::RollFields;
+use super::fights::{over, rebuild, step_number};
+use super::rolls::{RollPlan, check_client_seed, refused};
+use crate::action::Action;
+use crate::app::{ApiError, AppState, InRoom};
+use crate::fight::{self, Control, FightRequest, Played, Running};
+use crate::store::{Draft, Event, Member, Role};
+
+/// The longest time for a decision that may be set, in seconds (a day).
+pub const MAX_DECISION_SECONDS: u64 = 86_400;
+
+/// A played fight's own fields of `POST /fights`, taken out of its body.
+pub(crate) struct Table {
+    control: Map<String, Value>,
+    decision_seconds: Option<u64>,
+}
+
+fn decision_seconds(value: &Value) -> Result<Option<u64>, ApiError> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Number(n) => match n.as_u64() {
+            Some(s @ 1..=MAX_DECISION_SECONDS) => Ok(Some(s)),
+            _ => Err(ApiError::bad_request(
+                "bad_fight",
+                format!("`decision_seconds` must be 1 to {MAX_DECISION_SECONDS}, or null"),
+            )),
+        },
+        _ => Err(ApiError::bad_request(
+            "bad_fight",
+            format!("`decision_seconds` must be 1 to {MAX_DECISION_SECONDS}, or null"),
+        )),
+    }
+}
+
+impl Table {
+    /// Takes `played`, `control` and `decision_seconds` out of a fight's
+    /// body: the table's fields when `played` is true (the other two without
+    /// it are refused).
+    pub(crate) fn take(object: &mut Map<String, Value>) -> Result<Option<Table>, ApiError> {
+        let played = match object.remove("played") {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    "bad_fight",
+                    "`played` must be true or false",
+                ));
+            }
+        };
+        let control = object.remove("control");
+        let seconds = object.remove("decision_seconds");
+        if !played {
+            if control.is_some() || seconds.is_some() {
+                return Err(ApiError::bad_request(
+                    "bad_fight",
+                    "`control` and `decision_seconds` are for a played fight: add `\"played\": true`",
+                ));
+            }
+            return Ok(None);
+        }
+        let control = match control {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(map)) => map,
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    "bad_fight",
+                    "`control` must be an object: {\"<combatant>\": \"gm\" | \"engine\" | <member id>}",
+                ));
+            }
+        };
+        Ok(Some(Table {
+            control,
+            decision_seconds: decision_seconds(seconds.as_ref().unwrap_or(&Value::Null))?,
+        }))
+    }
+
+    /// A played fight as its first event starts it: `fight` with the
+    /// event's `control` and `decision_seconds`.
+    pub(crate) fn from_start(body: &Value, fight: Fight) -> Result<Played, String> {
+        let names: Vec<String> = fight
+            .fighters()
+            .iter()
+            .map(|f| f.sheet.name.clone())
+            .collect();
+        let mut control = vec![Control::Gm; names.len()];
+        for entry in body["control"].as_array().into_iter().flatten() {
+            let name = entry["name"].as_str().unwrap_or("");
+            let i = names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("no combatant {name:?}"))?;
+            control[i] = Control::from_json(&entry["controller"])?;
+        }
+        Ok(Played::new(
+            fight,
+            control,
+            body["decision_seconds"].as_u64(),
+        ))
+    }
+}
+
+/// Applies a `fight-control` event to a played fight.
+pub(crate) fn apply_control(played: &mut Played, body: &Value) -> Result<(), String> {
+    if let Some(name) = body["who"].as_str() {
+        let i = played
+            .play
+            .index_of(name)
+            .ok_or_else(|| format!("no combatant {name:?}"))?;
+        played.control[i] = Control::from_json(&body["controller"])?;
+    }
+    if let Some(seconds) = body.get("decision_seconds") {
+        played.decision_seconds = seconds.as_u64();
+    }
+    Ok(())
+}
+
+/// Checks a controller named for a combatant: a member of the room, and no
+/// player's in a secret fight.
+fn check_control(
+    members: &[Member],
+    who: &str,
+    value: &Value,
+    secret: bool,
+) -> Result<Control, ApiError> {
+    let control = Control::from_json(value)
+        .map_err(|e| ApiError::bad_request("bad_control", format!("{who:?}: {e}")))?;
+    if let Control::Member(id) = control {
+        if !members.iter().any(|m| m.id == id) {
+            return Err(ApiError::bad_request(
+                "bad_control",
+                format!("{who:?}: there is no member {id} in this room"),
+            ));
+        }
+        if secret {
+            return Err(ApiError::bad_request(
+                "bad_control",
+                format!(
+                    "{who:?}: a secret fight is the GM's: a player cannot control a combatant in it"
+                ),
+            ));
+        }
+    }
+    Ok(control)
+}
+
+/// Starts a played fight (`POST /fights` with `"played": true`): the
+/// controllers (named in `control`, else a combatant named as a sheet of
+/// the room is its owner's, the rest the GM's), the `fight` event, and the
+/// first `fight-decision` event (the fight run to the first person's
+/// decision, with the starter's client seed). Answers the fight as
+/// [`show`] does, with the two events' numbers.
+pub(crate) async fn create(
+    state: &AppState,
+    me: &Member,
+    request: FightRequest,
+    fields: RollFields,
+    table: Table,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let fight = request
+        .build()
+        .map_err(|e| ApiError::bad_request("bad_fight", e))?;
+    if let Some(ending) = fight.ending() {
+        return Err(ApiError::bad_request(
+            "bad_fight",
+            format!("the fight is over before it starts: {}", ending.reason),
+        ));
+    }
+    let secret = fields.secret;
+    let names: Vec<String> = fight
+        .fighters()
+        .iter()
+        .map(|f| f.sheet.name.clone())
+        .collect();
+    let members = state.store.members(&me.room).await?;
+    if let Some(unknown) = table.control.keys().find(|k| !names.contains(k)) {
+        return Err(ApiError::bad_request(
+            "bad_control",
+            format!(
+                "`control` names {unknown:?}, who is not in the fight (its combatants: {})",
+                names.join(", ")
+            ),
+        ));
+    }
+    let owners = if secret {
+        Vec::new()
+    } else {
+        sheet_owners(state, me).await?
+    };
+    let mut control = Vec::with_capacity(names.len());
+    for name in &names {
+        control.push(match table.control.get(name) {
+            Some(value) => check_control(&members, name, value, secret)?,
+            None => match owners.iter().find(|(n, _)| n == name) {
+                Some((_, 0)) | None => Control::Gm,
+                Some((_, owner)) => Control::Member(*owner),
+            },
+        });
+    }
+    let control_json: Vec<Value> = names
+        .iter()
+        .zip(&control)
+        .map(|(n, c)| json!({"name": n, "controller": c.to_json()}))
+        .collect();
+    let start = fight::start(&fight);
+    let nonce = if secret {
+        Some(super::rolls::nonce()?)
+    } else {
+        None
+    };
+    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
+    let body_request = json!(request);
+    let seconds = table.decision_seconds;
+    let (event, ()) = state
+        .store
+        .append_with(&me.room, None, move |room, _slot| {
+            let mut body = json!({
+                "kind": "fight",
+                "roller": roller,
+                "name": name,
+                "role": role,
+                "epoch": room.epoch,
+                "secret": secret,
+                "request": body_request,
+                "fight": start,
+                "played": true,
+                "control": control_json,
+                "decision_seconds": seconds,
+            });
+            if let Some(nonce) = nonce {
+                body["nonce"] = json!(nonce);
+            }
+            let draft = Draft {
+                kind: "fight",
+                epoch: room.epoch,
+                secret,
+                body,
+                thread: None,
+                roller: None,
+            };
+            Ok::<_, ApiError>((draft, ()))
+        })
+        .await
+        .map_err(refused)?;
+    state.hub.publish(event.clone());
+    let played = Played::new(fight, control, seconds);
+    let (step_event, _) = commit(
+        state,
+        me,
+        &event,
+        event.seq,
+        0,
+        played,
+        None,
+        fields.client_seed,
+    )
+    .await?;
+    let mut answer = show_fight(state, me, event.seq).await?;
+    answer["seq"] = json!(event.seq);
+    answer["started"] = json!(step_event.seq);
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// The room's sheets that `me` may see, by name, with their owners.
+async fn sheet_owners(state: &AppState, me: &Member) -> Result<Vec<(String, i64)>, ApiError> {
+    let mut owners = Vec::new();
+    for event in state
+        .store
+        .events_matching(&me.room, "%\"kind\":\"sheet\"%")
+        .await?
+    {
+        if !super::sheets::is_sheet(&event) || !crate::events::may_see(&event, me) {
+            continue;
+        }
+        if let (Some(name), Some(owner)) = (
+            event.body["result"]["name"].as_str(),
+            event.body["roller"].as_i64(),
+        ) {
+            owners.push((name.to_string(), owner));
+        }
+    }
+    Ok(owners)
+}
+
+/// Appends a `fight-decision` event to fight `first` by `actor`: `made`
+/// answered (none: the fight only goes on), the fight run until the next
+/// person's decision or its end with the dice of the action. Refused with
+/// 409 `stale` when the fight's thread is no longer at `head`. The event is
+/// announced, the fight kept, and the time for the next decision set.
+#[allow(clippy::too_many_arguments)]
+async fn commit(
+    state: &AppState,
+    actor: &Member,
+    first: &Event,
+    head: i64,
+    step: i64,
+    played: Played,
+    made: Option<Made>,
+    client_seed: String,
+) -> Result<(Event, Value), ApiError> {
+    let id = first.seq;
+    let number = step + 1;
+    let action = Action::FightDecision {
+        fight: id,
+        step: number,
+        decision: made,
+        engine: played.engine_names(),
+    };
+    let plan = RollPlan::new(
+        state,
+        actor,
+        action,
+        client_seed,
+        first.secret,
+        "illegal_decision",
+    )?
+    .with("fight", json!(id))
+    .with("step", json!(number));
+    let mut running = Running::Played(played);
+    let (event, (result, running)) = state
+        .store
+        .append_to_thread(&actor.room, id, Some(actor.id), move |room, slot, now| {
+            if now.map(|e| e.seq) != Some(head) {
+                return Err(stale(id));
+            }
+            let (draft, result) = plan.draft(room, slot, Some(&mut running))?;
+            Ok((draft, (result, running)))
+        })
+        .await
+        .map_err(refused)?;
+    state.hub.publish(event.clone());
+    if let Running::Played(played) = &running {
+        schedule(state, &actor.room, id, &event, played);
+    }
+    state.fights.put(&actor.room, id, event.seq, running);
+    Ok((event, result))
+}
+
+fn stale(id: i64) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "stale",
+        format!(
+            "fight {id} has moved on (another decision or change was written): read it again and answer the decision it waits for now"
+        ),
+    )
+}
+
+/// The time, in milliseconds since 1970, at which the decision awaited
+/// after event `head` is the engine's, if there is a time for decisions.
+fn deadline_ms(played: &Played, head: &Event) -> Option<i64> {
+    let seconds = played.decision_seconds?;
+    let who = played.play.pending()?.who;
+    (played.control.get(who) != Some(&Control::Engine))
+        .then(|| head.at_ms + i64::try_from(seconds).unwrap_or(i64::MAX / 2000) * 1000)
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// `ms` since 1970 as RFC 3339 in UTC, to the millisecond.
+///
+/// (Days to a civil date: H. Hinnant's `civil_from_days`.)
+fn rfc3339(ms: i64) -> String {
+    let (days, rest) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3_600_000,
+        rest / 60_000 % 60,
+        rest / 1000 % 60,
+        rest % 1000
+    )
+}
+
+/// Takes the engine's default when the time for the decision awaited after
+/// `head` runs out (in this process; after a restart, or on another
+/// process, the next reader of the fight takes it: [`expire`]).
+fn schedule(state: &AppState, room: &str, id: i64, head: &Event, played: &Played) {
+    let Some(at) = deadline_ms(played, head) else {
+        return;
+    };
+    let (state, room, seq) = (state.clone(), room.to_string(), head.seq);
+    let wait = Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0));
+    tokio::spawn(async move {
+        tokio::time::sleep(wait).await;
+        // Another decision meanwhile, or a process stopping: nothing to do.
+        let _ = expire(&state, &room, id, Some(seq)).await;
+    });
+}
+
+/// The room's GM, who writes the engine's decisions.
+async fn gm(state: &AppState, room: &str) -> Result<Member, ApiError> {
+    state
+        .store
+        .members(room)
+        .await?
+        .into_iter()
+        .find(|m| m.role == Role::Gm)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "store",
+                "the room has no GM",
+            )
+        })
+}
+
+/// Fight `id` of `room` as its latest event leaves it: that event and the
+/// fight.
+async fn current(state: &AppState, room: &str, id: i64) -> Result<(Event, Running), ApiError> {
+    let head = state
+        .store
+        .thread_head(room, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no fight {id} in this room")))?;
+    let running = match state.fights.get(room, id, head.seq) {
+        Some(running) => running,
+        None => {
+            let running = rebuild(state, room, id).await?;
+            state.fights.put(room, id, head.seq, running.clone());
+            running
+        }
+    };
+    Ok((head, running))
+}
+
+/// If the time for the decision fight `id` awaits has run out (and its
+/// thread is still at `at`, when given), takes the engine's default for it
+/// as a decision event written by the GM's member with `"by": "engine"`.
+/// Whether it did.
+async fn expire(state: &AppState, room: &str, id: i64, at: Option<i64>) -> Result<bool, ApiError> {
+    let Some(first) = state.store.event(room, id).await? else {
+        return Ok(false);
+    };
+    let (head, running) = current(state, room, id).await?;
+    if at.is_some_and(|at| at != head.seq) {
+        return Ok(false);
+    }
+    let Running::Played(played) = running else {
+        return Ok(false);
+    };
+    if played.play.fight().ending().is_some() {
+        return Ok(false);
+    }
+    let (Some(deadline), Some(asked)) = (deadline_ms(&played, &head), played.play.pending()) else {
+        return Ok(false);
+    };
+    if now_ms() < deadline {
+        return Ok(false);
+    }
+    let made = Made {
+        turn: asked.turn,
+        round: asked.round,
+        who: asked.name.clone(),
+        kind: asked.kind,
+        choice: asked.default.clone(),
+        by: Controller::Engine,
+    };
+    let gm = gm(state, room).await?;
+    let step = step_number(&head.body).unwrap_or(0);
+    match commit(
+        state,
+        &gm,
+        &first,
+        head.seq,
+        step,
+        played,
+        Some(made),
+        String::new(),
+    )
+    .await
+    {
+        Ok(_) => Ok(true),
+        // Someone answered (or another process took the default) first.
+        Err(e) if e.status == StatusCode::CONFLICT => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The first event of fight `id` if `me` may see it.
+async fn visible_fight(state: &AppState, me: &Member, id: i64) -> Result<Event, ApiError> {
+    state
+        .store
+        .event(&me.room, id)
+        .await?
+        .filter(|e| crate::events::may_see(e, me) && e.kind == "fight")
+        .ok_or_else(|| ApiError::not_found(format!("no fight {id} in this room")))
+}
+
+/// A controller as a viewer reads it: `"gm"`, `"engine"` or
+/// `{"member": id, "name": name}`.
+fn controller_json(control: Control, members: &[Member]) -> Value {
+    match control {
+        Control::Member(id) => json!({
+            "member": id,
+            "name": members.iter().find(|m| m.id == id).map(|m| m.name.clone()),
+        }),
+        other => other.to_json(),
+    }
+}
+
+/// `GET /api/rooms/{room}/fights/{fight}`: the fight as it stands, for any
+/// member who may see it: `fight`, `played`, `step` (its thread's last
+/// event's number, which a decision quotes), `start`, `state`, `over`,
+/// `ending` once over, `controllers`, `waiting` (whose decision is awaited,
+/// its kind, its controller, its `deadline`) and `decision` (the engine's
+/// decision with its options, only to whoever controls the combatant
+/// awaited). A decision whose time ran out is taken by the engine first.
+pub async fn show(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    Path((_room, id)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let id = super::seq_param(&id, "fight")?;
+    visible_fight(&state, &me, id).await?;
+    expire(&state, &me.room, id, None).await?;
+    Ok(Json(show_fight(&state, &me, id).await?))
+}
+
+async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, ApiError> {
+    let first = visible_fight(state, me, id).await?;
+    let (head, running) = current(state, &me.room, id).await?;
+    let fight = running.fight();
+    let mut answer = json!({
+        "fight": id,
+        "played": matches!(running, Running::Played(_)),
+        "step": step_number(&head.body).unwrap_or(0),
+        "seq": head.seq,
+        "secret": first.secret,
+        "start": first.body["fight"],
+        "state": fight::state(fight),
+        "over": fight.ending().is_some(),
+        "controllers": [],
+        "waiting": [],
+    });
+    if let Some(ending) = fight.ending() {
+        answer["ending"] = json!(fight.report(ending).ending);
+    }
+    let Running::Played(played) = &running else {
+        return Ok(answer);
+    };
+    let members = state.store.members(&me.room).await?;
+    answer["decision_seconds"] = json!(played.decision_seconds);
+    answer["controllers"] = fight
+        .fighters()
+        .iter()
+        .zip(&played.control)
+        .map(|(f, c)| json!({"name": f.sheet.name, "controller": controller_json(*c, &members)}))
+        .collect();
+    if let Some(asked) = played.play.pending() {
+        let control = played.control[asked.who];
+        let mut waiting = json!({
+            "who": asked.name,
+            "kind": asked.kind,
+            "turn": asked.turn,
+            "round": asked.round,
+            "controller": controller_json(control, &members),
+        });
+        if let Some(at) = deadline_ms(played, &head) {
+            waiting["deadline"] = json!(rfc3339(at));
+        }
+        answer["waiting"] = json!([waiting]);
+        if control.is(me.id, me.role == Role::Gm) {
+            answer["decision"] = json!(asked);
+        }
+    }
+    Ok(answer)
+}
+
+/// `POST /api/rooms/{room}/fights/{fight}/decisions`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionRequest {
+    /// The fight's step the decision answers (`GET`'s `step`).
+    pub step: i64,
+    /// The combatant deciding, by name.
+    pub who: String,
+    /// The kind of decision.
+    pub kind: Kind,
+    /// The answer, as the decision's options give it.
+    pub choice: Choice,
+    /// The client's own seed, mixed into the dice of the rounds that follow.
+    #[serde(default)]
+    pub client_seed: String,
+}
+
+/// Answers the decision fight `fight` awaits: 403 for a combatant the
+/// member does not control, 400 `illegal_decision` naming the rule's
+/// sentence, 409 `stale` when `step` is not the fight's step or the
+/// decision awaited is another; else 201 with the `fight-decision` event
+/// (as the member sees it) and its result: the log lines of the rounds the
+/// fight resolved until the next person's decision (or its end), the state
+/// and the next `waiting`.
+pub async fn decide(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    Path((_room, id)): Path<(String, String)>,
+    body: Result<Json<DecisionRequest>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let id = super::seq_param(&id, "fight")?;
+    let Json(request) = body?;
+    check_client_seed(&request.client_seed)?;
+    let first = visible_fight(&state, &me, id).await?;
+    if first.body["played"] != true {
+        return Err(not_played(id));
+    }
+    expire(&state, &me.room, id, None).await?;
+    let (head, running) = current(&state, &me.room, id).await?;
+    let Running::Played(played) = running else {
+        return Err(not_played(id));
+    };
+    if played.play.fight().ending().is_some() {
+        return Err(over(id));
+    }
+    let Some(i) = played.play.index_of(&request.who) else {
+        return Err(ApiError::bad_request(
+            "bad_decision",
+            format!("there is no combatant {:?} in fight {id}", request.who),
+        ));
+    };
+    if !played.control[i].is(me.id, me.role == Role::Gm) {
+        return Err(ApiError::forbidden(format!(
+            "{:?} is not yours to control (their controller is {})",
+            request.who,
+            played.control[i].to_json()
+        )));
+    }
+    let step = step_number(&head.body).unwrap_or(0);
+    if request.step != step {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "stale",
+            format!(
+                "step {} is not fight {id}'s step: it is at step {step}",
+                request.step
+            ),
+        ));
+    }
+    let Some(asked) = played.play.pending().cloned() else {
+        return Err(stale(id));
+    };
+    if asked.name != request.who || asked.kind != request.kind {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "stale",
+            format!(
+                "fight {id} awaits {}'s {}, not {}'s {}",
+                asked.name,
+                asked.kind.name(),
+                request.who,
+                request.kind.name()
+            ),
+        ));
+    }
+    // Tried first: a refused answer writes nothing.
+    let mut trial = played.play.clone();
+    if let Err(e) = trial.answer(request.choice.clone()) {
+        return Err(ApiError::bad_request("illegal_decision", e.to_string()));
+    }
+    let made = Made {
+        turn: asked.turn,
+        round: asked.round,
+        who: asked.name.clone(),
+        kind: asked.kind,
+        choice: request.choice,
+        by: Controller::Person,
+    };
+    let (event, result) = commit(
+        &state,
+        &me,
+        &first,
+        head.seq,
+        step,
+        played,
+        Some(made),
+        request.client_seed,
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "event": crate::events::view(&event, &me),
+            "result": result,
+            "fight": id,
+            "step": step + 1,
+        })),
+    ))
+}
+
+fn not_played(id: i64) -> ApiError {
+    ApiError::bad_request(
+        "not_played",
+        format!("fight {id} is not played by decisions: it goes on by its steps"),
+    )
+}
+
+/// `POST /api/rooms/{room}/fights/{fight}/control` (the GM's): `{"who":
+/// name, "controller": "gm" | "engine" | <member id>}` and/or
+/// `{"decision_seconds": N | null}`, written as a `fight-control` event.
+/// A combatant handed to the engine while his decision is awaited has it
+/// taken at once (a `fight-decision` event by the GM's member). Answers the
+/// fight as `GET` shows it.
+pub async fn control(
+    State(state): State<AppState>,
+    InRoom(me): InRoom,
+    Path((_room, id)): Path<(String, String)>,
+    body: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let id = super::seq_param(&id, "fight")?;
+    let Json(body) = body?;
+    let first = visible_fight(&state, &me, id).await?;
+    if me.role != Role::Gm {
+        return Err(ApiError::forbidden(
+            "only the GM may hand combatants to others or set the time for decisions",
+        ));
+    }
+    if first.body["played"] != true {
+        return Err(not_played(id));
+    }
+    let Value::Object(mut object) = body else {
+        return Err(ApiError::bad_request(
+            "bad_control",
+            "the change must be a JSON object",
+        ));
+    };
+    let who = object.remove("who");
+    let controller = object.remove("controller");
+    let seconds = object.remove("decision_seconds");
+    if let Some(extra) = object.keys().next() {
+        return Err(ApiError::bad_request(
+            "bad_control",
+            format!(
+                "unknown field `{extra}`: a change of control has `who`, `controller` and `decision_seconds`"
+            ),
+        ));
+    }
+    let (head, running) = current(&state, &me.room, id).await?;
+    let Running::Played(mut played) = running else {
+        return Err(not_played(id));
+    };
+    if played.play.fight().ending().is_some() {
+        return Err(over(id));
+    }
+    let mut change = json!({
+        "kind": "fight-control",
+        "fight": id,
+        "roller": me.id,
+        "name": me.name,
+        "role": me.role.as_str(),
+        "secret": first.secret,
+    });
+    match (&who, &controller) {
+        (Some(Value::String(name)), Some(value)) => {
+            if played.play.index_of(name).is_none() {
+                return Err(ApiError::bad_request(
+                    "bad_control",
+                    format!("there is no combatant {name:?} in fight {id}"),
+                ));
+            }
+            let members = state.store.members(&me.room).await?;
+            let control = check_control(&members, name, value, first.secret)?;
+            change["who"] = json!(name);
+            change["controller"] = control.to_json();
+        }
+        (None, None) => {}
+        _ => {
+            return Err(ApiError::bad_request(
+                "bad_control",
+                "`who` (a combatant's name) and `controller` go together",
+            ));
+        }
+    }
+    if let Some(value) = &seconds {
+        change["decision_seconds"] = json!(decision_seconds(value)?);
+    }
+    if change.get("who").is_none() && seconds.is_none() {
+        return Err(ApiError::bad_request(
+            "bad_control",
+            "nothing to change: give `who` and `controller`, or `decision_seconds`",
+        ));
+    }
+    let step = step_number(&head.body).unwrap_or(0);
+    change["step"] = json!(step + 1);
+    apply_control(&mut played, &change).map_err(|e| ApiError::bad_request("bad_control", e))?;
+    let nonce = if first.secret {
+        Some(super::rolls::nonce()?)
+    } else {
+        None
+    };
+    let (expected, secret) = (head.seq, first.secret);
+    let (event, ()) = state
+        .store
+        .append_to_thread(&me.room, id, None, move |room, _slot, now| {
+            if now.map(|e| e.seq) != Some(expected) {
+                return Err(stale(id));
+            }
+            change["epoch"] = json!(room.epoch);
+            if let Some(nonce) = nonce {
+                change["nonce"] = json!(nonce);
+            }
+            let draft = Draft {
+                kind: "fight-control",
+                epoch: room.epoch,
+                secret,
+                body: change,
+                thread: None,
+                roller: None,
+            };
+            Ok((draft, ()))
+        })
+        .await
+        .map_err(refused)?;
+    state.hub.publish(event.clone());
+    // The decision awaited, now the engine's, is taken at once.
+    let engine_now = played
+        .play
+        .pending()
+        .is_some_and(|d| played.control[d.who] == Control::Engine);
+    if engine_now {
+        commit(
+            &state,
+            &me,
+            &first,
+            event.seq,
+            step + 1,
+            played,
+            None,
+            String::new(),
+        )
+        .await?;
+    } else {
+        schedule(&state, &me.room, id, &event, &played);
+        state
+            .fights
+            .put(&me.room, id, event.seq, Running::Played(played));
+    }
+    let mut answer = show_fight(&state, &me, id).await?;
+    answer["control_seq"] = json!(event.seq);
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_read_as_rfc3339() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(951_782_400_123), "2000-02-29T00:00:00.123Z");
+        assert_eq!(rfc3339(1_795_000_000_000), "2026-11-18T11:06:40.000Z");
+    }
+}

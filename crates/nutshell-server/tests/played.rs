@@ -1,0 +1,972 @@
+//! MLS fights played by their players at a table (issue 26, items 1 and 2):
+//! who controls whom, the decisions API, its refusals, its events, secrecy,
+//! the time for decisions, restarts and two processes, on SQLite and
+//! PostgreSQL.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use nutshell_server::verify::verify;
+use serde_json::{Value, json};
+
+#[path = "support/postgres.rs"]
+mod pg;
+#[path = "support/table.rs"]
+mod table;
+
+use table::{App, Stream, Who, percentile, reseal};
+
+#[derive(Clone, Copy, Debug)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A server with a fresh database, or none when PostgreSQL is skipped.
+async fn spawn_app(backend: Backend, test: &str) -> Option<App> {
+    match backend {
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite:{}", dir.path().join("t.db").display());
+            Some(table::start(&url, Some(dir)).await)
+        }
+        Backend::Postgres => Some(table::start(&pg::fresh_postgres(test).await?, None).await),
+    }
+}
+
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(super::Backend::Sqlite).await })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(super::Backend::Postgres).await })*
+        }
+    };
+}
+
+on_both_databases!(
+    a_table_plays_a_map_fight_to_the_end_through_decisions,
+    a_secret_played_fight_is_the_gms_alone,
+    the_time_for_a_decision_runs_out_and_the_engine_decides,
+    the_gm_hands_a_combatant_to_the_engine_and_the_fight_goes_on,
+);
+
+const PARTY: &str = include_str!("../../../examples/mls/skirmish/party.toml");
+const GOBLINS: &str = include_str!("../../../examples/mls/skirmish/goblins.toml");
+const CROSSROADS: &str = include_str!("../../../examples/mls/maps/crossroads.toml");
+const KNIGHT: &str = include_str!("../../../examples/mls/duel/knight.toml");
+const BRIGAND: &str = include_str!("../../../examples/mls/duel/brigand.toml");
+const CORRIDOR: &str = include_str!("../../../examples/mls/maps/corridor.toml");
+
+/// The crossroads skirmish, played: Brenna and Tamsin are Ada's, Corwin
+/// Bo's, Master Odo and Goblin 1 the GM's, the other goblins the engine's.
+fn crossroads(ada: i64, bo: i64) -> Value {
+    json!({
+        "a": PARTY, "b": GOBLINS, "map": CROSSROADS, "played": true,
+        "control": {
+            "Brenna": ada, "Tamsin": ada, "Corwin": bo, "Master Odo": "gm",
+            "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
+            "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
+        },
+    })
+}
+
+/// A member at the table and the server they talk to.
+struct Seat<'a> {
+    who: Who,
+    app: &'a App,
+    stream: Stream,
+}
+
+/// Whose the controller of a `waiting` entry is: the seat's index.
+fn decider(seats: &[Seat<'_>], controller: &Value) -> usize {
+    let id = if controller == "gm" {
+        0
+    } else {
+        controller["member"].as_i64().expect("a person's decision")
+    };
+    seats.iter().position(|s| s.who.id == id).unwrap()
+}
+
+/// What was seen while playing a fight to its end.
+#[derive(Default)]
+struct Played {
+    decisions: usize,
+    /// Decision POST to the event on each other member's stream.
+    latencies: Vec<Duration>,
+    refused_403: bool,
+    refused_400: bool,
+    stale_409: bool,
+    concurrent: bool,
+    /// The events each 201 answered, by number.
+    answered: Vec<i64>,
+}
+
+/// Plays fight `id` to its end by decisions only: whoever is awaited
+/// answers with the engine's pick. On the way, once each: another member's
+/// answer (403), an illegal move (400 with its sentence), a stale step
+/// (409), and two answers at once (one 201, one 409). Every member checks
+/// they see the options of their own combatants only.
+async fn play_to_end(room: &str, id: i64, seats: &[Seat<'_>]) -> Played {
+    let path = format!("/api/rooms/{room}/fights/{id}");
+    let mut seen = Played::default();
+    for _ in 0..2000 {
+        let views = futures_views(seats, &path).await;
+        let view = &views[0];
+        if view["over"] == true {
+            for v in &views {
+                assert_eq!(v["over"], true);
+                assert!(v["waiting"].as_array().unwrap().is_empty());
+            }
+            return seen;
+        }
+        let waiting = &view["waiting"][0];
+        let who = waiting["who"].as_str().unwrap().to_string();
+        let d = decider(seats, &waiting["controller"]);
+        // Each sees who is awaited; only the controller sees the options.
+        for (i, v) in views.iter().enumerate() {
+            assert_eq!(v["waiting"][0]["who"], who, "{v}");
+            assert_eq!(v["step"], view["step"]);
+            if i == d {
+                assert_eq!(v["decision"]["name"], who, "{v}");
+            } else {
+                assert!(
+                    v.get("decision").is_none(),
+                    "{} sees {who}'s options",
+                    seats[i].who.name
+                );
+            }
+        }
+        let decision = &views[d]["decision"];
+        let kind = decision["kind"].clone();
+        let step = view["step"].as_i64().unwrap();
+        let answer = json!({"step": step, "who": who, "kind": kind, "choice": decision["default"]});
+        let decisions = format!("{path}/decisions");
+        let seat = &seats[d];
+        if kind == "movement" {
+            for option in decision["options"].as_array().unwrap() {
+                let square = option["square"]
+                    .as_str()
+                    .expect("a movement option's square");
+                assert!(option["cost"].is_u64(), "{option}");
+                let way = option["path"].as_array().unwrap();
+                if let Some(last) = way.last() {
+                    assert_eq!(last.as_str().unwrap(), square, "{option}");
+                }
+            }
+        }
+        // Another member's answer for this combatant: 403, nothing written.
+        if !seen.refused_403 && d != 0 {
+            let other = seats
+                .iter()
+                .position(|s| s.who.id != seat.who.id && s.who.id != 0)
+                .unwrap();
+            for o in [0, other] {
+                let (status, error) = seats[o]
+                    .app
+                    .post(&decisions, &seats[o].who.key, answer.clone())
+                    .await;
+                assert_eq!(status, 403, "{error}");
+                assert_eq!(error["error"]["code"], "forbidden");
+            }
+            seen.refused_403 = true;
+        }
+        // An illegal move: into the hedge (a wall), refused with the rule.
+        if !seen.refused_400
+            && kind == "movement"
+            && decision["options"].as_array().unwrap().len() > 1
+        {
+            let mut bad = answer.clone();
+            bad["choice"] = json!({"path": ["A1"]});
+            let (status, error) = seat.app.post(&decisions, &seat.who.key, bad).await;
+            assert_eq!(status, 400, "{error}");
+            assert_eq!(error["error"]["code"], "illegal_decision", "{error}");
+            let message = error["error"]["message"].as_str().unwrap();
+            assert!(message.contains("is refused"), "{message}");
+            assert!(message.contains("mls"), "the rule's sentence: {message}");
+            seen.refused_400 = true;
+        }
+        // An answer to a step the fight has left: 409.
+        if !seen.stale_409 && step > 1 {
+            let mut old = answer.clone();
+            old["step"] = json!(step - 1);
+            let (status, error) = seat.app.post(&decisions, &seat.who.key, old).await;
+            assert_eq!(status, 409, "{error}");
+            assert_eq!(error["error"]["code"], "stale");
+            seen.stale_409 = true;
+        }
+        let sent = Instant::now();
+        let seq = if !seen.concurrent {
+            // Two answers at once: one is written, the other is stale.
+            let (a, b) = tokio::join!(
+                seat.app.post(&decisions, &seat.who.key, answer.clone()),
+                seat.app.post(&decisions, &seat.who.key, answer.clone()),
+            );
+            let mut statuses = [a.0, b.0];
+            statuses.sort();
+            assert_eq!(statuses, [201, 409], "{} / {}", a.1, b.1);
+            let (won, lost) = if a.0 == 201 { (a.1, b.1) } else { (b.1, a.1) };
+            assert_eq!(lost["error"]["code"], "stale", "{lost}");
+            seen.concurrent = true;
+            won["event"]["seq"].as_i64().unwrap()
+        } else {
+            let (status, done) = seat.app.post(&decisions, &seat.who.key, answer).await;
+            assert_eq!(status, 201, "{done}");
+            assert_eq!(done["event"]["kind"], "fight-decision");
+            assert_eq!(
+                done["event"]["body"]["action"]["decision"]["who"],
+                who.as_str()
+            );
+            assert_eq!(done["event"]["body"]["action"]["decision"]["by"], "person");
+            done["event"]["seq"].as_i64().unwrap()
+        };
+        seen.answered.push(seq);
+        seen.decisions += 1;
+        for (i, other) in seats.iter().enumerate() {
+            if i != d {
+                let arrived = other.stream.wait_for(seq).await;
+                seen.latencies
+                    .push(arrived.at.saturating_duration_since(sent));
+                assert_eq!(arrived.data["kind"], "fight-decision");
+            }
+        }
+    }
+    panic!("fight {id} not over after 2000 decisions");
+}
+
+/// Every seat's view of the fight, read at once.
+async fn futures_views(seats: &[Seat<'_>], path: &str) -> Vec<Value> {
+    let mut views = Vec::new();
+    for seat in seats {
+        let (status, view) = seat.app.get(path, &seat.who.key).await;
+        assert_eq!(status, 200, "{view}");
+        views.push(view);
+    }
+    // Read one after the other: a view read after another's may be of a
+    // later step only if someone answered meanwhile (nobody does here).
+    views
+}
+
+/// Reveals the epoch and checks the whole log; answers the log.
+async fn reveal_and_verify(app: &App, room: &str, gm: &Who) -> String {
+    let (status, revealed) = app
+        .post(&format!("/api/rooms/{room}/reveal"), &gm.key, json!({}))
+        .await;
+    assert_eq!(status, 200, "{revealed}");
+    let log = app.log(room, &gm.key).await;
+    let report = verify(&log).unwrap_or_else(|f| panic!("the log verifies: {f}"));
+    assert_eq!(report.rolls_pending, 0);
+    log
+}
+
+/// The `fight-decision` events of fight `id` in an export, in order.
+fn decision_events(log: &str, id: i64) -> Vec<Value> {
+    log.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["kind"] == "fight-decision" && e["body"]["fight"] == id)
+        .collect()
+}
+
+/// Changing one decision's choice in an export (hashes recomputed, so the
+/// chain holds) fails `verify` at that line.
+fn a_changed_decision_fails(log: &str, id: i64) {
+    let events = decision_events(log, id);
+    let target = events
+        .iter()
+        .find(|e| {
+            e["body"]["action"]["decision"]["kind"] == "movement"
+                || e["body"]["action"]["decision"]["kind"] == "set-action"
+        })
+        .expect("a movement or set action decided");
+    let seq = target["seq"].as_i64().unwrap();
+    let kind = target["body"]["action"]["decision"]["kind"].clone();
+    let edited = reseal(log, seq, |body| {
+        body["action"]["decision"]["choice"] = if kind == "movement" {
+            json!({"path": []})
+        } else {
+            json!({"action": "total-defence"})
+        };
+    });
+    let line = edited
+        .lines()
+        .position(|l| serde_json::from_str::<Value>(l).unwrap()["seq"] == seq)
+        .unwrap()
+        + 1;
+    let failure = verify(&edited).expect_err("a changed decision fails");
+    assert_eq!(failure.line, line, "{failure}");
+    assert!(
+        failure.message.contains(&format!("event {seq}")),
+        "{failure}"
+    );
+}
+
+fn report_latency(what: &str, latencies: &mut [Duration]) {
+    if latencies.is_empty() {
+        return;
+    }
+    let p50 = percentile(latencies, 0.5);
+    let p99 = percentile(latencies, 0.99);
+    println!(
+        "{what}: decision POST to the event on every other member's stream over {} deliveries: p50 {:.1} ms, p99 {:.1} ms",
+        latencies.len(),
+        p50.as_secs_f64() * 1000.0,
+        p99.as_secs_f64() * 1000.0
+    );
+}
+
+async fn seats<'a>(
+    app: &'a App,
+    room: &str,
+    gm: &Who,
+    players: &[Who],
+    after: i64,
+) -> Vec<Seat<'a>> {
+    let mut seats = Vec::new();
+    for who in std::iter::once(gm).chain(players) {
+        seats.push(Seat {
+            who: who.clone(),
+            app,
+            stream: Stream::open(app, room, &who.key, after).await,
+        });
+    }
+    seats
+}
+
+/// A GM and two players play the crossroads skirmish on the map to its
+/// end, by decisions only; the log verifies, and fails on a changed
+/// decision.
+async fn a_table_plays_a_map_fight_to_the_end_through_decisions(backend: Backend) {
+    let Some(app) = spawn_app(backend, "a_table_plays_a_map_fight").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
+    let seats = seats(&app, &room, &gm, &players, 0).await;
+    let (status, fight) = app
+        .post(
+            &format!("/api/rooms/{room}/fights"),
+            &gm.key,
+            crossroads(players[0].id, players[1].id),
+        )
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    assert_eq!(fight["played"], true);
+    assert_eq!(
+        fight["step"], 1,
+        "the fight's start ran it to the first decision"
+    );
+    let controllers: HashMap<String, Value> = fight["controllers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_string(),
+                c["controller"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        controllers["Brenna"],
+        json!({"member": players[0].id, "name": "Ada"})
+    );
+    assert_eq!(
+        controllers["Corwin"],
+        json!({"member": players[1].id, "name": "Bo"})
+    );
+    assert_eq!(controllers["Goblin 1"], "gm");
+    assert_eq!(controllers["Goblin 2"], "engine");
+    // A played fight is not stepped.
+    let (status, error) = app
+        .post(
+            &format!("/api/rooms/{room}/fights/{id}/step"),
+            &gm.key,
+            json!({}),
+        )
+        .await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (400, Some("played_fight"))
+    );
+    let mut seen = play_to_end(&room, id, &seats).await;
+    assert!(seen.refused_403 && seen.refused_400 && seen.stale_409 && seen.concurrent);
+    report_latency(&format!("{backend:?}"), &mut seen.latencies);
+    // After the end: nothing more is taken.
+    let (status, error) = app
+        .post(
+            &format!("/api/rooms/{room}/fights/{id}/decisions"),
+            &gm.key,
+            json!({"step": 0, "who": "Brenna", "kind": "movement", "choice": {"path": []}}),
+        )
+        .await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (409, Some("fight_over")),
+        "{error}"
+    );
+    let log = reveal_and_verify(&app, &room, &gm).await;
+    // One event per answer, each by a person, steps one after the other.
+    let events = decision_events(&log, id);
+    let people: Vec<i64> = events
+        .iter()
+        .filter(|e| e["body"]["action"]["decision"]["by"] == "person")
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(people, seen.answered);
+    for (n, e) in events.iter().enumerate() {
+        assert_eq!(e["body"]["step"], n as i64 + 1);
+    }
+    assert_eq!(events.last().unwrap()["body"]["result"]["over"], true);
+    // Every member's stream announced every event of the fight once.
+    for seat in &seats {
+        let all = seat.stream.all();
+        for e in &events {
+            let seq = e["seq"].as_i64().unwrap();
+            assert_eq!(all.iter().filter(|s| s.seq == seq).count(), 1);
+        }
+    }
+    a_changed_decision_fails(&log, id);
+}
+
+/// A GM's secret played fight: players get 404 for it on every route, and
+/// see its events only as hidden ones; no player may be handed a combatant.
+async fn a_secret_played_fight_is_the_gms_alone(backend: Backend) {
+    let Some(app) = spawn_app(backend, "a_secret_played_fight").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada"]).await;
+    let ada = &players[0];
+    let stream = Stream::open(&app, &room, &ada.key, 0).await;
+    let fights = format!("/api/rooms/{room}/fights");
+    let mut body =
+        json!({"a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true, "secret": true});
+    body["control"] = json!({"Sir Aldric": ada.id});
+    let (status, error) = app.post(&fights, &gm.key, body.clone()).await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (400, Some("bad_control")),
+        "{error}"
+    );
+    body["control"] = json!({});
+    let (status, fight) = app.post(&fights, &gm.key, body).await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    assert_eq!(fight["controllers"][0]["controller"], "gm");
+    // A player asks for it as for any hidden event: 404, the same words.
+    let path = format!("{fights}/{id}");
+    let (status, missing) = app.get(&path, &ada.key).await;
+    assert_eq!(status, 404);
+    let (_, nothing) = app.get(&format!("{fights}/999999"), &ada.key).await;
+    assert_eq!(
+        missing["error"]["message"]
+            .as_str()
+            .unwrap()
+            .replace(&id.to_string(), "N"),
+        nothing["error"]["message"]
+            .as_str()
+            .unwrap()
+            .replace("999999", "N")
+    );
+    let answer =
+        json!({"step": 1, "who": "Sir Aldric", "kind": "set-action", "choice": {"action": "move"}});
+    let (status, _) = app
+        .post(&format!("{path}/decisions"), &ada.key, answer)
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = app
+        .post(
+            &format!("{path}/control"),
+            &ada.key,
+            json!({"who": "Sir Aldric", "controller": "engine"}),
+        )
+        .await;
+    assert_eq!(status, 404);
+    // The GM plays it to the end.
+    play_to_end_alone(&app, &room, id, &gm).await;
+    // Ada's stream saw the fight's events, every one hidden.
+    let (_, view) = app.get(&path, &gm.key).await;
+    let last = view["seq"].as_i64().unwrap();
+    stream.wait_for(last).await;
+    for s in stream.all().iter().filter(|s| s.seq >= id) {
+        assert_eq!(s.data["hidden"], true, "{}", s.data);
+        assert!(s.data["body"].is_null());
+    }
+    // Her export, the fight's events hidden in it, checks as far as it can.
+    let hers = app.log(&room, &ada.key).await;
+    assert!(decision_events(&hers, id).is_empty());
+    let report = verify(&hers).unwrap_or_else(|f| panic!("{f}"));
+    assert!(report.rolls_hidden >= 2, "{report:?}");
+    let log = reveal_and_verify(&app, &room, &gm).await;
+    assert!(!decision_events(&log, id).is_empty());
+}
+
+/// The GM answers every decision of fight `id` with the engine's pick.
+async fn play_to_end_alone(app: &App, room: &str, id: i64, gm: &Who) {
+    let path = format!("/api/rooms/{room}/fights/{id}");
+    for _ in 0..2000 {
+        let (_, view) = app.get(&path, &gm.key).await;
+        if view["over"] == true {
+            return;
+        }
+        let d = &view["decision"];
+        let answer = json!({"step": view["step"], "who": d["name"], "kind": d["kind"], "choice": d["default"]});
+        let (status, done) = app
+            .post(&format!("{path}/decisions"), &gm.key, answer)
+            .await;
+        assert_eq!(status, 201, "{done}");
+    }
+    panic!("fight {id} not over");
+}
+
+/// With a time for decisions, a decision nobody answers is taken by the
+/// engine (its default) and logged as the engine's.
+async fn the_time_for_a_decision_runs_out_and_the_engine_decides(backend: Backend) {
+    let Some(app) = spawn_app(backend, "the_time_for_a_decision_runs_out").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada"]).await;
+    let ada = &players[0];
+    let fights = format!("/api/rooms/{room}/fights");
+    let body = json!({
+        "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
+        "control": {"Sir Aldric": ada.id, "Black Wat": "engine"}, "decision_seconds": 1,
+    });
+    let (status, fight) = app.post(&fights, &gm.key, body).await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    let waited = fight["waiting"][0].clone();
+    assert_eq!(waited["who"], "Sir Aldric");
+    assert!(
+        waited["deadline"].as_str().unwrap().ends_with('Z'),
+        "{waited}"
+    );
+    let default = {
+        let (_, view) = app.get(&format!("{fights}/{id}"), &ada.key).await;
+        view["decision"]["default"].clone()
+    };
+    // Nobody answers; past the time the fight has moved on by itself.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (status, view) = app.get(&format!("{fights}/{id}"), &ada.key).await;
+    assert_eq!(status, 200);
+    assert!(view["step"].as_i64().unwrap() >= 2, "{view}");
+    let log = app.log(&room, &gm.key).await;
+    let taken = &decision_events(&log, id)[1];
+    let decision = &taken["body"]["action"]["decision"];
+    assert_eq!(decision["who"], "Sir Aldric");
+    assert_eq!(decision["by"], "engine");
+    assert_eq!(decision["choice"], default);
+    // The GM lifts the limit; the next decision waits.
+    let (status, changed) = app
+        .post(
+            &format!("{fights}/{id}/control"),
+            &gm.key,
+            json!({"decision_seconds": null}),
+        )
+        .await;
+    assert_eq!(status, 201, "{changed}");
+    assert!(
+        changed["waiting"][0].get("deadline").is_none() || changed["over"] == true,
+        "{changed}"
+    );
+    // A player may not change it.
+    let (status, _) = app
+        .post(
+            &format!("{fights}/{id}/control"),
+            &ada.key,
+            json!({"decision_seconds": 5}),
+        )
+        .await;
+    assert_eq!(status, 403);
+    reveal_and_verify(&app, &room, &gm).await;
+}
+
+/// The GM hands a player's combatant, whose decision is awaited, to the
+/// engine: it decides at once and the fight goes on; handed back, the
+/// player decides again.
+async fn the_gm_hands_a_combatant_to_the_engine_and_the_fight_goes_on(backend: Backend) {
+    let Some(app) = spawn_app(backend, "the_gm_hands_a_combatant").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada"]).await;
+    let ada = &players[0];
+    let fights = format!("/api/rooms/{room}/fights");
+    let body = json!({
+        "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
+        "control": {"Sir Aldric": ada.id, "Black Wat": "gm"},
+    });
+    let (status, fight) = app.post(&fights, &gm.key, body).await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    let path = format!("{fights}/{id}");
+    // Unknown combatants and members are refused with their names.
+    for (change, needle) in [
+        (json!({"who": "Nobody", "controller": "gm"}), "Nobody"),
+        (
+            json!({"who": "Sir Aldric", "controller": 99}),
+            "no member 99",
+        ),
+        (
+            json!({"who": "Sir Aldric", "controller": "bob"}),
+            "not \"bob\"",
+        ),
+    ] {
+        let (status, error) = app.post(&format!("{path}/control"), &gm.key, change).await;
+        assert_eq!(status, 400, "{error}");
+        assert!(
+            error["error"]["message"].as_str().unwrap().contains(needle),
+            "{error}"
+        );
+    }
+    // Whoever is awaited first, hand Sir Aldric to the engine whenever he is.
+    let mut handed = false;
+    for _ in 0..500 {
+        let (_, view) = app.get(&path, &gm.key).await;
+        if view["over"] == true {
+            break;
+        }
+        let who = view["waiting"][0]["who"].as_str().unwrap().to_string();
+        if who == "Sir Aldric" && !handed {
+            let step = view["step"].as_i64().unwrap();
+            let (status, after) = app
+                .post(
+                    &format!("{path}/control"),
+                    &gm.key,
+                    json!({"who": "Sir Aldric", "controller": "engine"}),
+                )
+                .await;
+            assert_eq!(status, 201, "{after}");
+            assert!(
+                after["step"].as_i64().unwrap() >= step + 2,
+                "a control event and the engine's decision: {after}"
+            );
+            assert_ne!(after["waiting"][0]["who"], "Sir Aldric", "{after}");
+            handed = true;
+            // Back to Ada.
+            let (status, back) = app
+                .post(
+                    &format!("{path}/control"),
+                    &gm.key,
+                    json!({"who": "Sir Aldric", "controller": ada.id}),
+                )
+                .await;
+            assert_eq!(status, 201, "{back}");
+            continue;
+        }
+        let key = if who == "Sir Aldric" {
+            &ada.key
+        } else {
+            &gm.key
+        };
+        let (_, mine) = app.get(&path, key).await;
+        let d = &mine["decision"];
+        let answer = json!({"step": mine["step"], "who": d["name"], "kind": d["kind"], "choice": d["default"]});
+        let (status, done) = app.post(&format!("{path}/decisions"), key, answer).await;
+        assert_eq!(status, 201, "{done}");
+    }
+    assert!(handed, "Sir Aldric was awaited at least once");
+    let log = reveal_and_verify(&app, &room, &gm).await;
+    let controls = log
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"fight-control\""))
+        .count();
+    assert_eq!(controls, 2);
+}
+
+/// Two server processes on one PostgreSQL database: the GM and Ada on one,
+/// Bo on the other, play the crossroads to its end; every decision is one
+/// event, none lost or doubled, and the log verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_postgres_play_one_fight() {
+    let Some(url) = pg::fresh_postgres("two_servers_play_one_fight").await else {
+        return;
+    };
+    let a = table::start(&url, None).await;
+    let b = table::start(&url, None).await;
+    let (room, gm, players) = a.table(&["Ada", "Bo"]).await;
+    let seats = vec![
+        Seat {
+            who: gm.clone(),
+            app: &a,
+            stream: Stream::open(&a, &room, &gm.key, 0).await,
+        },
+        Seat {
+            who: players[0].clone(),
+            app: &a,
+            stream: Stream::open(&a, &room, &players[0].key, 0).await,
+        },
+        Seat {
+            who: players[1].clone(),
+            app: &b,
+            stream: Stream::open(&b, &room, &players[1].key, 0).await,
+        },
+    ];
+    let (status, fight) = b
+        .post(
+            &format!("/api/rooms/{room}/fights"),
+            &gm.key,
+            crossroads(players[0].id, players[1].id),
+        )
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    let mut seen = play_to_end(&room, id, &seats).await;
+    report_latency("two processes on PostgreSQL", &mut seen.latencies);
+    let log = reveal_and_verify(&b, &room, &gm).await;
+    let events = decision_events(&log, id);
+    let people: Vec<i64> = events
+        .iter()
+        .filter(|e| e["body"]["action"]["decision"]["by"] == "person")
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(people, seen.answered, "every answer once, none lost");
+    let steps: Vec<i64> = events
+        .iter()
+        .map(|e| e["body"]["step"].as_i64().unwrap())
+        .collect();
+    assert_eq!(steps, (1..=steps.len() as i64).collect::<Vec<_>>());
+}
+
+/// The `nutshell` binary of this build (the command line crate's), next to
+/// this test's own directory.
+fn nutshell_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let binary = dir.join(format!("nutshell{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.exists(),
+        "{} is missing: build it first (`cargo build --release -p nutshell-cli`; .ci/test does)",
+        binary.display()
+    );
+    binary
+}
+
+/// A `nutshell serve` process, killed with SIGKILL when dropped.
+struct Serve(std::process::Child);
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve(database: &str) -> (Serve, String) {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(nutshell_binary())
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-limit",
+            "0",
+            "--database",
+            database,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let address = loop {
+        let line = lines
+            .next()
+            .expect("the server prints its address")
+            .unwrap();
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.split('/').next().unwrap().to_string();
+        }
+    };
+    (Serve(child), format!("http://{address}"))
+}
+
+/// `kill -9` of a real server in the middle of a played fight: restarted on
+/// the same database, the fight is rebuilt from its events and goes on from
+/// where it was, and the finished log verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_played_fight_survives_a_sigkill_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite:{}", dir.path().join("table.db").display());
+    let (mut process, base) = serve(&database);
+    let app = table::at(base);
+    let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
+    let (status, fight) = app
+        .post(
+            &format!("/api/rooms/{room}/fights"),
+            &gm.key,
+            crossroads(players[0].id, players[1].id),
+        )
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    let path = format!("/api/rooms/{room}/fights/{id}");
+    let keys: HashMap<i64, String> = std::iter::once(&gm)
+        .chain(&players)
+        .map(|w| (w.id, w.key.clone()))
+        .collect();
+    // Ten decisions, then SIGKILL.
+    let answer_one = |app: &App, view: Value| {
+        let keys = keys.clone();
+        let path = path.clone();
+        let app_base = app.base.clone();
+        async move {
+            let app = table::at(app_base);
+            let controller = &view["waiting"][0]["controller"];
+            let id = if controller == "gm" {
+                0
+            } else {
+                controller["member"].as_i64().unwrap()
+            };
+            let key = &keys[&id];
+            let (_, mine) = app.get(&path, key).await;
+            let d = &mine["decision"];
+            let answer = json!({"step": mine["step"], "who": d["name"], "kind": d["kind"], "choice": d["default"]});
+            let (status, done) = app.post(&format!("{path}/decisions"), key, answer).await;
+            assert_eq!(status, 201, "{done}");
+        }
+    };
+    for _ in 0..10 {
+        let (_, view) = app.get(&path, &gm.key).await;
+        assert_eq!(view["over"], false);
+        answer_one(&app, view).await;
+    }
+    let (_, before) = app.get(&path, &gm.key).await;
+    process.0.kill().unwrap(); // SIGKILL
+    process.0.wait().unwrap();
+    drop(process);
+    let (_process, base) = serve(&database);
+    let app = table::at(base);
+    let (status, after) = app.get(&path, &gm.key).await;
+    assert_eq!(status, 200, "{after}");
+    // Rebuilt from its events: the same step, state and decision awaited.
+    for field in ["step", "state", "waiting", "controllers"] {
+        assert_eq!(after[field], before[field], "{field}");
+    }
+    let mut n = 0;
+    loop {
+        let (_, view) = app.get(&path, &gm.key).await;
+        if view["over"] == true {
+            break;
+        }
+        answer_one(&app, view).await;
+        n += 1;
+        assert!(n < 2000, "the fight ends");
+    }
+    reveal_and_verify(&app, &room, &gm).await;
+}
+
+/// The decision JSON a controller reads: each movement option with its
+/// square, cost and path; the rule of every option and every option ruled
+/// out with its sentence (mls, *1. Movement*; docs/mls/combat.md, "Playing
+/// a fight by decisions").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decision_shows_its_options_with_rules_costs_and_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("t.db").display());
+    let app = table::start(&url, Some(dir)).await;
+    let (room, gm, _) = app.table(&[]).await;
+    let fights = format!("/api/rooms/{room}/fights");
+    let body = json!({"a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true});
+    let (status, fight) = app.post(&fights, &gm.key, body).await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    // Without `control` and without sheets of these names, all the GM's.
+    assert!(
+        fight["controllers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["controller"] == "gm")
+    );
+    let path = format!("{fights}/{id}");
+    let mut movements = 0;
+    for _ in 0..200 {
+        let (_, view) = app.get(&path, &gm.key).await;
+        if view["over"] == true || movements >= 3 {
+            break;
+        }
+        let d = &view["decision"];
+        for o in d["options"].as_array().unwrap() {
+            assert!(o["rule"].as_str().unwrap().starts_with("mls"), "{o}");
+        }
+        for r in d["ruled_out"].as_array().unwrap() {
+            assert!(!r["why"].as_str().unwrap().is_empty(), "{r}");
+        }
+        if d["kind"] == "movement" && d["question"].as_str().unwrap().contains("the way to move") {
+            movements += 1;
+            let here = view["state"]["combatants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == d["name"])
+                .unwrap()["square"]
+                .clone();
+            for o in d["options"].as_array().unwrap() {
+                let square = o["square"].as_str().unwrap();
+                let cost = o["cost"].as_u64().unwrap();
+                let way: Vec<&str> = o["path"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap())
+                    .collect();
+                assert!(
+                    o["label"]
+                        .as_str()
+                        .unwrap()
+                        .contains(&format!("({cost} MP)")),
+                    "{o}"
+                );
+                if square == here {
+                    assert!(way.is_empty(), "{o}");
+                } else {
+                    assert_eq!(way.last(), Some(&square), "{o}");
+                    // Each square of the way is a step from the one before.
+                    assert!(way.len() as u64 <= cost, "{o}");
+                }
+            }
+        }
+        let answer = json!({"step": view["step"], "who": d["name"], "kind": d["kind"], "choice": d["default"]});
+        let (status, done) = app
+            .post(&format!("{path}/decisions"), &gm.key, answer)
+            .await;
+        assert_eq!(status, 201, "{done}");
+    }
+    assert!(movements > 0, "a movement was asked");
+}
+
+/// A combatant named as a member's sheet in the room is that member's by
+/// default.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_combatant_named_as_a_players_sheet_is_that_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("t.db").display());
+    let app = table::start(&url, Some(dir)).await;
+    let (room, gm, players) = app.table(&["Ada"]).await;
+    let choices = include_str!("../../../examples/mls/characters/choices/brana.choices.toml");
+    let (status, sheet) = app
+        .post(
+            &format!("/api/rooms/{room}/sheets"),
+            &players[0].key,
+            json!({"choices": choices}),
+        )
+        .await;
+    assert_eq!(status, 201, "{sheet}");
+    let name = "Brana";
+    let side = format!(
+        "name = \"{name}\"\nthp = 20\nskills = {{ stick = 7, dodge = 4 }}\nweapons = [{{ name = \"stick\", skill = \"stick\", dam = 1 }}]\n"
+    );
+    let body = json!({"a": side, "b": BRIGAND, "played": true});
+    let (status, fight) = app
+        .post(&format!("/api/rooms/{room}/fights"), &gm.key, body)
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    assert_eq!(
+        fight["controllers"][0]["controller"],
+        json!({"member": players[0].id, "name": "Ada"})
+    );
+    assert_eq!(fight["controllers"][1]["controller"], "gm");
+}
