@@ -12,7 +12,7 @@ use nutshell_mls::sheet::Mode;
 use nutshell_mls::{Fight, FightError, FightOptions, Progress};
 use std::sync::Arc;
 
-fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
+pub(super) fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
     FightOptions {
         distance,
         map: map.map(|m| Arc::new(BattleMap::parse("test-map.toml", m).unwrap())),
@@ -21,7 +21,7 @@ fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
 }
 
 /// A map of `rows`, the combatants placed by `starts` (name, square, facing).
-fn map_text(rows: &[&str], starts: &[(&str, &str, &str)]) -> String {
+pub(super) fn map_text(rows: &[&str], starts: &[(&str, &str, &str)]) -> String {
     let mut toml = format!("rows = '''\n{}\n'''\n", rows.join("\n"));
     for (name, at, facing) in starts {
         toml += &format!("[[start]]\nwho = \"{name}\"\nat = \"{at}\"\nfacing = \"{facing}\"\n");
@@ -31,7 +31,7 @@ fn map_text(rows: &[&str], starts: &[(&str, &str, &str)]) -> String {
 
 /// A fight between `a` and `b`, every combatant named in `people` played by
 /// a person.
-fn play(a: &str, b: &str, options: FightOptions, people: &[&str]) -> Play {
+pub(super) fn play(a: &str, b: &str, options: FightOptions, people: &[&str]) -> Play {
     let fight = Fight::new([side(a), side(b)], options).unwrap_or_else(|e| panic!("{e}"));
     let controllers = fight
         .fighters()
@@ -48,20 +48,20 @@ fn play(a: &str, b: &str, options: FightOptions, people: &[&str]) -> Play {
 }
 
 /// Runs until the next decision (which must come).
-fn next_decision(p: &mut Play, dice: &mut Seeded) -> Decision {
+pub(super) fn next_decision(p: &mut Play, dice: &mut Seeded) -> Decision {
     match p.advance(dice) {
         Ok(Next::Decide(d)) => d,
         other => panic!("no decision: {other:?}\n{}", text(p.fight())),
     }
 }
 
-fn labels(d: &Decision) -> Vec<&str> {
+pub(super) fn labels(d: &Decision) -> Vec<&str> {
     d.options.iter().map(|o| o.label.as_str()).collect()
 }
 
 /// The refusal of `choice`, which must be refused, and the pending
 /// decision unchanged by it.
-fn refused(p: &mut Play, choice: Choice) -> String {
+pub(super) fn refused(p: &mut Play, choice: Choice) -> String {
     let before = p.pending().cloned();
     let log = p.fight().log().len();
     match p.answer(choice) {
@@ -74,7 +74,7 @@ fn refused(p: &mut Play, choice: Choice) -> String {
     }
 }
 
-fn logged(p: &Play, part: &str) {
+pub(super) fn logged(p: &Play, part: &str) {
     super::logged(p.fight(), part);
 }
 
