@@ -31,9 +31,10 @@ fn until(
     }
 }
 
-/// Plays on by the defaults to the end.
-fn finish(p: &mut Play, dice: &mut Seeded) {
-    while let Next::Decide(d) = p.advance(dice).unwrap() {
+/// Resolves the round the answers given lead into, every later decision
+/// of it on its default.
+fn settle(p: &mut Play, dice: &mut Seeded) {
+    while let Next::Decide(d) = p.step(dice).unwrap() {
         p.answer(d.default).unwrap();
     }
 }
@@ -80,7 +81,7 @@ fn a_move_on_the_line_closes_or_withdraws_within_the_allowance() {
     let why = refused(&mut p, Choice::Squares(-4));
     assert!(why.contains("Agl+1 is 3"), "{why}");
     p.answer(Choice::Squares(-2)).unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(
         &p,
         "Ann withdraws 2 square(s) from Bob (up to Agl+1 = 3); 6 apart",
@@ -113,7 +114,7 @@ fn a_move_on_the_line_closes_or_withdraws_within_the_allowance() {
         "{why}"
     );
     p.answer(Choice::Squares(1)).unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(
         &p,
         "Ann moves 1 square(s) toward Bob (up to Agl+1 = 4); 2 apart",
@@ -176,9 +177,10 @@ fn a_later_attack_may_be_delayed_or_rushed() {
         rush: false,
     })
     .unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(&p, "Ann attacks in round(s) [1, 2, 5]");
-    while p.fight().clock().1 < 5 {
+    // The rest of the turn: its 5th round holds the delayed attack.
+    while p.fight().clock().0 == 1 && p.fight().ending().is_none() {
         match p.step(&mut dice).unwrap() {
             Next::Decide(d) => p.answer(d.default).unwrap(),
             Next::Step(_) => {}
@@ -218,9 +220,13 @@ fn an_attack_is_aimed_at_a_location() {
     let why = refused(&mut p, Choice::Yes(true));
     assert!(why.contains("not one of the options"), "{why}");
     p.answer(Choice::Aim(Location::Head)).unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(&p, "- 3 (aim)");
-    let made = p.decisions().iter().rfind(|m| m.kind == Kind::Aim).unwrap();
+    let made = p
+        .decisions()
+        .iter()
+        .rfind(|m| m.kind == Kind::Aim && m.who == "Ann")
+        .unwrap();
     assert_eq!(made.choice, Choice::Aim(Location::Head));
     // A Total Defence does no damage: it is not aimed, and not asked.
     let d = until(&mut p, &mut dice, Kind::Attack, |_| true).unwrap();
@@ -259,13 +265,13 @@ fn an_attack_is_spent_reloading_or_held() {
     assert!(why.contains("spent reloading instead of shooting"), "{why}");
     assert!(why.contains("the crossbow is not loaded"), "{why}");
     p.answer(Choice::Yes(false)).unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(&p, "Archer holds the attack: the crossbow stays unloaded");
     // Asked again at the next attack, still two to go; reloading now.
     let d = until(&mut p, &mut dice, Kind::Reload, |_| true).unwrap();
     assert_eq!(labels(&d)[0], "reload the crossbow (2 attack(s) to go)");
     p.answer(Choice::Yes(true)).unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(&p, "Archer spends the attack reloading the crossbow");
 }
 
@@ -290,7 +296,7 @@ fn an_attack_is_spent_preparing_a_spell_or_held() {
     let why = refused(&mut p, Choice::Target("Ann".into()));
     assert!(why.contains("the fireball is not prepared"), "{why}");
     p.answer(Choice::Yes(false)).unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(&p, "Mage holds the attack: fireball is not prepared");
 }
 
@@ -375,7 +381,7 @@ fn a_critical_against_a_total_attack_may_be_followed_up_or_not() {
             p.fight().fighters()[1].position,
         );
         p.answer(Choice::Yes(follow)).unwrap();
-        p.step(&mut dice).unwrap();
+        settle(&mut p, &mut dice);
         let after = (
             p.fight().fighters()[0].position,
             p.fight().fighters()[1].position,
@@ -435,13 +441,18 @@ fn a_shooter_shot_at_may_shoot_back() {
     let why = refused(&mut p, Choice::Target("Cid".into()));
     assert!(why.contains("not one of the options"), "{why}");
     p.answer(Choice::Yes(true)).unwrap();
-    p.step(&mut dice).unwrap();
+    settle(&mut p, &mut dice);
     logged(&p, "Ann shoots back at Bob");
     logged(
         &p,
         "Ann and Bob shoot at each other: each hits on a success",
     );
-    logged(&p, "Ann rolls shot at Bob");
+    logged(&p, "Ann rolls shot (bow) at Bob");
+    assert!(
+        !text(p.fight()).contains("shot (bow) at Cid"),
+        "{}",
+        text(p.fight())
+    );
 }
 
 /// mls, Behaviour: "If the trait is 16 or higher it is Noticeable, and the
@@ -566,5 +577,4 @@ fn the_new_sites_on_the_engine_are_the_engines_own_fight() {
             assert_eq!(again.queued(), 0);
         }
     }
-    let _ = finish;
 }
