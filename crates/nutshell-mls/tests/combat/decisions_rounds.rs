@@ -475,12 +475,7 @@ fn a_total_attack_against_a_noticeable_cautious_needs_a_roll_and_checks_reckless
         assert_eq!(d.name, "Brana");
         p.answer(Choice::Attack(Mode::TotalAttack)).unwrap();
         // The roll and the attack are in the same step.
-        loop {
-            match p.step(&mut dice).unwrap() {
-                Next::Decide(d) => p.answer(d.default).unwrap(),
-                Next::Step(_) => break,
-            }
-        }
+        settle(&mut p, &mut dice);
         let log = text(p.fight());
         let line = p
             .fight()
