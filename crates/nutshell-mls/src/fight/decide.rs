@@ -335,7 +335,7 @@ impl Fight {
                     "not one of the options: {}",
                     ask.options
                         .iter()
-                        .map(|o| o.label.as_str())
+                        .map(|o| format!("{:?}", o.label))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )),
