@@ -36,6 +36,75 @@ pub struct PlayArgs {
     /// rolled at the table)
     #[arg(long, conflicts_with_all = ["seed", "faces"])]
     pub ask_faces: bool,
+    /// Write the checks earned in the fight to the character sheets
+    /// fighting: checks on secondary traits, and on a personality trait
+    /// when a choice against its Noticeable opposite succeeded (mls,
+    /// Behaviour), with a ledger entry
+    #[arg(long)]
+    pub record: bool,
+}
+
+/// `--record`: each check earned goes to the `checks` of its combatant's
+/// character sheet (a secondary trait once; a personality trait each time,
+/// with a ledger entry as `mls behave --write` makes), the sheet rewritten
+/// keeping its layout. Returns a line per sheet.
+fn record(scenario: &ScenarioArgs, fight: &Fight) -> Result<Vec<String>, Failure> {
+    use nutshell_mls::character::ledger::{Entry, Step};
+    use nutshell_mls::character::validate::{parse_sheet, to_toml};
+    let earned = fight.earned_checks();
+    let traits = fight.trait_checks();
+    let mut done = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for path in [&scenario.a, &scenario.b] {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let shown = path.display().to_string();
+        let text = crate::files::read_text(path)?;
+        let Ok(mut sheet) = parse_sheet(&shown, &text) else {
+            continue;
+        };
+        let name = sheet.name.clone();
+        let Some(ch) = sheet.character.as_mut() else {
+            continue;
+        };
+        let mut added = Vec::new();
+        for c in earned.iter().filter(|c| c.combatant == name) {
+            let secondary = ch.secondary.contains_key(&c.skill) || ch.occupation.name == c.skill;
+            if secondary && !ch.checks.contains(&c.skill) {
+                ch.checks.push(c.skill.clone());
+                added.push(c.skill.clone());
+            }
+        }
+        for c in traits.iter().filter(|c| c.combatant == name) {
+            ch.checks.push(c.checked.clone());
+            ch.ledger.push(
+                Entry::new(
+                    ch.age,
+                    Step::Behaviour,
+                    format!(
+                        "acted against {} {}: {} is checked",
+                        c.against, c.value, c.checked
+                    ),
+                    0,
+                    nutshell_mls::character::costs::rules::BEHAVIOUR,
+                )
+                .target(format!("personality.{}", c.checked))
+                .roll(format!("1d20 = {}", c.roll)),
+            );
+            added.push(c.checked.clone());
+        }
+        if added.is_empty() {
+            continue;
+        }
+        let new_text = to_toml(&sheet).map_err(bad)?;
+        crate::sheet_file::rewrite(path, &text, &new_text)?;
+        done.push(format!(
+            "{shown}: recorded check(s) on {} (roll them with `nutshell mls advance {shown} --adventure ...`)",
+            added.join(", ")
+        ));
+    }
+    Ok(done)
 }
 
 /// Faces typed at the prompt as each die is rolled (`--ask-faces`).
@@ -157,13 +226,21 @@ fn parse_answer(d: &Decision, text: &str) -> Result<Said, String> {
         "quit" => return Ok(Said::Quit),
         _ => {}
     }
+    // On the line a movement is a number of squares: +3 closes three,
+    // -2 withdraws two (a bare number is an option's).
+    if on_the_line(d)
+        && (t.starts_with('+') || t.starts_with('-'))
+        && let Ok(n) = t.trim_start_matches('+').parse::<i64>()
+    {
+        return Ok(Said::Answer(Choice::Squares(n)));
+    }
     if let Ok(n) = t.parse::<usize>() {
         return match d.options.get(n.wrapping_sub(1)) {
             Some(o) if d.kind != Kind::Movement || n >= 1 => Ok(Said::Answer(o.choice.clone())),
             _ => Err(format!("no option {n}: 1 to {}", d.options.len())),
         };
     }
-    if d.kind == Kind::Movement {
+    if d.kind == Kind::Movement && !on_the_line(d) {
         let squares: Vec<String> = t.split_whitespace().map(str::to_uppercase).collect();
         let squares = squares
             .into_iter()
@@ -191,9 +268,20 @@ fn parse_answer(d: &Decision, text: &str) -> Result<Said, String> {
     {
         return Ok(Said::Answer(r.choice.clone()));
     }
+    if d.kind == Kind::Aim
+        && let Some(l) = nutshell_mls::body::Location::ALL
+            .into_iter()
+            .find(|l| l.name() == lower || (lower == "throat" && l.name() == "neck"))
+    {
+        return Ok(Said::Answer(Choice::Aim(l)));
+    }
+    let yes_no = matches!(
+        d.kind,
+        Kind::Dodge | Kind::FatePoint | Kind::Reload | Kind::Advance | Kind::ShootBack
+    );
     match (d.kind, lower.as_str()) {
-        (Kind::Dodge | Kind::FatePoint, "y" | "yes") => Ok(Said::Answer(Choice::Yes(true))),
-        (Kind::Dodge | Kind::FatePoint, "n" | "no") => Ok(Said::Answer(Choice::Yes(false))),
+        (_, "y" | "yes") if yes_no => Ok(Said::Answer(Choice::Yes(true))),
+        (_, "n" | "no") if yes_no => Ok(Said::Answer(Choice::Yes(false))),
         (Kind::Target | Kind::Chain, _) => Ok(Said::Answer(Choice::Target(t.to_string()))),
         _ => Err(format!(
             "\"{t}\": answer with an option's number or name, ? to explain, engine to hand {} to the engine",
@@ -225,6 +313,14 @@ fn print_log(out: &mut impl Write, fight: &Fight, from: usize) {
     }
 }
 
+/// A movement on the line (a fight without a map): squares, not a path.
+fn on_the_line(d: &Decision) -> bool {
+    d.kind == Kind::Movement
+        && d.options
+            .iter()
+            .any(|o| matches!(o.choice, Choice::Squares(_)))
+}
+
 fn ask_text(d: &Decision) -> String {
     let mut s = format!(
         "\nTurn {}, {}: {} decides ({})\n{}\n",
@@ -238,7 +334,7 @@ fn ask_text(d: &Decision) -> String {
         d.kind.name(),
         d.question
     );
-    if d.kind == Kind::Movement {
+    if d.kind == Kind::Movement && !on_the_line(d) {
         s += &format!(
             "  squares within reach: {}\n  type a square (the cheapest way, its cost shown to confirm) or several (step by step), E5:north to end facing north\n",
             d.options
@@ -402,10 +498,16 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         }
     };
     let fight = play.fight();
+    let recorded = if args.record {
+        record(&args.scenario, fight)?
+    } else {
+        Vec::new()
+    };
     let mut out = anstream::stdout().lock();
     if args.json {
         let mut object = serde_json::to_value(fight.report(&ending))
             .map_err(|e| Failure::other(format!("error: {e}")))?;
+        object["recorded"] = json!(recorded);
         object["decisions"] = json!(play.decisions());
         object["controllers"] = json!(
             fight
@@ -427,6 +529,25 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             None => writeln!(out, "A draw: {}", crate::shown::text(&ending.reason))?,
         }
         writeln!(out, "{}", crate::mls_cmd::state_table(fight))?;
+        let checks = fight.earned_checks();
+        if !checks.is_empty() {
+            writeln!(
+                out,
+                "Checks earned (mls, Checks on Secondary Traits; Behaviour):"
+            )?;
+            for c in &checks {
+                writeln!(
+                    out,
+                    "  {}: {} ({})",
+                    crate::shown::text(&c.combatant),
+                    crate::shown::text(&c.skill),
+                    crate::shown::text(&c.why)
+                )?;
+            }
+        }
+        for line in &recorded {
+            writeln!(out, "{}", crate::shown::text(line))?;
+        }
     }
     if play.queued() > 0 {
         let _ = writeln!(

@@ -511,7 +511,7 @@ fn a_map_that_does_not_fit_the_sides_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("a start names Sir Aldric, who is in neither side"),
+        err.contains("a start names \"Sir Aldric\", who is in neither side"),
         "{err}"
     );
     let out = nutshell()

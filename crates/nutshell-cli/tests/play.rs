@@ -100,6 +100,7 @@ fn play_in_a_terminal(dir: &Path, seed: u64) -> (String, Value) {
     let mut answered_to = 0;
     let mut set_actions = 0;
     let mut movements = 0;
+    let mut aims = 0;
     loop {
         match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(bytes) => screen.push_str(&String::from_utf8_lossy(&bytes)),
@@ -137,6 +138,15 @@ fn play_in_a_terminal(dir: &Path, seed: u64) -> (String, Value) {
                     }
                 }
                 Some("attack") => "2".into(),
+                // The first aim: the head, by the location's name.
+                Some("aim") => {
+                    aims += 1;
+                    if aims == 1 {
+                        "head".into()
+                    } else {
+                        String::new()
+                    }
+                }
                 Some("dodge" | "Fate Point") => "y".into(),
                 _ => String::new(),
             }
@@ -170,7 +180,7 @@ fn a_fight_is_played_at_a_terminal_to_the_end_and_replays_from_its_log() {
         let (screen, json) = play_in_a_terminal(dir.path(), seed);
         // The first turn: a refusal with its sentence, an explanation, a move.
         assert!(
-            screen.contains("refused: Ann's set action \"Pursue\" is refused: mls, Pursue: \"may only move directly after a character who chose Flee! in the opposing side's last Turn\""),
+            screen.contains("refused: \"Ann\"'s set action \"Pursue\" is refused: mls, Pursue: \"may only move directly after a character who chose Flee! in the opposing side's last Turn\""),
             "{screen}"
         );
         assert!(
@@ -232,7 +242,12 @@ fn a_fight_is_played_at_a_terminal_to_the_end_and_replays_from_its_log() {
         let again: Value = serde_json::from_slice(&replay.stdout).unwrap();
         assert_eq!(again["log"], json["log"], "seed {seed}");
         assert_eq!(again["decisions"], json["decisions"], "seed {seed}");
-        let kinds = ["attack", "dodge", "fate-point"];
+        // The aim typed by name (mls, Aiming an Attack).
+        if let Some(first) = by_person(&json, "aim").first() {
+            assert_eq!(first["choice"]["aim"], "head", "{json}");
+            assert!(screen.contains("the head (-3, 17+)"), "{screen}");
+        }
+        let kinds = ["attack", "dodge", "fate-point", "aim"];
         if kinds.iter().all(|k| !by_person(&json, k).is_empty()) {
             assert!(
                 by_person(&json, "attack")
@@ -245,7 +260,7 @@ fn a_fight_is_played_at_a_terminal_to_the_end_and_replays_from_its_log() {
     }
     assert!(
         all_four.is_some(),
-        "no seed of 30 asked for a path, a total attack, a dodge and a Fate Point"
+        "no seed of 30 asked for a path, a total attack, a dodge, a Fate Point and an aim"
     );
 }
 
@@ -352,4 +367,113 @@ fn faces_are_asked_as_the_dice_are_rolled() {
         ),
         "{err}"
     );
+}
+
+/// mls, Behaviour: "the player must roll higher than the trait on 1d20 if
+/// he wishes him to behave otherwise (an automatic check on the opposing
+/// trait if it succeeds)" (P-88): Brana (Valorous 16) ordered to flee; when
+/// the 1d20 is over 16, `--record` writes the check on Cowardly to her
+/// sheet with a ledger entry, and the sheet still checks.
+#[test]
+fn a_check_on_the_opposing_trait_is_recorded_on_the_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
+    std::fs::write(
+        dir.path().join("brigand.toml"),
+        "name = \"Brigand\"\nthp = 10\nskills = { axe = 8 }\nweapons = [{ name = \"axe\", skill = \"axe\", dam = 9 }]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("orders.toml"),
+        "[[decisions]]\nwho = \"Brana\"\nkind = \"set-action\"\nchoice = { action = \"flee\" }\n",
+    )
+    .unwrap();
+    for seed in 1..=60 {
+        std::fs::copy(
+            format!("{examples}/characters/brana.toml"),
+            dir.path().join("brana.toml"),
+        )
+        .unwrap();
+        let out = assert_cmd::Command::cargo_bin("nutshell")
+            .unwrap()
+            .current_dir(dir.path())
+            .args([
+                "mls",
+                "play",
+                "brana.toml",
+                "brigand.toml",
+                "--distance",
+                "3",
+            ])
+            .args(["--seed", &seed.to_string(), "--engine", "Brigand"])
+            .args(["--orders", "orders.toml", "--record", "--json"])
+            .write_stdin("\n".repeat(400))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let line = json["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| {
+                l["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("goes against a Noticeable valorous 16"))
+            })
+            .unwrap_or_else(|| panic!("{json}"));
+        let roll = line["faces"][0].as_i64().unwrap();
+        if roll <= 16 {
+            assert!(
+                !json["checks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|c| c["trait"] == "cowardly"),
+                "{json}"
+            );
+            continue;
+        }
+        assert!(
+            json["checks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["combatant"] == "Brana" && c["trait"] == "cowardly"),
+            "{json}"
+        );
+        assert!(
+            json["recorded"][0]
+                .as_str()
+                .unwrap()
+                .contains("recorded check(s) on cowardly"),
+            "{json}"
+        );
+        let sheet = std::fs::read_to_string(dir.path().join("brana.toml")).unwrap();
+        assert!(sheet.contains("\"cowardly\""), "{sheet}");
+        assert!(
+            sheet.contains("acted against valorous 16: cowardly is checked"),
+            "{sheet}"
+        );
+        assert!(sheet.contains(&format!("1d20 = {roll}")), "{sheet}");
+        // The sheet's comments and layout are kept, and it still checks.
+        let check = assert_cmd::Command::cargo_bin("nutshell")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["mls", "character", "check", "brana.toml"])
+            .output()
+            .unwrap();
+        assert!(
+            check.status.success(),
+            "{}\n{}",
+            String::from_utf8_lossy(&check.stdout),
+            String::from_utf8_lossy(&check.stderr)
+        );
+        return;
+    }
+    panic!("60 seeds gave no 1d20 over 16");
 }

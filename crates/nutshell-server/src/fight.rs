@@ -688,7 +688,7 @@ mod tests {
         let error = request.build().unwrap_err();
         assert_eq!(
             error,
-            "`map`: map x: a start names Nobody, who is in neither side"
+            "`map`: map \"x\": a start names \"Nobody\", who is in neither side"
         );
         request.map = Some("x".repeat(MAX_MAP_BYTES + 1));
         assert!(request.build().unwrap_err().contains("bytes"));

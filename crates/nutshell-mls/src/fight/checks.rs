@@ -6,7 +6,9 @@
 //! A fight with a log notes, for each combatant, the turns in which each skill
 //! was rolled and the first critical success on it; [`Fight::earned_checks`]
 //! lists the checks at the end, ready to be written to a sheet's `checks` and
-//! rolled for by `mls advance` after the adventure.
+//! rolled for by `mls advance` after the adventure. A person's choice against
+//! a Noticeable personality trait that its 1d20 allows checks the opposing
+//! trait (mls, *Behaviour*); those checks are listed too.
 
 use super::{Fight, Roll, RollFor};
 use nutshell_rules::Outcome;
@@ -27,11 +29,32 @@ pub(super) struct SkillUse {
 pub struct EarnedCheck {
     /// The combatant.
     pub combatant: String,
-    /// The skill (a secondary trait of a character sheet).
+    /// The skill (a secondary trait of a character sheet), or the
+    /// personality trait checked by acting against its opposite.
     #[serde(rename = "trait")]
     pub skill: String,
     /// Why: the turns it was used in, or the critical.
     pub why: String,
+}
+
+/// A check on a personality trait earned by acting against its opposite
+/// (mls, *Behaviour*: "the player must roll higher than the trait on 1d20
+/// if he wishes him to behave otherwise (an automatic check on the opposing
+/// trait if it succeeds)").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TraitCheck {
+    /// The combatant.
+    pub combatant: String,
+    /// The trait checked ("cowardly").
+    pub checked: String,
+    /// The Noticeable trait acted against ("valorous").
+    pub against: String,
+    /// Its value.
+    pub value: i64,
+    /// The 1d20 rolled.
+    pub roll: i64,
+    /// The turn.
+    pub turn: u32,
 }
 
 /// Turns of use that earn a check.
@@ -100,7 +123,28 @@ impl Fight {
                     why,
                 });
             }
+            // mls, Behaviour: "(an automatic check on the opposing trait if
+            // it succeeds)".
+            for c in &f.trait_checks {
+                out.push(EarnedCheck {
+                    combatant: f.sheet.name.clone(),
+                    skill: c.checked.clone(),
+                    why: format!(
+                        "acted against {} {} in turn {} (1d20 = {})",
+                        c.against, c.value, c.turn, c.roll
+                    ),
+                });
+            }
         }
         out
+    }
+
+    /// The checks on personality traits earned so far by acting against a
+    /// Noticeable trait, in the order they were earned by combatant.
+    pub fn trait_checks(&self) -> Vec<TraitCheck> {
+        self.fighters
+            .iter()
+            .flat_map(|f| f.trait_checks.iter().cloned())
+            .collect()
     }
 }

@@ -74,6 +74,39 @@ pub mod sentence {
     /// Fate Point under Certain Death.
     pub const CERTAIN_DEATH: &str =
         "mls, Certain Death: \"A Fate Point may be used to remove damage and thus prevent death\"";
+    /// Aiming a shot.
+    pub const AIM_SHOT: &str = "mls, Aiming a Shot: \"Different areas can be aimed at specifically if desired. Each area has a penalty to the roll's success which is applied to the score\" (RULING M-8)";
+    /// Aiming a close attack.
+    pub const AIM_ATTACK: &str = "mls, Aiming an Attack: \"Close Combat attacks may also be aimed at specific locations in exactly the same way\" (RULING M-8)";
+    /// Reloading.
+    pub const RELOAD: &str = "mls, Reloading: \"Some missile weapons require reloading before they can be fired again. This requires a number of 'attacks' to be spent reloading instead of shooting\"";
+    /// Preparing a spell.
+    pub const PREPARE: &str = "mls, Preparing Spells: \"Some offensive spells require time to prepare and throw. This requires a number of 'attacks' to be spent preparing instead of casting\"";
+    /// Moving into a fallen opponent's square.
+    pub const KILLING: &str = "mls, Killing an Opponent: \"If a character kills or knocks unconscious an opponent with his attack he may move into the square occupied by his opponent (even if this is a diagonal)\"";
+    /// Following up a Total Attack.
+    pub const FOLLOW_UP: &str = "mls, Following Up a Total Attack: \"A character who gets a Critical hit against an opponent with a Total Attack may follow up. He moves into the square occupied by the enemy\"";
+    /// Shooting back.
+    pub const SHOOT_BACK: &str = "mls, Shooting: \"He may also choose to shoot back if he has chosen a Shoot action\" (P-88)";
+    /// Moving on the line.
+    pub const LINE: &str = "mls, 1. Movement: \"may move up to their Agl+1 in squares\" (P-88: on the line, toward the nearest enemy, no further than next to him, or away from him)";
+}
+
+/// The personality trait a person's choice goes against, with its opposite
+/// (mls, *Behaviour*; P-87, P-88): Flee! and breaking off against Valorous,
+/// Fight and Charge against Cowardly, Pursue against Merciful, a Total
+/// Attack against Cautious, a Total Defence against Reckless, foregoing an
+/// attack against Cruel.
+pub(super) fn trait_against(choice: &Choice) -> Option<(&'static str, &'static str)> {
+    match choice {
+        Choice::Action(Action::Flee) | Choice::BreakOff => Some(("valorous", "cowardly")),
+        Choice::Action(Action::Fight | Action::Charge) => Some(("cowardly", "valorous")),
+        Choice::Action(Action::Pursue) => Some(("merciful", "cruel")),
+        Choice::Attack(Mode::TotalAttack) => Some(("cautious", "reckless")),
+        Choice::Attack(Mode::TotalDefence) => Some(("reckless", "cautious")),
+        Choice::Attack(Mode::Forego) => Some(("cruel", "merciful")),
+        _ => None,
+    }
 }
 
 /// Every set action, in the text's order, and the full-turn action.
@@ -97,12 +130,12 @@ fn parse_waypoint(text: &str) -> Result<(Square, Option<Facing>), String> {
         None => (text, None),
     };
     let square = Square::parse(sq.trim()).ok_or_else(|| {
-        format!("\"{sq}\" is not a square (a column letter and a row number, such as E5)")
+        format!("{sq:?} is not a square (a column letter and a row number, such as E5)")
     })?;
     let facing = match facing {
         Some(f) => Some(
             Facing::parse(f.trim())
-                .ok_or_else(|| format!("\"{f}\" is not a facing (north, east, south or west)"))?,
+                .ok_or_else(|| format!("{f:?} is not a facing (north, east, south or west)"))?,
         ),
         None => None,
     };
@@ -112,7 +145,7 @@ fn parse_waypoint(text: &str) -> Result<(Square, Option<Facing>), String> {
 impl Fight {
     /// Who decides `i`'s next decision of `kind`: a matching answer waiting
     /// in the queue says; else his controller.
-    fn decider(&self, i: usize, kind: Kind) -> Controller {
+    pub(super) fn decider(&self, i: usize, kind: Kind) -> Controller {
         let Some(d) = self.decisions.as_deref() else {
             return Controller::Engine;
         };
@@ -275,12 +308,11 @@ impl Fight {
             .unwrap_or(10)
     }
 
-    /// mls, Behaviour: "If the trait is 16 or higher it is Noticeable, and
-    /// the player must roll higher than the trait on 1d20 if he wishes him to
-    /// behave otherwise" (P-87): a person's Flee! goes against Valorous, a
-    /// Fight or Charge against Cowardly. A failed roll leaves him to the
-    /// trait: the valorous stands (the engine's action, or Fight or Respond),
-    /// the cowardly flees.
+    /// mls, Behaviour, for a person's set action (P-87, P-88): Flee!
+    /// against Valorous, Fight or Charge against Cowardly, Pursue against
+    /// Merciful. A failed roll leaves him to the trait: the valorous stands
+    /// (the engine's action, or Fight or Respond), the cowardly flees, the
+    /// merciful does not pursue (the engine's action, or Respond).
     fn behave(
         &mut self,
         i: usize,
@@ -288,54 +320,87 @@ impl Fight {
         default: Action,
         dice: &mut crate::dice::Dice<'_>,
     ) -> Result<Action, FightError> {
-        let (name, value, instead) = match chosen {
+        let instead = match chosen {
             Action::Flee => {
-                let stand = if default != Action::Flee {
+                if default != Action::Flee {
                     default
                 } else if self.action_legal(i, Action::Fight).is_ok() {
                     Action::Fight
                 } else {
                     Action::Respond
-                };
-                (
-                    "valorous",
-                    self.personality(i, "valorous", "cowardly"),
-                    stand,
-                )
+                }
             }
-            Action::Fight | Action::Charge => (
-                "cowardly",
-                self.personality(i, "cowardly", "valorous"),
-                Action::Flee,
-            ),
+            Action::Fight | Action::Charge => Action::Flee,
+            Action::Pursue if default != Action::Pursue => default,
+            Action::Pursue => Action::Respond,
             _ => return Ok(chosen),
         };
+        let may = self.against_trait(i, &Choice::Action(chosen), &Choice::Action(instead), dice)?;
+        Ok(if may { chosen } else { instead })
+    }
+
+    /// mls, Behaviour: "If the trait is 16 or higher it is Noticeable, and
+    /// the player must roll higher than the trait on 1d20 if he wishes him to
+    /// behave otherwise (an automatic check on the opposing trait if it
+    /// succeeds)". Whether `i` may make the person's `chosen` (P-87, P-88):
+    /// against a Noticeable trait the 1d20 is drawn and logged, with
+    /// `instead` as what the trait makes of a failure; a success checks the
+    /// opposing trait ([`Fight::earned_checks`]).
+    pub(super) fn against_trait(
+        &mut self,
+        i: usize,
+        chosen: &Choice,
+        instead: &Choice,
+        dice: &mut crate::dice::Dice<'_>,
+    ) -> Result<bool, FightError> {
+        let Some((name, opposite)) = trait_against(chosen) else {
+            return Ok(true);
+        };
+        let value = self.personality(i, name, opposite);
         let b = crate::character::behaviour::behave(value, dice)?;
         let Some(roll) = b.roll else {
-            return Ok(chosen);
+            return Ok(true);
+        };
+        let words = |c: &Choice| match c {
+            Choice::Action(a) => a.name().to_string(),
+            other => other.to_string(),
         };
         let text = |s: &Self| {
             format!(
                 "{}'s {} goes against a Noticeable {name} {value}: 1d20 = {roll}, {}",
                 s.name(i),
-                chosen.name(),
+                words(chosen),
                 if b.acts_against {
-                    "higher: he may (a check on the opposing trait)".to_string()
+                    format!("higher: he may (a check on {opposite})")
                 } else {
                     format!(
                         "not higher: he follows the trait and chooses {}",
-                        instead.name()
+                        words(instead)
                     )
                 }
             )
         };
         self.note_dice(Some(sentence::BEHAVIOUR), &[roll], text);
-        Ok(if b.acts_against { chosen } else { instead })
+        if b.checks_opposite {
+            let combatant = self.name(i).to_string();
+            let turn = self.turn;
+            self.fighters[i]
+                .trait_checks
+                .push(super::checks::TraitCheck {
+                    combatant,
+                    checked: opposite.to_string(),
+                    against: name.to_string(),
+                    value,
+                    roll,
+                    turn,
+                });
+        }
+        Ok(b.acts_against)
     }
 
     /// Records an engine decision (consuming a matching queued answer made
     /// by the engine).
-    fn decide_engine(&mut self, i: usize, kind: Kind, choice: Choice) {
+    pub(super) fn decide_engine(&mut self, i: usize, kind: Kind, choice: Choice) {
         let name = self.fighters[i].sheet.name.clone();
         let (turn, round) = (self.turn, self.round);
         if let Some(d) = self.decisions.as_mut() {
@@ -662,7 +727,7 @@ impl Fight {
             let Some(leg) = map::cheapest_path(&field.map, at, length, left, &blocked, &goal)
             else {
                 return Err(format!(
-                    "{why_budget}: {text} cannot be reached from {} within the {left} MP left (of {budget})",
+                    "{why_budget}: {text:?} cannot be reached from {} within the {left} MP left (of {budget})",
                     at.square
                 ));
             };
@@ -795,9 +860,13 @@ impl Fight {
             .map(|j| RuledOut {
                 choice: Choice::Target(self.name(j).to_string()),
                 why: if shooting {
-                    format!("{}: {} cannot be shot now", sentence::SHOOT, self.name(j))
+                    format!("{}: {:?} cannot be shot now", sentence::SHOOT, self.name(j))
                 } else {
-                    format!("{}: {} cannot be struck now", sentence::CLOSE, self.name(j))
+                    format!(
+                        "{}: {:?} cannot be struck now",
+                        sentence::CLOSE,
+                        self.name(j)
+                    )
                 },
             })
             .collect();
@@ -821,7 +890,7 @@ impl Fight {
                     .iter()
                     .copied()
                     .find(|&j| f.name(j) == name)
-                    .ok_or_else(|| format!("{name} is not a target now")),
+                    .ok_or_else(|| format!("{name:?} is not a target now")),
                 _ => Err("the answer is not a target".into()),
             },
         )?;
@@ -830,7 +899,11 @@ impl Fight {
 
     /// How `i` makes its close attack this round: its tactic's mode, or
     /// decided ("at any time declare his next attack is a Total Attack").
-    pub(super) fn choose_mode(&mut self, i: usize) -> Result<(), FightError> {
+    pub(super) fn choose_mode(
+        &mut self,
+        i: usize,
+        dice: &mut crate::dice::Dice<'_>,
+    ) -> Result<(), FightError> {
         let default = self.fighters[i].sheet.tactic.mode;
         if !self.deciding() {
             return Ok(());
@@ -882,6 +955,27 @@ impl Fight {
                 _ => Err("the answer is not a way to attack".into()),
             },
         )?;
+        // mls, Behaviour: a Total Attack against a Noticeable Cautious, and
+        // so on (P-88); a failed roll leaves him to the trait: the tactic's
+        // way, or a normal attack.
+        let chosen = if mode.1 {
+            Choice::BreakOff
+        } else {
+            Choice::Attack(mode.0)
+        };
+        let instead = match chosen {
+            Choice::Attack(m) if m != default => Choice::Attack(default),
+            Choice::BreakOff => Choice::Attack(default),
+            _ => Choice::Attack(Mode::Normal),
+        };
+        let mode = if self.against_trait(i, &chosen, &instead, dice)? {
+            mode
+        } else {
+            match instead {
+                Choice::Attack(m) => (m, false),
+                _ => (Mode::Normal, false),
+            }
+        };
         self.fighters[i].mode = mode.0;
         self.fighters[i].breaking_off = mode.1;
         Ok(())
@@ -927,7 +1021,7 @@ impl Fight {
             .map(|j| RuledOut {
                 choice: Choice::Target(self.name(j).to_string()),
                 why: format!(
-                    "{}; \"He may attack an opponent who is unable to attack this round only if he has hit all opponents who are able to attack\"; Who May Attack: \"any enemy in the hex in front of him\": {} is not open to the chain now",
+                    "{}; \"He may attack an opponent who is unable to attack this round only if he has hit all opponents who are able to attack\"; Who May Attack: \"any enemy in the hex in front of him\": {:?} is not open to the chain now",
                     sentence::CHAIN,
                     self.name(j)
                 ),
@@ -953,7 +1047,7 @@ impl Fight {
                     .copied()
                     .find(|&j| f.name(j) == name)
                     .map(Some)
-                    .ok_or_else(|| format!("{name} is not open to the chain")),
+                    .ok_or_else(|| format!("{name:?} is not open to the chain")),
                 _ => Err("the answer is not an opponent or stop".into()),
             },
         )
@@ -985,7 +1079,18 @@ impl Fight {
                 delay: 0,
                 rush: true,
             },
-            // A tactic's timing of a later attack: the engine's own.
+            (d, false, k, _) if d > 0 => Choice::TimingOf {
+                attack: k,
+                delay: d,
+                rush: false,
+            },
+            (0, true, _, k) => Choice::TimingOf {
+                attack: k,
+                delay: 0,
+                rush: true,
+            },
+            // A tactic that delays one attack and rushes another: the
+            // engine's own.
             _ => {
                 if self.decider(i, Kind::Timing) == Controller::Engine {
                     return Ok(None);
@@ -1033,12 +1138,46 @@ impl Fight {
             }),
         }
         let rounds = base.rounds();
+        // A later attack of the turn: delayed within the turn, or rushed
+        // where the round before it is free.
+        for (k, &round) in rounds.iter().enumerate().skip(1) {
+            let attack = k as u32 + 1;
+            for delay in 1..=(crate::schedule::ROUNDS - round) as u32 {
+                let c = Choice::TimingOf {
+                    attack,
+                    delay,
+                    rush: false,
+                };
+                options.push(Opt {
+                    label: c.to_string(),
+                    choice: c,
+                    rule: sentence::DELAY,
+                });
+            }
+            let c = Choice::TimingOf {
+                attack,
+                delay: 0,
+                rush: true,
+            };
+            match base.rush_attack(k) {
+                Ok(_) => options.push(Opt {
+                    label: c.to_string(),
+                    choice: c,
+                    rule: sentence::RUSH,
+                }),
+                Err(why) => ruled_out.push(RuledOut {
+                    choice: c,
+                    why: format!("{}: {why}", sentence::RUSH),
+                }),
+            }
+        }
+        let attacks = rounds.len() as u32;
         self.decide(
             Ask {
                 who: i,
                 kind: Kind::Timing,
                 question: format!(
-                    "{}: your attacks this turn are in round(s) {rounds:?}; delay or rush the first?",
+                    "{}: your attacks this turn are in round(s) {rounds:?}; delay or rush one?",
                     self.name(i)
                 ),
                 options,
@@ -1046,13 +1185,36 @@ impl Fight {
                 default,
             },
             |_, c| match *c {
-                Choice::Timing { rush: true, delay: 0 } => {
-                    base.rush_attack(0).map(Some).map_err(|why| format!("{}: {why}", sentence::RUSH))
-                }
+                Choice::Timing {
+                    rush: true,
+                    delay: 0,
+                } => base
+                    .rush_attack(0)
+                    .map(Some)
+                    .map_err(|why| format!("{}: {why}", sentence::RUSH)),
                 Choice::Timing { rush: false, delay } if delay <= 4 => {
                     Ok(Some(base.delay_attack(0, delay as usize)))
                 }
-                _ => Err("the answer is not a delay of 0 to 4 rounds or a rush".into()),
+                Choice::TimingOf { attack, .. } if attack < 1 || attack > attacks => Err(format!(
+                    "{}: there are {attacks} attack(s) this turn, in round(s) {rounds:?}",
+                    sentence::DELAY
+                )),
+                Choice::TimingOf {
+                    attack,
+                    rush: true,
+                    delay: 0,
+                } => base
+                    .rush_attack(attack as usize - 1)
+                    .map(Some)
+                    .map_err(|why| format!("{}: {why}", sentence::RUSH)),
+                Choice::TimingOf {
+                    attack,
+                    rush: false,
+                    delay,
+                } if delay <= 4 => Ok(Some(base.delay_attack(attack as usize - 1, delay as usize))),
+                _ => {
+                    Err("the answer is not a delay of 0 to 4 rounds or a rush of one attack".into())
+                }
             },
         )
     }

@@ -50,6 +50,7 @@ impl Fight {
             if f.attacking == Attacking::Unopposed {
                 if let Some(t) = keep {
                     self.fighters[t].attacked = true;
+                    self.choose_aim(i, false)?;
                     self.unopposed_attack(dice, i, t, round)?;
                 }
                 continue;
@@ -122,7 +123,8 @@ impl Fight {
         // Attack" (and a Total Defence, or forego it).
         if self.deciding() {
             for i in (0..n).filter(|&i| attacker[i]) {
-                self.choose_mode(i)?;
+                self.choose_mode(i, dice)?;
+                self.choose_aim(i, false)?;
             }
         }
         for members in self.situations(&attacker) {
@@ -311,7 +313,7 @@ impl Fight {
         let defence = if f.mode == Mode::TotalDefence { 2 } else { 0 };
         Mods::default()
             .timing(f.schedule.modifier(round).unwrap_or(0))
-            .add(f.sheet.tactic.aim_penalty(), "aim")
+            .add(f.aim_penalty(), "aim")
             .add(defence, "total defence")
     }
 
@@ -335,8 +337,6 @@ impl Fight {
 
     fn aimed_location(&self, i: usize, total: i64) -> Location {
         self.fighters[i]
-            .sheet
-            .tactic
             .aim
             .map_or(Location::Chest, |aim| landing(aim, total))
     }
@@ -545,8 +545,6 @@ impl Fight {
         }
         let location = self.aimed_location(z, rz.total);
         if let Some((aim, (_, required))) = self.fighters[z]
-            .sheet
-            .tactic
             .aim
             .and_then(|a| a.aim().map(|x| (a, x)))
             .filter(|_| location == Location::Chest)
@@ -776,7 +774,11 @@ impl Fight {
                         s.name(t)
                     )
                 });
-                if back.active == Outcome::CriticalSuccess {
+                // "A character who gets a Critical hit against an opponent
+                // with a Total Attack may follow up."
+                if back.active == Outcome::CriticalSuccess
+                    && self.choose_advance(c, t, true, true)?
+                {
                     if self.on_map() {
                         if self.trade_squares(c, t) {
                             self.note_moved(rule::FOLLOW_UP, &[c, t], |s| {

@@ -55,6 +55,19 @@ pub enum Kind {
     Dodge,
     /// Whether to spend a Fate Point (mls, *Death*, *Certain Death*).
     FatePoint,
+    /// Where to aim an attack or a shot (mls, *Aiming a Shot*, *Aiming an
+    /// Attack*).
+    Aim,
+    /// Whether to spend an attack reloading a missile weapon or preparing a
+    /// spell, or hold it (mls, *Reloading*, *Preparing Spells*).
+    Reload,
+    /// Whether to advance into a fallen opponent's square, or follow up a
+    /// critical against a Total Attack (mls, *Killing an Opponent*,
+    /// *Following Up a Total Attack*).
+    Advance,
+    /// Whether to shoot back at a shooter instead of the target chosen
+    /// (mls, *Shooting*).
+    ShootBack,
 }
 
 impl Kind {
@@ -69,6 +82,10 @@ impl Kind {
             Kind::Timing => "timing",
             Kind::Dodge => "dodge",
             Kind::FatePoint => "Fate Point",
+            Kind::Aim => "aim",
+            Kind::Reload => "reload",
+            Kind::Advance => "advance",
+            Kind::ShootBack => "shoot back",
         }
     }
 }
@@ -101,6 +118,21 @@ pub enum Choice {
         /// Rushed one round early.
         rush: bool,
     },
+    /// Aim at this location (the chest: not aimed).
+    Aim(crate::body::Location),
+    /// On the line (a fight without a map): squares moved toward the
+    /// nearest enemy (positive) or away from him (negative).
+    Squares(i64),
+    /// A later attack of the turn (`attack`: 2 for the second) delayed by
+    /// `delay` rounds, or rushed one round.
+    TimingOf {
+        /// Which attack of the turn, 1 for the first.
+        attack: u32,
+        /// Rounds of delay.
+        delay: u32,
+        /// Rushed one round early.
+        rush: bool,
+    },
 }
 
 impl std::fmt::Display for Choice {
@@ -123,6 +155,24 @@ impl std::fmt::Display for Choice {
             Choice::Timing { rush: true, .. } => f.write_str("rush the first attack"),
             Choice::Timing { delay: 0, .. } => f.write_str("on time"),
             Choice::Timing { delay, .. } => write!(f, "delay the first attack {delay} round(s)"),
+            Choice::Aim(crate::body::Location::Chest) => f.write_str("the chest (not aimed)"),
+            Choice::Aim(l) => write!(f, "aim at the {l}"),
+            Choice::Squares(0) => f.write_str("stay"),
+            Choice::Squares(n) if *n > 0 => write!(f, "close {n} square(s)"),
+            Choice::Squares(n) => write!(f, "withdraw {} square(s)", -n),
+            Choice::TimingOf {
+                attack, rush: true, ..
+            } => {
+                write!(f, "rush attack {attack} of the turn")
+            }
+            Choice::TimingOf {
+                attack, delay: 0, ..
+            } => {
+                write!(f, "attack {attack} of the turn on time")
+            }
+            Choice::TimingOf { attack, delay, .. } => {
+                write!(f, "delay attack {attack} of the turn {delay} round(s)")
+            }
         }
     }
 }
@@ -334,7 +384,7 @@ impl Fight {
             (ask.default.clone(), Controller::Engine)
         } else if let Some(m) = front {
             return Err(FightError::Invalid(format!(
-                "the orders' next decision is {}'s {} (turn {}, round {}), but the fight asks {name} for a {} in turn {turn}, round {round}",
+                "the orders' next decision is {:?}'s {} (turn {}, round {}), but the fight asks {name:?} for a {} in turn {turn}, round {round}",
                 m.who,
                 m.kind.name(),
                 m.turn,
@@ -366,7 +416,7 @@ impl Fight {
                     "not one of the options: {}",
                     ask.options
                         .iter()
-                        .map(|o| o.label.as_str())
+                        .map(|o| format!("{:?}", o.label))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )),
@@ -388,8 +438,9 @@ impl Fight {
                 Ok(t)
             }
             Err(why) => Err(FightError::Refused(format!(
-                "{name}'s {} \"{choice}\" is refused: {why}",
-                ask.kind.name()
+                "{name:?}'s {} {:?} is refused: {why}",
+                ask.kind.name(),
+                choice.to_string()
             ))),
         }
     }

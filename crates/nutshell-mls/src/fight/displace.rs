@@ -16,24 +16,34 @@ impl Fight {
     /// occupied by his opponent (even if this is a diagonal)." The engine
     /// takes the square when its attacker has no other enemy next to it and
     /// the square brings it nearer the nearest enemy still standing.
-    pub(super) fn advance_after_fall(&mut self, attacker: usize, fallen: usize) {
+    ///
+    /// In a fight played by decisions a person decides whenever the square
+    /// is open to him (he stands, next to the fallen, the square fits him and
+    /// no wall's corner is cut), engaged or not; the engine's pick is the
+    /// default.
+    pub(super) fn advance_after_fall(
+        &mut self,
+        attacker: usize,
+        fallen: usize,
+    ) -> Result<(), crate::error::FightError> {
         let (Some(from), Some(to)) = (self.fighters[attacker].pose, self.fighters[fallen].pose)
         else {
-            return;
+            return Ok(());
         };
+        let deciding = self.deciding();
         if !self.fighters[attacker].standing()
             || self.fighters[fallen].standing()
             || !self.adjacent(attacker, fallen)
-            || self.engaged(attacker)
+            || (!deciding && self.engaged(attacker))
         {
-            return;
+            return Ok(());
         }
         let pose = Pose {
             square: to.square,
             facing: from.facing,
         };
         if !self.fits(attacker, pose) || !self.step_clear(from.square, to.square) {
-            return;
+            return Ok(());
         }
         let nearest = |p: Pose| {
             self.standing_enemies(attacker)
@@ -42,9 +52,13 @@ impl Fight {
                 .map(|s| map::range(p.square, s))
                 .min()
         };
-        match (nearest(from), nearest(pose)) {
-            (Some(now), Some(then)) if then < now => {}
-            _ => return,
+        let engine = !self.engaged(attacker)
+            && matches!((nearest(from), nearest(pose)), (Some(now), Some(then)) if then < now);
+        if !deciding && !engine {
+            return Ok(());
+        }
+        if deciding && !self.choose_advance(attacker, fallen, false, engine)? {
+            return Ok(());
         }
         self.place(attacker, pose);
         self.note_moved(rule::KILLING, &[attacker], |s| {
@@ -55,6 +69,7 @@ impl Fight {
                 pose.square
             )
         });
+        Ok(())
     }
 
     /// Breaking off on the map: "he is considered to have disengaged (backed

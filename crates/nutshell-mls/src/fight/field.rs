@@ -250,11 +250,11 @@ impl Fight {
     /// else its side's block; refuses anyone left unplaced, a start naming no
     /// one, and two on one square.
     pub(super) fn set_out(&mut self, map: Arc<BattleMap>) -> Result<(), FightError> {
-        let bad = |why: String| FightError::Invalid(format!("map {}: {why}", map.name));
+        let bad = |why: String| FightError::Invalid(format!("map {:?}: {why}", map.name));
         for start in &map.starts {
             if !self.fighters.iter().any(|f| f.sheet.name == start.who) {
                 return Err(bad(format!(
-                    "a start names {}, who is in neither side",
+                    "a start names {:?}, who is in neither side",
                     start.who
                 )));
             }
@@ -262,7 +262,7 @@ impl Fight {
         for start in &map.side_starts {
             if !self.sides.contains(&start.side) {
                 return Err(bad(format!(
-                    "{}: a start names the side {}, which is not in the fight (the sides are {} and {})",
+                    "{}: a start names the side {:?}, which is not in the fight (the sides are {:?} and {:?})",
                     start.origin, start.side, self.sides[0], self.sides[1]
                 )));
             }
@@ -278,7 +278,7 @@ impl Fight {
                         square: s.at,
                         facing: s.facing,
                     }),
-                    format!("the start of {name}"),
+                    format!("the start of {name:?}"),
                 )
             } else if let Some(block) = map.side_starts.iter().find(|s| s.side == self.sides[side])
             {
@@ -290,7 +290,7 @@ impl Fight {
                         facing: block.facing,
                     }),
                     format!(
-                        "{} (side {}, {name} is number {})",
+                        "{} (side {:?}, {name:?} is number {})",
                         block.origin,
                         block.side,
                         k + 1
@@ -298,7 +298,7 @@ impl Fight {
                 )
             } else {
                 return Err(bad(format!(
-                    "{name} has no start: add a [[start]] with who = \"{name}\" or side = \"{}\"",
+                    "{name:?} has no start: add a [[start]] with who = {name:?} or side = {:?}",
                     self.sides[side]
                 )));
             };
@@ -312,12 +312,12 @@ impl Fight {
                                 None => Some(format!("{s} is off the map")),
                                 Some(t) if !t.passable() => Some(format!("{s} is a wall")),
                                 _ => self.occupant(s).map(|j| {
-                                    format!("{s} is taken by {}", self.fighters[j].sheet.name)
+                                    format!("{s} is taken by {:?}", self.fighters[j].sheet.name)
                                 }),
                             })
                             .unwrap_or_else(|| "no room".to_string()),
                     };
-                return Err(bad(format!("{origin}: {name} cannot stand there: {why}")));
+                return Err(bad(format!("{origin}: {name:?} cannot stand there: {why}")));
             };
             self.fighters[i].pose = Some(pose);
             self.occupy(i);

@@ -37,11 +37,12 @@ mod field;
 mod maneuver;
 mod play;
 mod report;
+mod round_choices;
 mod shooting;
 mod turn;
 mod wounds;
 
-pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK};
+pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK, TraitCheck};
 pub use decide::{Choice, Controller, Decision, Kind, Made, Move, Opt, RuledOut};
 pub use play::{Next, Play};
 pub use report::{CombatantReport, EndingReport, FightReport, MapReport};
@@ -183,6 +184,13 @@ pub struct Fighter {
     fled_turn: Option<u32>,
     /// How its next close attack is made (its tactic's mode unless decided).
     mode: crate::sheet::Mode,
+    /// Where its attacks and shots are aimed (its tactic's `aim` unless
+    /// decided; RULING M-8).
+    aim: Option<Location>,
+    /// Checks on personality traits earned by acting against a Noticeable
+    /// trait (mls, *Behaviour*: "an automatic check on the opposing trait if
+    /// it succeeds").
+    trait_checks: Vec<checks::TraitCheck>,
     schedule: Schedule,
     attacking: Attacking,
     /// The turn it was last knocked out in (that turn does not count down).
@@ -222,6 +230,13 @@ impl Fighter {
             .melee()
             .map(|w| self.sheet.skill(&w.skill))
             .unwrap_or_else(|| self.sheet.dodge())
+    }
+
+    /// The penalty of its aim (RULING M-8), 0 when not aiming.
+    fn aim_penalty(&self) -> i64 {
+        self.aim
+            .and_then(Location::aim)
+            .map_or(0, |(penalty, _)| penalty)
     }
 
     fn wants_to_break_off(&self) -> bool {
@@ -411,6 +426,8 @@ impl Fight {
                     action: None,
                     fled_turn: None,
                     mode: c.tactic.mode,
+                    aim: c.tactic.aim,
+                    trait_checks: Vec::new(),
                     schedule: Schedule::none(),
                     attacking: Attacking::Melee,
                     down_turn: 0,

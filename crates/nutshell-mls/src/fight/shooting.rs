@@ -125,6 +125,10 @@ impl Fight {
     pub(super) fn shoot(&mut self, dice: &mut Dice<'_>, round: usize) -> Result<(), FightError> {
         let n = self.fighters.len();
         let mut shots: Vec<(usize, usize)> = Vec::new();
+        // For shooting back (fights played by decisions): each shot's
+        // candidates, and whether its arc was set by it.
+        let mut candidates_of: Vec<Vec<usize>> = Vec::new();
+        let mut fresh_arc: Vec<bool> = Vec::new();
         for i in 0..n {
             let f = &self.fighters[i];
             if !(f.standing() && f.schedule.has(round) && f.attacking == Attacking::Ranged) {
@@ -146,6 +150,17 @@ impl Fight {
                 continue;
             }
             if f.reload_left > 0 {
+                let left = f.reload_left;
+                if !self.choose_reload(i, false, &weapon.name, left)? {
+                    self.note(Some(rule::RELOADING), |s| {
+                        format!(
+                            "{} holds the attack: the {} stays unloaded",
+                            s.name(i),
+                            weapon.name
+                        )
+                    });
+                    continue;
+                }
                 self.fighters[i].reload_left -= 1;
                 self.note(Some(rule::RELOADING), |s| {
                     format!(
@@ -156,6 +171,7 @@ impl Fight {
                 });
                 continue;
             }
+            let f = &self.fighters[i];
             // A spell spends magic points: without enough, no casting.
             if let Some(cost) = weapon.mp {
                 let left = f.mp.unwrap_or(0);
@@ -173,6 +189,17 @@ impl Fight {
             }
             let prepare = weapon.actions_to_prepare();
             if f.prepared < prepare {
+                let left = prepare - f.prepared;
+                if !self.choose_reload(i, true, &weapon.name, left)? {
+                    self.note(Some(rule::PREPARING), |s| {
+                        format!(
+                            "{} holds the attack: {} is not prepared",
+                            s.name(i),
+                            weapon.name
+                        )
+                    });
+                    continue;
+                }
                 self.fighters[i].prepared += 1;
                 self.note(Some(rule::PREPARING), |s| {
                     format!(
@@ -202,7 +229,7 @@ impl Fight {
                             .is_some()
                 })
                 .collect();
-            let keep = f.target.filter(|t| candidates.contains(t));
+            let keep = self.fighters[i].target.filter(|t| candidates.contains(t));
             let t = match keep {
                 Some(t) => Some(t),
                 None => {
@@ -222,6 +249,11 @@ impl Fight {
                 continue;
             };
             self.fighters[i].target = Some(t);
+            if self.deciding() {
+                fresh_arc.push(self.fighters[i].shot_arc.is_none());
+                candidates_of.push(candidates);
+                self.choose_aim(i, true)?;
+            }
             if self.on_map() && self.fighters[i].shot_arc.is_none() {
                 let arc = self
                     .pose_in_round(i, round)
@@ -253,6 +285,9 @@ impl Fight {
             }
             shots.push((i, t));
         }
+        if self.deciding() {
+            self.shoot_back(round, &mut shots, &candidates_of, &fresh_arc)?;
+        }
         for &(s, t) in &shots {
             self.resolve_shot(dice, round, s, t, &shots)?;
         }
@@ -283,7 +318,7 @@ impl Fight {
         let modifier = Mods::default()
             .timing(f.schedule.modifier(round).unwrap_or(0))
             .add(range, "range")
-            .add(f.sheet.tactic.aim_penalty(), "aim");
+            .add(f.aim_penalty(), "aim");
         if range != 0 {
             self.note(Some(rule::RANGE), |_| {
                 format!(

@@ -135,7 +135,22 @@ impl Fight {
         match action {
             Action::Charge | Action::Move => {
                 if let Some(j) = self.nearest(i, &enemies) {
-                    let moved = self.move_toward(i, j, movement);
+                    let most = movement.min(self.separation(i, j) - 1).max(0);
+                    let n = self.line_squares(i, action, j, most, most)?;
+                    if n < 0 {
+                        let moved = self.withdraw(i, j, -n);
+                        self.fighters[i].moved = moved;
+                        self.note(Some(rule::MOVEMENT), |s| {
+                            format!(
+                                "{} withdraws {moved} square(s) from {} (up to Agl+1 = {movement}); {} apart",
+                                s.name(i),
+                                s.name(j),
+                                s.separation(i, j)
+                            )
+                        });
+                        return Ok(());
+                    }
+                    let moved = self.move_toward(i, j, n);
                     self.fighters[i].moved = moved;
                     self.fighters[i].target = Some(j);
                     if action == Action::Charge {
@@ -153,16 +168,33 @@ impl Fight {
             }
             Action::MoveAndShoot => {
                 if let Some(j) = self.nearest(i, &enemies) {
-                    // Close in, but never into contact: a shooter stays at least 2 squares off.
+                    // Close in, but never into contact: a shooter stays at
+                    // least 2 squares off (a person may close to contact, or
+                    // withdraw: P-88).
                     let room = (self.separation(i, j) - 2).max(0);
-                    let moved = self.move_toward(i, j, movement.min(room));
+                    let most = movement.min(self.separation(i, j) - 1).max(0);
+                    let n = self.line_squares(i, action, j, movement.min(room), most)?;
+                    let (moved, away) = if n < 0 {
+                        (self.withdraw(i, j, -n), true)
+                    } else {
+                        (self.move_toward(i, j, n), false)
+                    };
                     self.fighters[i].moved = moved;
                     self.note(Some(rule::MOVE_AND_SHOOT), |s| {
-                        format!(
-                            "{} moves {moved} square(s) and will shoot in round {}",
-                            s.name(i),
-                            moved.clamp(1, 5)
-                        )
+                        if away {
+                            format!(
+                                "{} withdraws {moved} square(s) from {} and will shoot in round {}",
+                                s.name(i),
+                                s.name(j),
+                                moved.clamp(1, 5)
+                            )
+                        } else {
+                            format!(
+                                "{} moves {moved} square(s) and will shoot in round {}",
+                                s.name(i),
+                                moved.clamp(1, 5)
+                            )
+                        }
                     });
                 }
             }
@@ -351,7 +383,7 @@ impl Fight {
                 .map(|h| (h.attacker, h.target))
                 .collect();
             for (attacker, target) in falls {
-                self.advance_after_fall(attacker, target);
+                self.advance_after_fall(attacker, target)?;
             }
         }
         Ok(())

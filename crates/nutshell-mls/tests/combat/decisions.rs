@@ -12,7 +12,7 @@ use nutshell_mls::sheet::Mode;
 use nutshell_mls::{Fight, FightError, FightOptions, Progress};
 use std::sync::Arc;
 
-fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
+pub(super) fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
     FightOptions {
         distance,
         map: map.map(|m| Arc::new(BattleMap::parse("test-map.toml", m).unwrap())),
@@ -21,7 +21,7 @@ fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
 }
 
 /// A map of `rows`, the combatants placed by `starts` (name, square, facing).
-fn map_text(rows: &[&str], starts: &[(&str, &str, &str)]) -> String {
+pub(super) fn map_text(rows: &[&str], starts: &[(&str, &str, &str)]) -> String {
     let mut toml = format!("rows = '''\n{}\n'''\n", rows.join("\n"));
     for (name, at, facing) in starts {
         toml += &format!("[[start]]\nwho = \"{name}\"\nat = \"{at}\"\nfacing = \"{facing}\"\n");
@@ -31,7 +31,7 @@ fn map_text(rows: &[&str], starts: &[(&str, &str, &str)]) -> String {
 
 /// A fight between `a` and `b`, every combatant named in `people` played by
 /// a person.
-fn play(a: &str, b: &str, options: FightOptions, people: &[&str]) -> Play {
+pub(super) fn play(a: &str, b: &str, options: FightOptions, people: &[&str]) -> Play {
     let fight = Fight::new([side(a), side(b)], options).unwrap_or_else(|e| panic!("{e}"));
     let controllers = fight
         .fighters()
@@ -48,20 +48,20 @@ fn play(a: &str, b: &str, options: FightOptions, people: &[&str]) -> Play {
 }
 
 /// Runs until the next decision (which must come).
-fn next_decision(p: &mut Play, dice: &mut Seeded) -> Decision {
+pub(super) fn next_decision(p: &mut Play, dice: &mut Seeded) -> Decision {
     match p.advance(dice) {
         Ok(Next::Decide(d)) => d,
         other => panic!("no decision: {other:?}\n{}", text(p.fight())),
     }
 }
 
-fn labels(d: &Decision) -> Vec<&str> {
+pub(super) fn labels(d: &Decision) -> Vec<&str> {
     d.options.iter().map(|o| o.label.as_str()).collect()
 }
 
 /// The refusal of `choice`, which must be refused, and the pending
 /// decision unchanged by it.
-fn refused(p: &mut Play, choice: Choice) -> String {
+pub(super) fn refused(p: &mut Play, choice: Choice) -> String {
     let before = p.pending().cloned();
     let log = p.fight().log().len();
     match p.answer(choice) {
@@ -74,7 +74,7 @@ fn refused(p: &mut Play, choice: Choice) -> String {
     }
 }
 
-fn logged(p: &Play, part: &str) {
+pub(super) fn logged(p: &Play, part: &str) {
     super::logged(p.fight(), part);
 }
 
@@ -156,7 +156,10 @@ fn a_set_action_offers_the_legal_actions_and_refuses_pursue_with_its_sentence() 
     p.answer(Choice::Action(nutshell_mls::fight::Action::Move))
         .unwrap();
     assert!(p.pending().is_none());
-    p.step(&mut dice).unwrap();
+    // On the line the move's squares are asked next (P-88): the default.
+    while let Next::Decide(d) = p.step(&mut dice).unwrap() {
+        p.answer(d.default).unwrap();
+    }
     logged(&p, "Knight chooses Move");
     // The brigand's ready action (the engine's), then the knight's.
     let made: Vec<_> = p
@@ -333,7 +336,7 @@ fn a_target_is_chosen_among_the_enemies_in_reach() {
     assert_eq!(labels(&d), ["Bob", "Cid"]);
     assert_eq!(d.default, Choice::Target("Bob".into()));
     let why = refused(&mut p, Choice::Target("Dan".into()));
-    assert!(why.contains("Dan cannot be struck now"), "{why}");
+    assert!(why.contains("\"Dan\" cannot be struck now"), "{why}");
     p.answer(Choice::Target("Cid".into())).unwrap();
     while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
         p.answer(d.default).unwrap();
@@ -422,7 +425,10 @@ fn a_total_attack_goes_on_or_stops_as_decided() {
                         .all(|o| o.rule.contains("voluntarily stops his attacks"))
                 );
                 let why = refused(&mut p, Choice::Target("Dan".into()));
-                assert!(why.contains("Dan is not open to the chain now"), "{why}");
+                assert!(
+                    why.contains("\"Dan\" is not open to the chain now"),
+                    "{why}"
+                );
                 let next = d.options[0].choice.clone();
                 p.answer(if stop { Choice::Stop } else { next }).unwrap();
                 // The round resolved, the answer shows in the log.
@@ -509,9 +515,18 @@ fn the_first_attack_may_be_delayed_or_rushed() {
             "delay the first attack 1 round(s)",
             "delay the first attack 2 round(s)",
             "delay the first attack 3 round(s)",
-            "delay the first attack 4 round(s)"
+            "delay the first attack 4 round(s)",
+            // The later attacks (P-88): delayed within the turn; none can
+            // be rushed, every round holding an attack.
+            "delay attack 2 of the turn 1 round(s)",
+            "delay attack 2 of the turn 2 round(s)",
+            "delay attack 2 of the turn 3 round(s)",
+            "delay attack 3 of the turn 1 round(s)",
+            "delay attack 3 of the turn 2 round(s)",
+            "delay attack 4 of the turn 1 round(s)"
         ]
     );
+    assert_eq!(d.ruled_out.len(), 5);
     // Every attack in the 1st round: none can come a round earlier.
     let why = refused(
         &mut p,

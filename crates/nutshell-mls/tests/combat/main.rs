@@ -3,6 +3,7 @@
 
 mod damage;
 mod decisions;
+mod decisions_rounds;
 mod fights;
 mod files;
 mod health;

@@ -653,7 +653,7 @@ fn a_long_creature_covers_the_squares_behind_it() {
     .unwrap_err();
     assert!(
         err.to_string()
-            .contains("Bob cannot stand there: G2 is taken by Dragon"),
+            .contains("\"Bob\" cannot stand there: G2 is taken by \"Dragon\""),
         "{err}"
     );
     let f = on_map(
@@ -695,15 +695,15 @@ fn unplaced_and_misplaced_combatants_are_refused() {
     };
     assert_eq!(
         place("[[start]]\nwho = \"Ann\"\nat = \"A1\"\nfacing = \"east\"\n"),
-        "map m.toml: Bob has no start: add a [[start]] with who = \"Bob\" or side = \"Bob\""
+        "map \"m.toml\": \"Bob\" has no start: add a [[start]] with who = \"Bob\" or side = \"Bob\""
     );
     assert_eq!(
         place("[[start]]\nwho = \"Zed\"\nat = \"A1\"\nfacing = \"east\"\n"),
-        "map m.toml: a start names Zed, who is in neither side"
+        "map \"m.toml\": a start names \"Zed\", who is in neither side"
     );
     assert_eq!(
         place("[[start]]\nside = \"Goblins\"\nat = \"A1\"\nfacing = \"east\"\n"),
-        "map m.toml: m.toml:10:6: a start names the side Goblins, which is not in the fight (the sides are Ann and Bob)"
+        "map \"m.toml\": m.toml:10:6: a start names the side \"Goblins\", which is not in the fight (the sides are \"Ann\" and \"Bob\")"
     );
 }
 
