@@ -33,7 +33,7 @@ pub async fn index() -> impl IntoResponse {
 /// style sheet, the icon, and the script as ES modules, one a screen of the
 /// page (each says at its top what it owns). `index.html` loads `app.js`,
 /// which imports the rest; `script-src 'self'` allows every one.
-pub const FILES: [(&str, &str, &str); 11] = [
+pub const FILES: [(&str, &str, &str); 12] = [
     (
         "app.js",
         "text/javascript; charset=utf-8",
@@ -75,6 +75,11 @@ pub const FILES: [(&str, &str, &str); 11] = [
         include_str!("../web/map.js"),
     ),
     (
+        "toml.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/toml.js"),
+    ),
+    (
         "verify.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/verify.js"),
@@ -88,15 +93,42 @@ pub const FILES: [(&str, &str, &str); 11] = [
 ];
 
 /// `GET /web/{file}`: one of [`FILES`] (`scenarios.json` is built by
-/// [`scenarios`]); any other name is 404.
+/// [`scenarios`], `rulesets.json` by [`rulesets`]); any other name is 404.
 pub async fn file(Path(name): Path<String>) -> axum::response::Response {
     if name == "scenarios.json" {
         return scenarios().await.into_response();
+    }
+    if name == "rulesets.json" {
+        return json_asset(rulesets().to_string()).into_response();
     }
     match FILES.iter().find(|(file, _, _)| *file == name) {
         Some((_, content_type, body)) => asset(content_type, body).into_response(),
         None => (StatusCode::NOT_FOUND, "no such file").into_response(),
     }
+}
+
+/// What the check form offers that the rules define (`GET
+/// /web/rulesets.json`): each ruleset's DC descriptors, from the rules
+/// crate (only `fantasy` has them, RULING F-1), as `{"fantasy":
+/// {"dc_descriptors": [{"name": "laughable", "dc": 0}, ...]}}`.
+pub fn rulesets() -> serde_json::Value {
+    let descriptors: Vec<serde_json::Value> = nutshell_rules::fantasy::DESCRIPTORS
+        .iter()
+        .map(|(name, dc)| serde_json::json!({"name": name, "dc": dc}))
+        .collect();
+    serde_json::json!({ nutshell_rules::fantasy::ID: {"dc_descriptors": descriptors} })
+}
+
+fn json_asset(body: String) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_SECURITY_POLICY, POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
 }
 
 /// `GET /favicon.ico`: browsers ask for it whatever the page says; it is
@@ -151,15 +183,7 @@ pub async fn scenarios() -> impl IntoResponse {
             serde_json::json!({"name": name, "a": a, "b": b, "map": map, "distance": distance})
         })
         .collect();
-    (
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CONTENT_SECURITY_POLICY, POLICY),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        serde_json::Value::Array(list).to_string(),
-    )
+    json_asset(serde_json::Value::Array(list).to_string())
 }
 
 #[cfg(test)]

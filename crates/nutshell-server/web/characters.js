@@ -1,9 +1,11 @@
 // characters.js: MLS characters. It owns the guided character form (it
 // writes the choices file and asks the server to price and check it as
-// the player chooses), making a sheet, the list of the table's sheets and
-// the form that advances one.
+// the player chooses), making a sheet, the list of the table's sheets (each
+// shown as a sheet: traits, skills, weapons, armour, health, Fate Points,
+// the ledger folded) and the form that advances one.
 
 import { $, api, clientSeed, el, errorText, setError, table } from "./shared.js";
+import { readToml } from "./toml.js";
 
 // The sheets made at this table that this member may see (a GM sees all).
 async function showSheets() {
@@ -15,12 +17,85 @@ async function showSheets() {
     const details = el("details");
     details.append(el("summary", null, `${sheet.name} (made by ${sheet.owner}, roll #${sheet.seq}${sheet.advances ? `, advanced ${sheet.advances} time(s)` : ""})`));
     for (const line of sheet.rolled ?? []) details.append(el("div", "meta", line));
-    details.append(el("pre", null, sheet.sheet));
+    details.append(sheetView(sheet.sheet));
     if (table.current.seat.role === "gm" || sheet.roller === table.me?.id) details.append(advanceForm(sheet));
     item.append(details);
     return item;
   });
   $("sheets").replaceChildren(...items);
+}
+
+// ---------------------------------------------------------------- a sheet as a sheet
+
+const TRAITS = ["strength", "body", "size", "dexterity", "agility", "mind", "aura", "awareness"];
+const LEVEL = (level) => (level === undefined ? "not acquired" : level === 0 ? "base" : `base+${level}`);
+
+// A small table: a head row and rows of text.
+function grid(className, head, rows) {
+  const node = el("table", `odds ${className}`);
+  const tr = el("tr");
+  for (const h of head) tr.append(el("th", null, h));
+  node.append(tr);
+  for (const row of rows) {
+    const line = el("tr");
+    for (const cell of row) line.append(el("td", typeof cell === "number" ? "num" : null, String(cell ?? "")));
+    node.append(line);
+  }
+  const box = el("div", "table-scroll");
+  box.append(node);
+  return box;
+}
+
+// A sheet as a person reads one: who, health and Fate Points; traits;
+// skills (a character's secondary traits by level, or a combatant's skill
+// values); weapons; armour; the ledger and the TOML folded. Nothing is
+// computed here: every value is the sheet's.
+function sheetView(text) {
+  const view = el("div", "sheet");
+  let sheet;
+  try { sheet = readToml(text ?? ""); } catch (error) {
+    view.append(el("p", "meta", `This sheet is shown as its text (${error.message}).`), el("pre", null, text ?? ""));
+    return view;
+  }
+  const c = sheet.character ?? {};
+  const who = [c.race, c.age !== undefined ? `age ${c.age}` : null, c.occupation?.name ? `${c.occupation.name} (${LEVEL(c.occupation.level ?? 0)})` : null].filter(Boolean).join(", ");
+  view.append(el("p", "sheet-who", `${sheet.name ?? "?"}${who ? `: ${who}` : ""}`));
+  const facts = el("div", "sheet-facts");
+  facts.append(
+    el("span", null, `Health: ${sheet.thp ?? "?"} THP${sheet.chp !== undefined ? ` (${sheet.chp} now)` : ""}`),
+    el("span", null, `Fate Points: ${sheet.fate_points ?? 0}`),
+  );
+  if (sheet.shock !== undefined) facts.append(el("span", null, `Shock: ${sheet.shock}`));
+  if (c.cps !== undefined) facts.append(el("span", null, `CPs unspent: ${c.cps}`));
+  view.append(facts);
+  const traits = sheet.traits ?? {};
+  const named = [...TRAITS.filter((t) => t in traits), ...Object.keys(traits).filter((t) => !TRAITS.includes(t))];
+  if (named.length) view.append(el("h4", null, "Traits"), grid("sheet-traits", named, [named.map((t) => traits[t])]));
+  const skills = [];
+  for (const [name, s] of Object.entries(c.secondary ?? {})) skills.push([name, s.kind ?? "", s.base ?? "", LEVEL(s.level)]);
+  if (skills.length) view.append(el("h4", null, "Skills (secondary traits)"), grid("sheet-skills", ["skill", "kind", "base", "level"], skills));
+  const values = Object.entries(sheet.skills ?? {});
+  if (values.length) view.append(el("h4", null, "Skills"), grid("sheet-skills", ["skill", "value"], values));
+  const negative = Object.entries(c.negative ?? {});
+  if (negative.length) view.append(el("h4", null, "Negative traits"), grid("sheet-negative", ["trait", "level"], negative.map(([n, t]) => [n, LEVEL(t.level ?? 0)])));
+  const personality = Object.entries(c.personality ?? {});
+  if (personality.length) view.append(el("h4", null, "Personality"), grid("sheet-personality", ["trait", "value"], personality));
+  const weapons = sheet.weapons ?? [];
+  if (weapons.length) view.append(el("h4", null, "Weapons"), grid("sheet-weapons", ["weapon", "skill", "DAM", "kind"], weapons.map((w) => [w.name, w.skill, w.dam, w.kind ?? "melee"])));
+  const armour = [...(sheet.armour ?? [])];
+  if (sheet.shield) armour.push({ ...sheet.shield, coverage: "shield" });
+  if (armour.length) view.append(el("h4", null, "Armour"), grid("sheet-armour", ["armour", "value", "coverage"], armour.map((a) => [a.name, a.value, a.coverage ?? ""])));
+  const ledger = c.ledger ?? [];
+  if (ledger.length) {
+    const fold = el("details", "fold ledger");
+    fold.append(el("summary", null, `Ledger (${ledger.length} entr${ledger.length === 1 ? "y" : "ies"})`));
+    fold.append(grid("sheet-ledger", ["age", "change", "CPs"], ledger.map((e) => [e.age, `${e.change ?? ""}${e.roll ? ` [${e.roll}]` : ""}`, e.cps])));
+    view.append(fold);
+  }
+  const raw = el("details", "fold toml");
+  raw.append(el("summary", null, "The sheet as TOML (nutshell mls reads it)"), el("pre", null, text));
+  view.append(raw);
+  return view;
 }
 
 // Advancing a sheet (POST .../sheets/{sheet}/advance, `nutshell mls
@@ -85,8 +160,8 @@ function advanceForm(sheet) {
     ledger.append(...entries);
     result.replaceChildren(ledger, el("div", "meta", `${answer.data.cps ?? 0} CP(s) unspent at age ${answer.data.age ?? ""}`));
     // The sheet's new version (the list keeps this item's result in view).
-    const pre = form.parentElement.querySelector("pre");
-    if (pre && answer.data.sheet) pre.textContent = answer.data.sheet;
+    const view = form.parentElement.querySelector(".sheet");
+    if (view && answer.data.sheet) view.replaceWith(sheetView(answer.data.sheet));
   });
   return form;
 }

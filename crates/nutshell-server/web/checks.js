@@ -5,11 +5,13 @@
 import { $, api, clientSeed, el, errorText, setError, table } from "./shared.js";
 import { contestNames, contestSides } from "./feed.js";
 
-// Each ruleset's options, by the command line's names (the server takes
-// them as JSON): [name, label, kind] with kind number, text or flag.
+// Each ruleset's options, by the JSON request's field names (the command
+// line's, with `_` for `-`): [name, label, kind] with kind number, text or
+// flag. A DC's descriptors are the rules' own (/web/rulesets.json, read
+// from the rules crate), offered as the DC field's suggestions.
 const RULES = {
   fantasy: {
-    check: [["mod", "modifier", "number"], ["ability", "ability score modifier", "number"], ["dc", "DC (number or easy, medium, hard ...)", "text"],
+    check: [["mod", "modifier", "number"], ["ability", "ability score modifier", "number"], ["dc", "DC (a number or a descriptor)", "text"],
       ["crit_success", "critical success allowed", "flag"], ["crit_failure", "critical failure allowed", "flag"], ["natural_even", "natural even only", "flag"],
       ["take", "take 0, 10 or 20", "number"], ["reroll", "spend a reroll on a failure", "flag"], ["magnitude", "roll the magnitude on a success", "flag"],
       ["effect", "effect dice on a success", "text"]],
@@ -38,6 +40,33 @@ const RULES = {
   },
 };
 
+// What the rules define for the form: each ruleset's DC descriptors.
+let rulesData = {};
+async function loadRulesData() {
+  try {
+    const response = await fetch("/web/rulesets.json");
+    if (response.ok) rulesData = await response.json();
+  } catch { /* the form works without suggestions */ }
+  rulesFields();
+}
+
+// The label of a field of the form in use (its words before any
+// parenthesis): an error says "DC", not `dc`.
+function fieldLabel(name) {
+  const kind = $("rules-kind").value;
+  const found = (RULES[$("rules-set").value]?.[kind] ?? []).find(([field]) => field === name);
+  return found ? found[1].replace(/ \(.*\)$/, "") : null;
+}
+
+// The server's error in the form's words: each `field` it names becomes
+// the field's label.
+function formWords(message) {
+  return message.replace(/`([a-z_]+)`/g, (whole, name) => {
+    const label = fieldLabel(name);
+    return label ? `“${label}”` : whole;
+  });
+}
+
 function rulesFields() {
   const kind = $("rules-kind").value;
   const set = $("rules-set");
@@ -47,6 +76,9 @@ function rulesFields() {
   set.replaceChildren(...names.map((name) => { const o = el("option", null, name); o.value = name; return o; }));
   set.value = chosen;
   const box = $("rules-fields");
+  // What was typed stays when the same form is drawn again.
+  const typed = box.dataset.form === `${chosen}/${kind}` ? new Map([...box.querySelectorAll("input")].map((i) => [i.name, i.type === "checkbox" ? i.checked : i.value])) : new Map();
+  box.dataset.form = `${chosen}/${kind}`;
   box.replaceChildren();
   for (const [name, label, type] of RULES[chosen][kind]) {
     const id = `rule-${name}`;
@@ -63,7 +95,19 @@ function rulesFields() {
       input.type = type === "number" ? "number" : "text";
       if (type === "number") input.step = "1";
       wrap.append(document.createTextNode(label), input);
+      // The DC's descriptors, as the ruleset names them.
+      const descriptors = name === "dc" ? rulesData[chosen]?.dc_descriptors : null;
+      if (descriptors?.length) {
+        const list = el("datalist");
+        list.id = `${id}-descriptors`;
+        for (const d of descriptors) { const o = el("option", null, `${d.name} (${d.dc})`); o.value = d.name; list.append(o); }
+        input.setAttribute("list", list.id);
+        input.placeholder = `15 or ${descriptors[Math.min(3, descriptors.length - 1)].name}`;
+        wrap.append(list, el("span", "hint descriptors", `Descriptors: ${descriptors.map((d) => `${d.name} ${d.dc}`).join(", ")}`));
+        wrap.classList.add("wide");
+      }
     }
+    if (typed.has(name)) { if (type === "flag") input.checked = typed.get(name); else input.value = typed.get(name); }
     box.append(wrap);
   }
 }
@@ -96,7 +140,7 @@ async function rollRules(e) {
   const error = $("rules-error");
   const result = $("rules-result");
   if (!answer.ok) {
-    setError(error, errorText(answer).replace(/^error: /, ""));
+    setError(error, formWords(errorText(answer).replace(/^error: /, "")));
     result.replaceChildren();
     return;
   }
@@ -120,3 +164,4 @@ $("rules-kind").addEventListener("change", rulesFields);
 $("rules-set").addEventListener("change", rulesFields);
 $("rules-form").addEventListener("submit", rollRules);
 rulesFields();
+loadRulesData();

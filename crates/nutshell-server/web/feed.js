@@ -101,6 +101,14 @@ function who(body) {
   return part;
 }
 
+// What a member did, said after their name: a roll event is dice, a check,
+// a contest, a whole fight, a new character or an advance.
+function rollVerb(body) {
+  const kind = body.action?.kind ?? legacyKind(body.expression ?? "");
+  const verb = { sheet: "made a character", advance: "advanced a character", fight: "fought a fight" }[kind] ?? "rolled";
+  return body.secret ? ` ${verb} (secret, now shown):` : ` ${verb}:`;
+}
+
 // What a roll event's body shows: dice, a check, a contest, a fight, a sheet.
 function rollBody(body) {
   const part = el("div");
@@ -125,9 +133,9 @@ function rollBody(body) {
     part.append(el("div", "total", result.ending?.winner ? `${result.ending.winner} wins` : "a draw"));
     part.append(el("div", "meta", result.ending?.reason ?? ""));
   } else if (kind === "sheet") {
-    part.append(el("div", null, `New character: `), el("span", "total", result.name ?? ""));
+    part.append(el("span", "total", result.name ?? ""));
   } else if (kind === "advance") {
-    part.append(el("div", null, `Advanced: `), el("span", "total", result.name ?? ""));
+    part.append(el("span", "total", result.name ?? ""));
     for (const entry of result.entries ?? []) {
       part.append(el("div", "meta", `${entry.change}${entry.roll ? ` [${entry.roll}]` : ""}`));
     }
@@ -154,9 +162,29 @@ function fightState(state) {
   return part;
 }
 
+// A fight step's log lines, one folded entry a turn (a step "to the end"
+// holds dozens of turns): the turn and how many lines it logged, the lines
+// on demand. The fight view beside the map shows them all.
+function turnsFolded(lines) {
+  const turns = [];
+  for (const line of lines) {
+    const last = turns[turns.length - 1];
+    if (last && last.turn === line.turn) last.lines.push(line);
+    else turns.push({ turn: line.turn, lines: [line] });
+  }
+  return turns.map(({ turn, lines: said }) => {
+    const fold = el("details", "fold turn");
+    const count = `${said.length} line${said.length === 1 ? "" : "s"}`;
+    fold.append(el("summary", null, turn ? `Turn ${turn} (${count})` : `The log (${count})`));
+    for (const line of said) fold.append(el("div", "meta fight-line", line.text));
+    return fold;
+  });
+}
+
 function describe(event) {
   const item = el("li");
   item.dataset.seq = event.seq;
+  item.dataset.kind = event.kind;
   const meta = el("div", "meta", `#${event.seq} · ${time(event.at_ms)}`);
   const body = event.body;
   item.append(meta);
@@ -183,7 +211,7 @@ function describe(event) {
         item.append(line, rollBody(body), reveal);
       } else {
         const line = el("div");
-        line.append(who(body), document.createTextNode(body.secret ? " rolled (secret, now shown):" : " rolled:"));
+        line.append(who(body), document.createTextNode(rollVerb(body)));
         item.append(line, rollBody(body));
       }
       break;
@@ -200,9 +228,10 @@ function describe(event) {
       const result = body.result ?? {};
       const line = el("div");
       line.append(document.createTextNode(`Fight #${body.action?.fight ?? body.fight}, step ${body.action?.step ?? body.step}: turn ${result.state?.turn}, round ${result.state?.round} (`), who(body), document.createTextNode(")"));
-      item.append(line);
-      for (const line of result.lines ?? []) item.append(el("div", "meta", line.text));
-      item.append(fightState(result.state));
+      item.append(line, ...turnsFolded(result.lines ?? []));
+      const standing = el("details", "fold standing");
+      standing.append(el("summary", null, "Where everyone stands"), fightState(result.state));
+      item.append(standing);
       if (result.over) item.append(el("div", "total", result.ending?.winner ? `${result.ending.winner} wins` : "a draw"), el("div", "meta", result.ending?.reason ?? ""));
       break;
     }

@@ -66,7 +66,9 @@ function drawFight() {
   document.querySelector(".fight-controls").hidden = !mayStep || fight.over;
   $("fight-map-view").replaceChildren(fight.map ? mapPicture(fight) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
   const state = fight.state ?? {};
-  const clock = fight.step === 0 ? "Before the first round" : `Step ${fight.step}: turn ${state.turn}, round ${state.round}${state.acting ? ` (${state.acting} acting)` : ""}`;
+  // Who is acting, while someone is: never once the fight is over.
+  const acting = state.acting && !fight.over ? ` (${state.acting} acting)` : "";
+  const clock = fight.step === 0 ? "Before the first round" : `Step ${fight.step}: turn ${state.turn}, round ${state.round}${acting}`;
   $("fight-clock").textContent = fight.over ? `${clock}. Over: ${fight.ending?.winner ? `${fight.ending.winner} wins` : "a draw"} (${fight.ending?.reason ?? ""})` : clock;
   // The whole log so far, the latest step's lines marked and in view.
   const log = $("fight-log");
@@ -142,16 +144,42 @@ function rateChart(rows) {
   return chart;
 }
 
-async function simulateFights() {
-  if (!table.current) return;
+// What the form sets up, in words: the example's name while the form
+// still holds it as picked, else the sides and the map by their names.
+function settingName(setting) {
+  const chosen = scenarios[Number($("fight-example").value)];
+  if (chosen && chosen.a === setting.a && chosen.b === setting.b && (chosen.map ?? "") === (setting.map ?? "")) return `“${chosen.name}”`;
+  const name = (toml) => /^\s*name\s*=\s*"([^"]*)"/m.exec(toml ?? "")?.[1];
+  const sides = `${name(setting.a) ?? "side A"} against ${name(setting.b) ?? "side B"}`;
+  return setting.map ? `${sides} on ${name(setting.map) ?? "the map"}` : `${sides} on a line`;
+}
+
+// The setting the simulation shown was run on: changing the form hides
+// its result (it would answer for another fight).
+let simulated = null;
+function formSetting() {
   const setting = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
   if ($("fight-map").value.trim() !== "") setting.map = $("fight-map").value;
+  return setting;
+}
+function hideStaleSimulation() {
+  if (simulated !== null && simulated !== JSON.stringify(formSetting())) {
+    $("simulation").hidden = true;
+    simulated = null;
+  }
+}
+
+async function simulateFights() {
+  if (!table.current) return;
+  const setting = formSetting();
   const words = new Uint32Array(2);
   crypto.getRandomValues(words);
   const seed = (words[0] % 2 ** 21) * 2 ** 32 + words[1]; // a safe integer
   const box = $("simulation");
   box.hidden = false;
   box.dataset.seed = String(seed);
+  $("simulation-title").textContent = `Who wins ${settingName(setting)}, over ${SIM_TRIALS.toLocaleString()} fights`;
+  simulated = JSON.stringify(setting);
   $("simulation-chart").replaceChildren();
   $("simulate").disabled = true;
   const counts = { wins: [0, 0], draw: 0, trials: 0, sides: [] };
@@ -219,9 +247,11 @@ for (const [select, area] of [["fight-sheet-a", "fight-a"], ["fight-sheet-b", "f
   $(select).addEventListener("change", () => {
     const sheet = fightSheets[Number($(select).value)];
     if ($(select).value !== "" && sheet) $(area).value = sheet.sheet;
+    hideStaleSimulation();
   });
 }
-$("fight-example").addEventListener("change", useScenario);
+$("fight-example").addEventListener("change", () => { useScenario(); hideStaleSimulation(); });
+$("fight-form").addEventListener("input", hideStaleSimulation);
 $("simulate").addEventListener("click", simulateFights);
 $("fight-form").addEventListener("submit", startFight);
 $("fight-step").addEventListener("click", () => stepFight(null));

@@ -89,9 +89,14 @@ export function svgEl(tag, attrs, text) {
   return node;
 }
 
+// "You are Ann (a player)", or for the GM "You are the GM" (and their name
+// when they gave another than "GM"), and who else is here.
 export function showWho() {
-  if (!table.me) return;
-  $("who").textContent = `You are ${table.me.name} (${table.me.role === "gm" ? "the GM" : "a player"}). Members: ${table.members.join(", ")}.`;
+  const me = table.me;
+  if (!me) return;
+  const gm = me.role === "gm";
+  const you = gm ? (/^(the )?gm$/i.test(me.name.trim()) ? "the GM" : `${me.name} (the GM)`) : `${me.name} (a player)`;
+  $("who").textContent = `You are ${you}. Members: ${table.members.join(", ")}.`;
 }
 
 // The room's path in the API, for the room in use.

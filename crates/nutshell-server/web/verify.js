@@ -131,14 +131,16 @@ export async function verifyNow() {
     if (!item || event.kind !== "roll") continue;
     let mark = item.querySelector(".verified");
     if (!mark) { mark = el("div", "verified meta"); item.append(mark); }
+    // Exactly what this browser checked, and what it did not: the dice are
+    // recomputed by `nutshell verify` on the downloaded log.
     if (report.revealed.has(event.epoch)) {
       rolls += 1;
-      mark.textContent = "✓ verified: chained in the log, and its epoch's seed matches the commitment made before the roll";
+      mark.textContent = "✓ checked in this browser: the roll is chained in the log, and its epoch's revealed seed matches the commitment published before it. The dice are not recomputed here: download the log and run nutshell verify room.jsonl.";
     } else {
-      mark.textContent = "✓ chained in the log; checkable when the GM reveals this epoch's seed";
+      mark.textContent = "✓ checked in this browser: the roll is chained in the log. Its dice become checkable (nutshell verify) when the GM reveals this epoch's seed.";
     }
   }
-  out.textContent = `✓ Checked in this browser: ${report.events.length} events chained, ${rolls} rolls of revealed epochs verified (run nutshell verify on the exported log to recompute every die).`;
+  out.textContent = `✓ Checked in this browser: ${report.events.length} events chained, the seeds of ${report.revealed.size} revealed epoch(s) match their commitments (${rolls} rolls). The dice themselves are recomputed by nutshell verify on the downloaded log (below).`;
 }
 
 $("verify").addEventListener("click", verifyNow);
