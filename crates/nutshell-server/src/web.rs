@@ -33,7 +33,7 @@ pub async fn index() -> impl IntoResponse {
 /// style sheet, the icon, and the script as ES modules, one a screen of the
 /// page (each says at its top what it owns). `index.html` loads `app.js`,
 /// which imports the rest; `script-src 'self'` allows every one.
-pub const FILES: [(&str, &str, &str); 12] = [
+pub const FILES: [(&str, &str, &str); 13] = [
     (
         "app.js",
         "text/javascript; charset=utf-8",
@@ -73,6 +73,11 @@ pub const FILES: [(&str, &str, &str); 12] = [
         "map.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/map.js"),
+    ),
+    (
+        "setup.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/setup.js"),
     ),
     (
         "toml.js",

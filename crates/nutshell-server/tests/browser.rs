@@ -230,6 +230,57 @@ impl Browser<'_> {
             .await;
     }
 
+    /// The WebDriver reference of the element `css` selects.
+    async fn element(&self, css: &str) -> Value {
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/element", self.session),
+                Some(json!({"using": "css selector", "value": css})),
+            )
+            .await
+    }
+
+    /// Clicks the element `css` selects as a person would (WebDriver's
+    /// element click: real pointer events at its middle).
+    async fn click(&self, css: &str) {
+        let element = self.element(css).await;
+        let id = element
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/element/{id}/click", self.session),
+                Some(json!({})),
+            )
+            .await;
+    }
+
+    /// Drags with the mouse as a person would (real pointer events): from
+    /// the middle of `from` to the middle of `to`.
+    async fn drag(&self, from: &str, to: &str) {
+        let from = self.element(from).await;
+        let to = self.element(to).await;
+        let actions = json!([
+            {"type": "pointerMove", "origin": from, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerMove", "origin": from, "x": 4, "y": 4, "duration": 50},
+            {"type": "pointerMove", "origin": to, "x": 0, "y": 0, "duration": 100},
+            {"type": "pointerUp", "button": 0}
+        ]);
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/actions", self.session),
+                Some(json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})),
+            )
+            .await;
+    }
+
     /// Presses Tab until the element `id` has the focus (at most `most`
     /// times); panics if it never does.
     async fn tab_to(&self, id: &str, most: usize) {
@@ -744,6 +795,10 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
              return [Math.round(r.left - l.left), r.top >= l.bottom - 1, r.height < 60]")
         .await;
     assert_eq!(level, json!([0, true, true]), "the level under its label");
+    let tall = player
+        .js("return [...document.querySelectorAll('#char-guided label.cell input, #char-guided label.cell select')].filter(c => c.getBoundingClientRect().height > 60).map(c => c.id || c.getAttribute('aria-label'))")
+        .await;
+    assert_eq!(tall, json!([]), "controls a line high");
     let legends = player
         .js("return [...document.querySelectorAll('#characters legend')].filter(l => {
                const f = l.parentElement.getBoundingClientRect(); const r = l.getBoundingClientRect();
@@ -2308,5 +2363,216 @@ async fn a_newcomer_reads_what_the_page_checked_in_the_forms_words() {
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(response.headers()["content-type"], "image/svg+xml");
     assert!(response.text().await.unwrap().starts_with("<svg"));
+    gm.close().await;
+}
+
+/// Issue 26, item 4: a fight set up without typing TOML. The GM picks the
+/// sides from the room's sheets and the examples, draws a map (its size,
+/// name, walls, a door), drags one token onto a square and places another
+/// by clicks, turns it; the TOML under "Advanced" is what the page wrote
+/// and sends; the fight starts where the tokens were put. Tokens are told
+/// apart (initials and a number, the side's colour, the name on hover)
+/// and the map zooms.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fight_is_set_up_by_picking_drawing_and_dragging() {
+    let Some(driver) = driver("a_fight_is_set_up_by_picking_drawing_and_dragging").await else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let wait = Duration::from_secs(10);
+    let gm = driver.browser(1280, 1000).await;
+    gm.go(&format!("{base}/")).await;
+    gm.until(
+        "return !document.getElementById('start').hidden",
+        wait,
+        "the start form",
+    )
+    .await;
+    gm.js("document.querySelector('#create-form button').click();")
+        .await;
+    gm.until(
+        "return !document.getElementById('table').hidden && document.getElementById('status').textContent.includes('live')",
+        wait,
+        "the table",
+    )
+    .await;
+    let room = gm
+        .js("return new URLSearchParams(location.hash.slice(1)).get('room')")
+        .await;
+    let room = room.as_str().unwrap().to_string();
+    let key = gm
+        .js(&format!("return window.nutshellSeats.get('{room}').key"))
+        .await;
+    let key = key.as_str().unwrap().to_string();
+    // A sheet of this table, made through the API.
+    let made = reqwest::Client::new()
+        .post(format!("{base}/api/rooms/{room}/sheets"))
+        .bearer_auth(&key)
+        .json(&json!({"choices": include_str!("../../../examples/mls/characters/choices/brana.choices.toml")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        made.status().as_u16(),
+        201,
+        "{}",
+        made.text().await.unwrap()
+    );
+
+    // The example is drawn as picked: its sides listed, its map drawn,
+    // its starts as tokens (initials and a number, the name on hover).
+    gm.js("document.getElementById('fights').open = true;")
+        .await;
+    let example = gm
+        .until(
+            "const t = [...document.querySelectorAll('#setup-svg .token[data-name]')]; return t.length === 2 && [
+               [...document.querySelectorAll('#side-a-list li, #side-b-list li')].map(l => l.textContent.split(' remove')[0].trim()),
+               t.map(x => [x.dataset.name, x.dataset.square, x.querySelector('text').textContent, x.querySelector('title').textContent.includes(x.dataset.name)])]",
+            wait,
+            "the example in the editor",
+        )
+        .await;
+    assert_eq!(
+        example,
+        json!([
+            ["SA1 Sir Aldric (12 THP)", "BW1 Black Wat (10 THP)"],
+            [
+                ["Sir Aldric", "C4", "SA1", true],
+                ["Black Wat", "M4", "BW1", true]
+            ]
+        ])
+    );
+    // A new set-up: the example's combatants removed, Brana (a sheet of
+    // this table) on side A, the example's Black Wat on side B.
+    gm.until(
+        "return [...document.getElementById('side-a-add').options].some(o => o.textContent.startsWith('Brana (a sheet'))",
+        wait,
+        "the room's sheet offered",
+    )
+    .await;
+    gm.js("for (const b of [...document.querySelectorAll('#side-a-list button, #side-b-list button')]) b.click();
+           const pick = (id, start) => { const s = document.getElementById(id); s.value = [...s.options].find(o => o.textContent.startsWith(start)).value; s.dispatchEvent(new Event('change')); };
+           pick('side-a-add', 'Brana (a sheet');
+           pick('side-b-add', 'Black Wat (example');")
+        .await;
+    // The map: 9 columns by 5 rows, named, a wall painted at E2 and E4 and
+    // a door at E3 (clicks with the palette's tools).
+    gm.js("const set = (id, v) => { const i = document.getElementById(id); i.value = v; i.dispatchEvent(new Event('change')); };
+           set('map-width', '9'); set('map-height', '5'); set('map-name', 'The test hall');
+           document.getElementById('map-clear').click();")
+        .await;
+    for (tool, squares) in [("#", ["E2", "E4"].as_slice()), ("+", ["E3"].as_slice())] {
+        gm.js(&format!(
+            "document.querySelector('#map-editor input[name=paint][value=\"{tool}\"]').click();"
+        ))
+        .await;
+        for square in squares {
+            gm.drag(
+                &format!("#setup-svg rect.cell[data-square=\"{square}\"]"),
+                &format!("#setup-svg rect.cell[data-square=\"{square}\"]"),
+            )
+            .await;
+        }
+    }
+    gm.js("document.querySelector('#map-editor input[name=paint][value=\".\"]').click();")
+        .await;
+    // Brana is dragged from the tray onto B3; Black Wat placed by clicks
+    // (token, then square) on H3 and turned west.
+    gm.drag(
+        "#map-tray .tray-token[data-name=\"Brana\"]",
+        "#setup-svg rect.cell[data-square=\"B3\"]",
+    )
+    .await;
+    gm.until(
+        "return document.querySelector('#setup-svg .token[data-name=\"Brana\"]')",
+        wait,
+        "Brana dragged onto the map",
+    )
+    .await;
+    gm.click("#map-tray .tray-token[data-name=\"Black Wat\"]")
+        .await;
+    gm.click("#setup-svg rect.cell[data-square=\"H3\"]").await;
+    gm.until(
+        "return document.querySelector('#setup-svg .token[data-name=\"Black Wat\"]')",
+        wait,
+        "Black Wat placed",
+    )
+    .await;
+    gm.js("const f = document.getElementById('map-facing'); f.value = 'west'; f.dispatchEvent(new Event('change'));")
+        .await;
+    let map = gm
+        .js("return document.getElementById('fight-map').value")
+        .await;
+    let map = map.as_str().unwrap();
+    // The TOML under "Advanced" is the map drawn, read by the library.
+    let parsed =
+        nutshell_mls::map::BattleMap::parse("map", map).unwrap_or_else(|e| panic!("{e}\n{map}"));
+    assert_eq!(parsed.name, "The test hall");
+    assert_eq!(
+        parsed.rows(),
+        vec![
+            "#########",
+            "#...#...#",
+            "#...+...#",
+            "#...#...#",
+            "#########"
+        ],
+        "{map}"
+    );
+    assert!(
+        map.contains("who = \"Brana\"\nat = \"B3\"\nfacing = \"east\""),
+        "{map}"
+    );
+    assert!(
+        map.contains("who = \"Black Wat\"\nat = \"H3\"\nfacing = \"west\""),
+        "{map}"
+    );
+    let side_a = gm
+        .js("return document.getElementById('fight-a').value")
+        .await;
+    assert!(
+        side_a
+            .as_str()
+            .unwrap()
+            .starts_with("side = \"The Party\"\npcs = true\n\n[[combatant]]\nname = \"Brana\""),
+        "{side_a}"
+    );
+    gm.screenshot("fight-setup").await;
+
+    // Started: the fight is the one set up, each where it was put.
+    gm.js("document.querySelector('#fight-form button[type=submit]').click();")
+        .await;
+    gm.until(
+        "return document.querySelectorAll('#fight-svg .token').length === 2",
+        wait,
+        "the fight's tokens",
+    )
+    .await;
+    assert_eq!(
+        gm.js(TOKENS).await,
+        json!([
+            ["Brana", "B3", "east", "standing"],
+            ["Black Wat", "H3", "west", "standing"]
+        ])
+    );
+    assert_eq!(gm.js(CELLS).await, json!(parsed.rows()));
+    let labels = gm
+        .js("return [...document.querySelectorAll('#fight-svg .token')].map(t => [t.querySelector('text').textContent, t.classList.contains('side-0') ? 0 : 1, t.querySelector('title').textContent.split(' (')[0]])")
+        .await;
+    assert_eq!(
+        labels,
+        json!([["B1", 0, "B1: Brana"], ["BW1", 1, "BW1: Black Wat"]])
+    );
+    // The map zooms: twice as wide after two steps in, back with "fit".
+    let width = "return document.getElementById('fight-svg').getBoundingClientRect().width";
+    let before = gm.js(width).await.as_f64().unwrap();
+    gm.js("const b = document.querySelector('#fight-map-view [aria-label=\"zoom in\"]'); b.click(); b.click();")
+        .await;
+    let after = gm.js(width).await.as_f64().unwrap();
+    assert!((after / before - 2.0).abs() < 0.05, "{before} -> {after}");
+    gm.js("document.querySelector('#fight-map-view [aria-label=\"fit the map to the page\"]').click();")
+        .await;
+    let back = gm.js(width).await.as_f64().unwrap();
+    assert!((back - before).abs() < 1.0, "{before} -> {back}");
     gm.close().await;
 }

@@ -5,7 +5,8 @@
 // itself is drawn by map.js.
 
 import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
-import { mapPicture, setSquare } from "./map.js";
+import { mapPicture, setSquare, zoomable } from "./map.js";
+import { exampleName, loadFightSheets } from "./setup.js";
 
 // Every fight this page has seen, by id: its sides, the map as it is now
 // (the rows as the fight began, doors opened and closed by the log's
@@ -64,7 +65,7 @@ function drawFight() {
   $("fight-title").textContent = `Fight #${fight.id}: ${fight.sides.join(" against ")}${fight.map ? ` on ${fight.map.name}` : " (on a line)"}`;
   const mayStep = table.current && (table.current.seat.role === "gm" || table.me?.id === fight.starter);
   document.querySelector(".fight-controls").hidden = !mayStep || fight.over;
-  $("fight-map-view").replaceChildren(fight.map ? mapPicture(fight) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+  $("fight-map-view").replaceChildren(fight.map ? zoomable(mapPicture(fight), `fight-${fight.id}`) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
   const state = fight.state ?? {};
   // Who is acting, while someone is: never once the fight is over.
   const acting = state.acting && !fight.over ? ` (${state.acting} acting)` : "";
@@ -147,8 +148,8 @@ function rateChart(rows) {
 // What the form sets up, in words: the example's name while the form
 // still holds it as picked, else the sides and the map by their names.
 function settingName(setting) {
-  const chosen = scenarios[Number($("fight-example").value)];
-  if (chosen && chosen.a === setting.a && chosen.b === setting.b && (chosen.map ?? "") === (setting.map ?? "")) return `“${chosen.name}”`;
+  const example = exampleName(setting);
+  if (example) return `“${example}”`;
   const name = (toml) => /^\s*name\s*=\s*"([^"]*)"/m.exec(toml ?? "")?.[1];
   const sides = `${name(setting.a) ?? "side A"} against ${name(setting.b) ?? "side B"}`;
   return setting.map ? `${sides} on ${name(setting.map) ?? "the map"}` : `${sides} on a line`;
@@ -210,51 +211,10 @@ async function simulateFights() {
   ]));
 }
 
-let scenarios = [];
-function useScenario() {
-  const chosen = scenarios[Number($("fight-example").value)];
-  if (!chosen) return;
-  $("fight-a").value = chosen.a;
-  $("fight-b").value = chosen.b;
-  $("fight-map").value = chosen.map ?? "";
-  $("fight-distance").value = chosen.distance ?? 1;
-}
-
-async function loadScenarios() {
-  const response = await fetch("/web/scenarios.json");
-  if (!response.ok) return;
-  scenarios = await response.json();
-  $("fight-example").replaceChildren(...scenarios.map((s, i) => { const o = el("option", null, s.name); o.value = String(i); return o; }));
-  useScenario();
-}
-
-// The room's sheets as choices for either side (a sheet is a combatant).
-let fightSheets = [];
-async function loadFightSheets() {
-  if (!table.current) return;
-  const answer = await api("GET", `/api/rooms/${encodeURIComponent(table.current.room)}/sheets`, table.current.seat.key);
-  if (!answer.ok) return;
-  fightSheets = answer.data.sheets ?? [];
-  for (const id of ["fight-sheet-a", "fight-sheet-b"]) {
-    const options = [el("option", null, "or a sheet of this table…")];
-    options[0].value = "";
-    fightSheets.forEach((sheet, i) => { const o = el("option", null, `${sheet.name} (by ${sheet.owner})`); o.value = String(i); options.push(o); });
-    $(id).replaceChildren(...options);
-  }
-}
-
-for (const [select, area] of [["fight-sheet-a", "fight-a"], ["fight-sheet-b", "fight-b"]]) {
-  $(select).addEventListener("change", () => {
-    const sheet = fightSheets[Number($(select).value)];
-    if ($(select).value !== "" && sheet) $(area).value = sheet.sheet;
-    hideStaleSimulation();
-  });
-}
-$("fight-example").addEventListener("change", () => { useScenario(); hideStaleSimulation(); });
+$("fight-example").addEventListener("change", hideStaleSimulation);
 $("fight-form").addEventListener("input", hideStaleSimulation);
 $("simulate").addEventListener("click", simulateFights);
 $("fight-form").addEventListener("submit", startFight);
 $("fight-step").addEventListener("click", () => stepFight(null));
 $("fight-end").addEventListener("click", () => stepFight("end"));
 $("fights").addEventListener("toggle", () => { if ($("fights").open) loadFightSheets(); });
-loadScenarios();

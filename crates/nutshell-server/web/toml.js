@@ -135,3 +135,23 @@ export function readToml(text) {
 }
 // For the browser test: the reader, checked against the server's sheets.
 window.nutshellReadToml = readToml;
+
+// Writing TOML for what the page sets up (a side, a map): a key bare when
+// it may be, a string as a basic string (JSON's escapes are TOML's, and
+// DEL is escaped too), tables and arrays inline.
+export const tomlKey = (key) => (/^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key));
+export const tomlString = (text) => JSON.stringify(String(text)).replace(/\x7f/g, "\\u007f");
+
+export function tomlValue(value) {
+  if (typeof value === "string") return tomlString(value);
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "nan";
+  if (typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `[${value.map(tomlValue).join(", ")}]`;
+  if (value && typeof value === "object") return `{ ${Object.keys(value).map((k) => `${tomlKey(k)} = ${tomlValue(value[k])}`).join(", ")} }`;
+  throw new Error("no TOML for this value");
+}
+
+// A table's keys, one a line (`key = value`).
+export function tomlLines(table) {
+  return Object.keys(table).map((k) => `${tomlKey(k)} = ${tomlValue(table[k])}`).join("\n");
+}
