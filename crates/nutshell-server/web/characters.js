@@ -70,7 +70,15 @@ function sheetView(text) {
   view.append(facts);
   const traits = sheet.traits ?? {};
   const named = [...TRAITS.filter((t) => t in traits), ...Object.keys(traits).filter((t) => !TRAITS.includes(t))];
-  if (named.length) view.append(el("h4", null, "Traits"), grid("sheet-traits", named, [named.map((t) => traits[t])]));
+  if (named.length) {
+    const list = el("div", "sheet-traits");
+    for (const t of named) {
+      const item = el("span", "trait");
+      item.append(el("span", "trait-name", t), " ", el("b", "trait-value", String(traits[t])));
+      list.append(item);
+    }
+    view.append(el("h4", null, "Traits"), list);
+  }
   const skills = [];
   for (const [name, s] of Object.entries(c.secondary ?? {})) skills.push([name, s.kind ?? "", s.base ?? "", LEVEL(s.level)]);
   if (skills.length) view.append(el("h4", null, "Skills (secondary traits)"), grid("sheet-skills", ["skill", "kind", "base", "level"], skills));

@@ -59,11 +59,12 @@ function fieldLabel(name) {
 }
 
 // The server's error in the form's words: each `field` it names becomes
-// the field's label.
+// the field's label (`dc` "medium" is DC “medium”).
 function formWords(message) {
-  return message.replace(/`([a-z_]+)`/g, (whole, name) => {
+  return message.replace(/`([a-z_]+)`(?: "([^"]*)")?/g, (whole, name, value) => {
     const label = fieldLabel(name);
-    return label ? `“${label}”` : whole;
+    if (!label) return whole;
+    return value === undefined ? label : `${label} “${value}”`;
   });
 }
 

@@ -31,13 +31,14 @@ export function setSquare(rows, square, ch) {
 export const CELL = { "#": "wall", ".": "floor", "+": "door", "/": "open-door", H: "ladder" };
 export const TURN = { north: 0, east: 90, south: 180, west: 270 };
 
-// A token's text: the initials of its name's words (numbers left out, two
-// at most) and its number in its side, so "Goblin 1" and "Goblin 2" are G1
-// and G2 and "Sir Aldric" is SA1.
+// A token's text: the initials of its name's words (two at most) and a
+// number: the one its name ends with ("Goblin 2" is G2), else its number
+// in its side ("Sir Aldric", first of its side, is SA1).
 export function tokenLabel(name, number) {
-  const words = String(name ?? "").split(/\s+/).filter((w) => w && !/^\d+$/.test(w));
+  const words = String(name ?? "").split(/\s+/).filter(Boolean);
+  const own = words.length > 1 && /^\d+$/.test(words[words.length - 1]) ? words.pop() : null;
   const initials = words.slice(0, 2).map((w) => [...w][0].toUpperCase()).join("") || "?";
-  return `${initials}${number}`;
+  return `${initials}${own ?? number}`;
 }
 
 // Each combatant's number in its side (1, 2, ...), in the order given.
