@@ -938,6 +938,29 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     // The player advances the character from its form: a major adventure
     // in a major role and a year passed; the ledger's new entries on the
     // page are the advance the log holds.
+    // A trait checked with no adventure: refused in the form's words, not
+    // the command line's (issue 26, item 5).
+    player
+        .js("document.querySelector('#sheets details').open = true;
+             const form = document.querySelector('#sheets .advance-form');
+             form.querySelector('[id$=-check]').value = 'strength';
+             form.querySelector('button[type=submit]').click();")
+        .await;
+    let refused = player
+        .until(
+            "const e = document.querySelector('#sheets .advance-form .error'); return e && !e.hidden && e.innerText",
+            wait,
+            "the advance refused",
+        )
+        .await;
+    let refused = refused.as_str().unwrap();
+    assert!(
+        refused.contains("“adventure”") && !refused.contains("--"),
+        "{refused}"
+    );
+    player
+        .js("document.querySelector('#sheets .advance-form [id$=-check]').value = '';")
+        .await;
     player
         .js("document.querySelector('#sheets details').open = true;
              const form = document.querySelector('#sheets .advance-form');

@@ -106,6 +106,14 @@ function sheetView(text) {
   return view;
 }
 
+// The advance's errors name `nutshell mls advance`'s options; the form
+// says its own fields' words ("--adventure" is “adventure”, "--reduce
+// TRAIT" a trait to reduce, which only the API takes for now).
+const ADVANCE_WORDS = { adventure: "adventure", role: "role in it", check: "traits checked", years: "years passed", spend: "spend CPs on", reduce: "a trait to reduce (reduce, in the API)" };
+function advanceWords(message) {
+  return message.replace(/--([a-z-]+)(?: [A-Z]+\b)?/g, (whole, flag) => (ADVANCE_WORDS[flag] ? `“${ADVANCE_WORDS[flag]}”` : whole));
+}
+
 // Advancing a sheet (POST .../sheets/{sheet}/advance, `nutshell mls
 // advance`'s options by name): an adventure and the role played, traits
 // checked, years passed, CPs to spend; the ledger's new entries shown.
@@ -162,7 +170,7 @@ function advanceForm(sheet) {
     const answer = await api("POST", `/api/rooms/${encodeURIComponent(table.current.room)}/sheets/${sheet.seq}/advance`, table.current.seat.key, body);
     button.disabled = false;
     error.hidden = answer.ok;
-    if (!answer.ok) { setError(error, errorText(answer).replace(/; /g, "\n")); return; }
+    if (!answer.ok) { setError(error, advanceWords(errorText(answer)).replace(/; /g, "\n")); return; }
     const entries = (answer.data.entries ?? []).map((entry) => el("li", null, `${entry.change}${entry.roll ? ` [${entry.roll}]` : ""}`));
     const ledger = el("ul", "ledger");
     ledger.append(...entries);
