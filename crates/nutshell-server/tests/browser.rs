@@ -2560,6 +2560,13 @@ async fn a_fight_is_set_up_by_picking_drawing_and_dragging() {
             .starts_with("side = \"The Party\"\npcs = true\n\n[[combatant]]\nname = \"Brana\""),
         "{side_a}"
     );
+    // The list of examples no longer names one; the squares apart (a
+    // fight on a line's) are not asked on a map.
+    assert_eq!(
+        gm.js("const s = document.getElementById('fight-example'); return [s.value, s.selectedOptions[0].textContent, document.getElementById('fight-distance').hidden]")
+            .await,
+        json!(["", "(your own set-up)", true])
+    );
     gm.screenshot("fight-setup").await;
 
     // Started: the fight is the one set up, each where it was put.

@@ -29,12 +29,14 @@ const FACING = ["east", "west"]; // side A faces east at first, side B west
 
 // The example's name when the setting is the example as offered.
 export function exampleName(setting) {
+  if ($("fight-example").value === "") return null;
   const chosen = scenarios[Number($("fight-example").value)];
   if (chosen && chosen.a === setting.a && chosen.b === setting.b && (chosen.map ?? "") === (setting.map ?? "")) return chosen.name;
   return null;
 }
 
 function useScenario() {
+  if ($("fight-example").value === "") return;
   const chosen = scenarios[Number($("fight-example").value)];
   if (!chosen) return;
   $("fight-a").value = chosen.a;
@@ -153,6 +155,14 @@ function mapText() {
 function toText(parts = { sides: true, map: true }) {
   if (parts.sides) ["fight-a", "fight-b"].forEach((id, i) => { if (sides[i].readable !== false) $(id).value = sideText(sides[i]); });
   if (parts.map && map.readable !== false) $("fight-map").value = mapText();
+  // No example any more: the list says so.
+  const setting = { a: $("fight-a").value, b: $("fight-b").value, map: $("fight-map").value };
+  const select = $("fight-example");
+  if (!exampleName(setting)) {
+    let own = select.querySelector("option[value='']");
+    if (!own) { own = el("option", null, "(your own set-up)"); own.value = ""; select.append(own); }
+    select.value = "";
+  }
   $("fight-form").dispatchEvent(new Event("input"));
   draw();
 }
@@ -200,6 +210,8 @@ function draw() {
 function drawMap() {
   const editor = $("map-editor");
   $("map-use").checked = map.use;
+  // The squares apart count only on a line.
+  for (const node of [$("fight-distance"), document.querySelector("label[for=fight-distance]")]) node.hidden = map.use;
   editor.classList.toggle("off", !map.use);
   const canvas = $("map-canvas");
   if (!map.use) { canvas.replaceChildren(el("p", "quiet", "No map: the sides stand on a line.")); $("map-tray").replaceChildren(); $("map-selected").hidden = true; return; }
