@@ -2568,6 +2568,19 @@ async fn a_fight_is_set_up_by_picking_drawing_and_dragging() {
         json!(["", "(your own set-up)", true])
     );
     gm.screenshot("fight-setup").await;
+    // The odds of this set-up are named by its sides and map.
+    gm.js("document.getElementById('simulate').click();").await;
+    let named = gm
+        .until(
+            "const t = document.getElementById('simulation-title').textContent; return !document.getElementById('simulation').hidden && t",
+            wait,
+            "the simulation's title",
+        )
+        .await;
+    assert_eq!(
+        named,
+        json!("Who wins The Party against Black Wat on The test hall, over 10,000 fights")
+    );
 
     // Started: the fight is the one set up, each where it was put.
     gm.js("document.querySelector('#fight-form button[type=submit]').click();")

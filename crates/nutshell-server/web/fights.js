@@ -150,7 +150,8 @@ function rateChart(rows) {
 function settingName(setting) {
   const example = exampleName(setting);
   if (example) return `“${example}”`;
-  const name = (toml) => /^\s*name\s*=\s*"([^"]*)"/m.exec(toml ?? "")?.[1];
+  // A side file's `side`, else a combatant's (or a map's) `name`.
+  const name = (toml) => /^\s*side\s*=\s*"([^"]*)"/m.exec(toml ?? "")?.[1] ?? /^\s*name\s*=\s*"([^"]*)"/m.exec(toml ?? "")?.[1];
   const sides = `${name(setting.a) ?? "side A"} against ${name(setting.b) ?? "side B"}`;
   return setting.map ? `${sides} on ${name(setting.map) ?? "the map"}` : `${sides} on a line`;
 }
