@@ -49,9 +49,8 @@ pub struct AppState {
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/", get(crate::web::index))
-        .route("/web/app.js", get(crate::web::script))
-        .route("/web/style.css", get(crate::web::style))
-        .route("/web/scenarios.json", get(crate::web::scenarios))
+        .route("/web/{file}", get(crate::web::file))
+        .route("/favicon.ico", get(crate::web::favicon))
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/health", get(api::health))
         .route("/health", get(api::health))

@@ -2,7 +2,8 @@
 //! `src/`), so `nutshell serve` alone serves the page. The page uses only
 //! the JSON API and the event stream.
 
-use axum::http::header;
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 
 /// Only the server's own origin: no CDN, font or analytics request leaves.
@@ -28,17 +29,117 @@ pub async fn index() -> impl IntoResponse {
     )
 }
 
-/// `GET /web/app.js`.
-pub async fn script() -> impl IntoResponse {
-    asset(
+/// The page's files under `/web/`, served as they are (no build step): the
+/// style sheet, the icon, and the script as ES modules, one a screen of the
+/// page (each says at its top what it owns). `index.html` loads `app.js`,
+/// which imports the rest; `script-src 'self'` allows every one.
+pub const FILES: [(&str, &str, &str); 13] = [
+    (
+        "app.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/app.js"),
+    ),
+    (
+        "shared.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/shared.js"),
+    ),
+    (
+        "feed.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/feed.js"),
+    ),
+    (
+        "rolls.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/rolls.js"),
+    ),
+    (
+        "checks.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/checks.js"),
+    ),
+    (
+        "characters.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/characters.js"),
+    ),
+    (
+        "fights.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/fights.js"),
+    ),
+    (
+        "map.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/map.js"),
+    ),
+    (
+        "setup.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/setup.js"),
+    ),
+    (
+        "toml.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/toml.js"),
+    ),
+    (
+        "verify.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/verify.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../web/style.css"),
+    ),
+    ("icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
+];
+
+/// `GET /web/{file}`: one of [`FILES`] (`scenarios.json` is built by
+/// [`scenarios`], `rulesets.json` by [`rulesets`]); any other name is 404.
+pub async fn file(Path(name): Path<String>) -> axum::response::Response {
+    if name == "scenarios.json" {
+        return scenarios().await.into_response();
+    }
+    if name == "rulesets.json" {
+        return json_asset(rulesets().to_string()).into_response();
+    }
+    match FILES.iter().find(|(file, _, _)| *file == name) {
+        Some((_, content_type, body)) => asset(content_type, body).into_response(),
+        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+    }
+}
+
+/// What the check form offers that the rules define (`GET
+/// /web/rulesets.json`): each ruleset's DC descriptors, from the rules
+/// crate (only `fantasy` has them, RULING F-1), as `{"fantasy":
+/// {"dc_descriptors": [{"name": "laughable", "dc": 0}, ...]}}`.
+pub fn rulesets() -> serde_json::Value {
+    let descriptors: Vec<serde_json::Value> = nutshell_rules::fantasy::DESCRIPTORS
+        .iter()
+        .map(|(name, dc)| serde_json::json!({"name": name, "dc": dc}))
+        .collect();
+    serde_json::json!({ nutshell_rules::fantasy::ID: {"dc_descriptors": descriptors} })
+}
+
+fn json_asset(body: String) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_SECURITY_POLICY, POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
     )
 }
 
-/// `GET /web/style.css`.
-pub async fn style() -> impl IntoResponse {
-    asset("text/css; charset=utf-8", include_str!("../web/style.css"))
+/// `GET /favicon.ico`: browsers ask for it whatever the page says; it is
+/// the SVG icon the page names.
+pub async fn favicon() -> impl IntoResponse {
+    asset("image/svg+xml", include_str!("../web/icon.svg"))
 }
 
 /// The example fights the page offers (the project's example sides and
@@ -87,20 +188,48 @@ pub async fn scenarios() -> impl IntoResponse {
             serde_json::json!({"name": name, "a": a, "b": b, "map": map, "distance": distance})
         })
         .collect();
-    (
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CONTENT_SECURITY_POLICY, POLICY),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        serde_json::Value::Array(list).to_string(),
-    )
+    json_asset(serde_json::Value::Array(list).to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every module a served script imports is served too, and every
+    /// script served is imported by one (or is the entry `index.html`
+    /// loads): no build step stands between the files and the browser.
+    #[test]
+    fn every_imported_module_is_served() {
+        let served: Vec<&str> = FILES.iter().map(|(name, _, _)| *name).collect();
+        let mut imported = vec!["app.js".to_string()];
+        for (name, _, body) in FILES {
+            if !name.ends_with(".js") {
+                continue;
+            }
+            assert!(
+                body.starts_with(&format!("// {name}: ")),
+                "{name} opens with what it owns"
+            );
+            for line in body.lines().filter(|l| l.starts_with("import ")) {
+                let from = line.rsplit('"').nth(1).expect("an import names its file");
+                let file = from.strip_prefix("./").expect("imports are relative");
+                assert!(
+                    served.contains(&file),
+                    "{name} imports {file}, which is not served"
+                );
+                imported.push(file.to_string());
+            }
+        }
+        for name in served.iter().filter(|n| n.ends_with(".js")) {
+            assert!(
+                imported.iter().any(|i| i == name),
+                "{name} is served but never imported"
+            );
+        }
+        let index = include_str!("../web/index.html");
+        assert!(index.contains(r#"<script type="module" src="/web/app.js">"#));
+        assert!(index.contains(r#"<link rel="icon" href="/web/icon.svg" type="image/svg+xml">"#));
+    }
 
     /// Every example the page offers is a fight the server starts (the
     /// map places everyone in the sides).

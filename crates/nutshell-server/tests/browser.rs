@@ -230,6 +230,57 @@ impl Browser<'_> {
             .await;
     }
 
+    /// The WebDriver reference of the element `css` selects.
+    async fn element(&self, css: &str) -> Value {
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/element", self.session),
+                Some(json!({"using": "css selector", "value": css})),
+            )
+            .await
+    }
+
+    /// Clicks the element `css` selects as a person would (WebDriver's
+    /// element click: real pointer events at its middle).
+    async fn click(&self, css: &str) {
+        let element = self.element(css).await;
+        let id = element
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/element/{id}/click", self.session),
+                Some(json!({})),
+            )
+            .await;
+    }
+
+    /// Drags with the mouse as a person would (real pointer events): from
+    /// the middle of `from` to the middle of `to`.
+    async fn drag(&self, from: &str, to: &str) {
+        let from = self.element(from).await;
+        let to = self.element(to).await;
+        let actions = json!([
+            {"type": "pointerMove", "origin": from, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerMove", "origin": from, "x": 4, "y": 4, "duration": 50},
+            {"type": "pointerMove", "origin": to, "x": 0, "y": 0, "duration": 100},
+            {"type": "pointerUp", "button": 0}
+        ]);
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/actions", self.session),
+                Some(json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})),
+            )
+            .await;
+    }
+
     /// Presses Tab until the element `id` has the focus (at most `most`
     /// times); panics if it never does.
     async fn tab_to(&self, id: &str, most: usize) {
@@ -719,6 +770,49 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         .js("document.getElementById('char-guided').scrollIntoView();")
         .await;
     player.screenshot("player-character-form").await;
+    // Issue 26, item 5, on the phone: every input and list of the form has
+    // a visible label of its own; the occupation's base shows its whole
+    // value ("strength+dexterity", not "strength+dexteri"), its level sits
+    // under its label; no legend runs out of its border or over two lines.
+    let unlabelled = player
+        .js("return [...document.querySelectorAll('#char-guided input, #char-guided select')].filter(c => {
+               const label = c.closest('label') || document.querySelector(`label[for=\"${c.id}\"]`);
+               return !label || !label.innerText.trim() || label.getBoundingClientRect().height === 0;
+             }).map(c => c.id || c.getAttribute('aria-label'))")
+        .await;
+    assert_eq!(unlabelled, json!([]), "controls without a visible label");
+    let occupation = player
+        .js("const b = document.getElementById('cf-occ-base');
+             const c = document.createElement('canvas').getContext('2d');
+             const s = getComputedStyle(b); c.font = `${s.fontSize} ${s.fontFamily}`;
+             const room = b.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+             return [b.value, c.measureText(b.value).width <= room, Math.round(c.measureText(b.value).width), room]")
+        .await;
+    assert_eq!(occupation[0], "strength+dexterity");
+    assert_eq!(occupation[1], true, "the base is cut: {occupation}");
+    let level = player
+        .js("const s = document.getElementById('cf-occ-level'); const l = s.closest('label').querySelector('span').getBoundingClientRect(); const r = s.getBoundingClientRect();
+             return [Math.round(r.left - l.left), r.top >= l.bottom - 1, r.height < 60]")
+        .await;
+    assert_eq!(level, json!([0, true, true]), "the level under its label");
+    let tall = player
+        .js("return [...document.querySelectorAll('#char-guided label.cell input, #char-guided label.cell select')].filter(c => c.getBoundingClientRect().height > 60).map(c => c.id || c.getAttribute('aria-label'))")
+        .await;
+    assert_eq!(tall, json!([]), "controls a line high");
+    let legends = player
+        .js("return [...document.querySelectorAll('#characters legend')].filter(l => {
+               const f = l.parentElement.getBoundingClientRect(); const r = l.getBoundingClientRect();
+               const line = parseFloat(getComputedStyle(l).lineHeight) || 1.45 * parseFloat(getComputedStyle(l).fontSize);
+               return r.right > f.right + 0.5 || r.left < f.left - 0.5 || r.height > 1.5 * line;
+             }).map(l => l.textContent)")
+        .await;
+    assert_eq!(legends, json!([]), "legends out of their border on a phone");
+    assert_eq!(
+        player
+            .js("return document.documentElement.scrollWidth <= 390")
+            .await,
+        true
+    );
     player
         .js("const f = document.getElementById('cf-fate');
              f.value = '0'; f.dispatchEvent(new Event('input', {bubbles: true}));")
@@ -744,6 +838,91 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     let sheet = sheet.as_str().unwrap();
     let parsed = nutshell_mls::character::validate::parse_sheet("sheet", sheet).unwrap();
     assert_eq!(parsed.name, "Brana");
+    // The sheet is shown as a sheet (issue 26, item 5): traits, skills,
+    // weapons, armour, health and Fate Points as the sheet has them, the
+    // ledger and the TOML folded.
+    let shown = player
+        .until(
+            "const v = document.querySelector('#sheets .sheet'); return v && [
+               [...v.querySelectorAll('.sheet-traits .trait-name')].map(t => t.textContent),
+               [...v.querySelectorAll('.sheet-traits .trait-value')].map(t => Number(t.textContent)),
+               [...v.querySelectorAll('.sheet-skills tr')].slice(1).map(r => r.cells[0].textContent + ' ' + r.cells[3].textContent),
+               [...v.querySelectorAll('.sheet-weapons td')].slice(0, 3).map(t => t.textContent),
+               [...v.querySelectorAll('.sheet-armour td')].slice(0, 3).map(t => t.textContent),
+               [...v.querySelectorAll('.sheet-facts span')].map(t => t.textContent).slice(0, 2),
+               v.querySelector('details.ledger').open, v.querySelector('details.toml').open,
+               /Ledger \\(\\d+ entries\\)/.test(v.querySelector('details.ledger summary').textContent)]",
+            wait,
+            "the sheet as a sheet",
+        )
+        .await;
+    let t = &parsed.traits;
+    let traits = [
+        t.strength,
+        t.body,
+        t.size,
+        t.dexterity,
+        t.agility,
+        t.mind,
+        t.aura,
+        t.awareness,
+    ];
+    assert_eq!(
+        shown[0],
+        json!([
+            "strength",
+            "body",
+            "size",
+            "dexterity",
+            "agility",
+            "mind",
+            "aura",
+            "awareness"
+        ])
+    );
+    assert_eq!(shown[1], json!(traits), "{shown}");
+    assert_eq!(
+        shown[2],
+        json!([
+            "climb base+1",
+            "dodge base+1",
+            "observe not acquired",
+            "sword base+2"
+        ]),
+        "{shown}"
+    );
+    assert_eq!(shown[3], json!(["arming sword", "sword", "8"]), "{shown}");
+    assert_eq!(shown[4], json!(["gambeson", "2", "partial"]), "{shown}");
+    assert_eq!(
+        shown[5],
+        json!([
+            format!("Health: {} THP", parsed.thp),
+            format!("Fate Points: {}", parsed.fate_points)
+        ]),
+        "{shown}"
+    );
+    assert_eq!(
+        &shown.as_array().unwrap()[6..],
+        &[json!(false), json!(false), json!(true)],
+        "{shown}"
+    );
+    // The feed says what was done: "Ada made a character: Brana".
+    let made = player
+        .until(
+            "const li = [...document.querySelectorAll('#feed li')].find(li => li.textContent.includes('made a character')); return li && li.innerText",
+            wait,
+            "the new character in the feed",
+        )
+        .await;
+    let made = made.as_str().unwrap();
+    assert!(
+        made.contains("Ada made a character:") && made.contains("Brana"),
+        "{made}"
+    );
+    assert!(
+        !made.contains("rolled") && !made.contains("New character"),
+        "{made}"
+    );
     let violations = nutshell_mls::character::validate::validate(&parsed, Some(sheet));
     assert!(violations.is_empty(), "{violations:?}");
     // The GM sees every sheet of the table.
@@ -759,6 +938,29 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
     // The player advances the character from its form: a major adventure
     // in a major role and a year passed; the ledger's new entries on the
     // page are the advance the log holds.
+    // A trait checked with no adventure: refused in the form's words, not
+    // the command line's (issue 26, item 5).
+    player
+        .js("document.querySelector('#sheets details').open = true;
+             const form = document.querySelector('#sheets .advance-form');
+             form.querySelector('[id$=-check]').value = 'strength';
+             form.querySelector('button[type=submit]').click();")
+        .await;
+    let refused = player
+        .until(
+            "const e = document.querySelector('#sheets .advance-form .error'); return e && !e.hidden && e.innerText",
+            wait,
+            "the advance refused",
+        )
+        .await;
+    let refused = refused.as_str().unwrap();
+    assert!(
+        refused.contains("“adventure”") && !refused.contains("--"),
+        "{refused}"
+    );
+    player
+        .js("document.querySelector('#sheets .advance-form [id$=-check]').value = '';")
+        .await;
     player
         .js("document.querySelector('#sheets details').open = true;
              const form = document.querySelector('#sheets .advance-form');
@@ -995,6 +1197,19 @@ async fn a_fight_on_a_map_is_started_and_stepped_from_the_page() {
     gm.js("document.getElementById('simulation').scrollIntoView();")
         .await;
     gm.screenshot("fight-simulate").await;
+    // The result names the fight it simulated and sits in the form that
+    // set it up (issue 26, item 5); editing the form hides it.
+    let title = gm
+        .js("const s = document.getElementById('simulation'); return [s.closest('form') && s.closest('form').id, document.getElementById('simulation-title').textContent]")
+        .await;
+    assert_eq!(title[0], "fight-form");
+    assert!(
+        title[1]
+            .as_str()
+            .unwrap()
+            .contains("“Duel at the guardroom door (corridor map)”"),
+        "{title}"
+    );
     // The chart's words are as large on a phone's width as anywhere (at
     // least 12 px drawn).
     let sizes = gm
@@ -1009,6 +1224,16 @@ async fn a_fight_on_a_map_is_started_and_stepped_from_the_page() {
     for size in sizes {
         assert!(size.as_f64().unwrap() >= 12.0, "{sizes:?}");
     }
+    gm.js("const m = document.getElementById('fight-distance'); m.value = '2'; m.dispatchEvent(new Event('input', {bubbles: true}));")
+        .await;
+    assert_eq!(
+        gm.js("return document.getElementById('simulation').hidden")
+            .await,
+        true,
+        "a result for another setting is hidden"
+    );
+    gm.js("document.getElementById('fight-distance').value = '1';")
+        .await;
     gm.js("document.querySelector('#fight-form button[type=submit]').click();")
         .await;
     for page in [&gm, &player] {
@@ -1060,6 +1285,34 @@ async fn a_fight_on_a_map_is_started_and_stepped_from_the_page() {
         )
         .await;
     }
+    // Over, nobody is "acting" any more (issue 26, item 5).
+    let clock = gm
+        .js("return document.getElementById('fight-clock').textContent")
+        .await;
+    assert!(!clock.as_str().unwrap().contains("acting"), "{clock}");
+    // The steps do not flood the feed: one folded entry a turn, the lines
+    // on demand (issue 26, item 5).
+    let folds = player
+        .js("return [...document.querySelectorAll('#feed li[data-kind=\"fight-step\"]')].map(li => [
+               li.querySelectorAll('details.turn').length,
+               [...li.querySelectorAll('.fight-line')].filter(l => l.checkVisibility()).length,
+               li.querySelectorAll('details.turn[open]').length])")
+        .await;
+    let folds = folds.as_array().unwrap();
+    assert!(folds.len() >= 4, "{folds:?}");
+    assert!(
+        folds.iter().any(|f| f[0].as_u64().unwrap() >= 1),
+        "a turn a fold: {folds:?}"
+    );
+    for fold in folds {
+        assert_eq!(fold[1], 0, "no fight line shown unasked: {folds:?}");
+        assert_eq!(fold[2], 0, "{folds:?}");
+    }
+    let opened = player
+        .js("const d = document.querySelector('#feed li[data-kind=\"fight-step\"] details.turn'); d.open = true;
+             return [...d.querySelectorAll('.fight-line')].filter(l => l.checkVisibility()).length")
+        .await;
+    assert!(opened.as_u64().unwrap() >= 1, "the lines on demand");
     // The fight's events from the API: every token where the log's
     // `positions` last put it, the doors as the log's lines left them.
     let room = gm
@@ -1973,5 +2226,396 @@ async fn a_browser_keeps_every_seat_and_marks_the_gm_by_role() {
         "the GM's invite link, still known",
     )
     .await;
+    gm.close().await;
+}
+
+/// Issue 26, item 5: what a newcomer read wrong. The GM is "the GM" (not
+/// "GM (the GM)"); the check form offers the ruleset's own DC descriptors
+/// and its errors use the form's words, not the command line's flags; a
+/// reveal's marks say what the browser checked (the chain and the
+/// commitments) and how to check the dice (`nutshell verify`); the page
+/// has an icon its policy allows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newcomer_reads_what_the_page_checked_in_the_forms_words() {
+    let Some(driver) = driver("a_newcomer_reads_what_the_page_checked_in_the_forms_words").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let wait = Duration::from_secs(10);
+    let gm = driver.browser(1280, 900).await;
+    gm.go(&format!("{base}/")).await;
+    gm.until(
+        "return !document.getElementById('start').hidden",
+        wait,
+        "the start form",
+    )
+    .await;
+    gm.js("document.querySelector('#create-form button').click();")
+        .await;
+    let who = gm
+        .until(
+            "const t = document.getElementById('who').textContent; return t.startsWith('You are') && t",
+            wait,
+            "who the GM is",
+        )
+        .await;
+    assert!(
+        who.as_str().unwrap().starts_with("You are the GM."),
+        "{who}"
+    );
+
+    // The DC offers the rules' descriptors, read from the rules crate.
+    gm.js("document.getElementById('rules').open = true;
+           const k = document.getElementById('rules-kind'); k.value = 'check'; k.dispatchEvent(new Event('change'));
+           const s = document.getElementById('rules-set'); s.value = 'fantasy'; s.dispatchEvent(new Event('change'));")
+        .await;
+    let offered = gm
+        .until(
+            "const d = document.getElementById('rule-dc'); return d && d.list && d.list.options.length && [...d.list.options].map(o => o.value)",
+            wait,
+            "the DC's descriptors",
+        )
+        .await;
+    let descriptors: Vec<&str> = nutshell_rules::fantasy::DESCRIPTORS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    assert_eq!(offered, json!(descriptors));
+    let label = gm
+        .js("return document.querySelector('label[for=rule-dc]').innerText")
+        .await;
+    assert!(!label.as_str().unwrap().contains("medium"), "{label}");
+    // "medium" is no descriptor: the error names the form's DC and the
+    // real descriptors, and no command-line flag.
+    gm.js("document.getElementById('rule-dc').value = 'medium';
+           document.getElementById('rule-mod').value = '3';
+           document.querySelector('#rules-form button[type=submit]').click();")
+        .await;
+    let error = gm
+        .until(
+            "const e = document.getElementById('rules-error'); return !e.hidden && e.innerText",
+            wait,
+            "the DC refused",
+        )
+        .await;
+    let error = error.as_str().unwrap();
+    assert!(error.starts_with("DC “medium”: expected"), "{error}");
+    assert!(
+        error.contains("laughable") && error.contains("impossible"),
+        "{error}"
+    );
+    assert!(!error.contains("--"), "{error}");
+    // The API itself names the JSON field.
+    let room = gm
+        .js("return new URLSearchParams(location.hash.slice(1)).get('room')")
+        .await;
+    let room = room.as_str().unwrap().to_string();
+    let key = gm
+        .js(&format!("return window.nutshellSeats.get('{room}').key"))
+        .await;
+    let key = key.as_str().unwrap().to_string();
+    let client = reqwest::Client::new();
+    for (body, field) in [
+        (
+            json!({"ruleset": "fantasy", "mod": 1, "dc": "medium"}),
+            "`dc` \"medium\"",
+        ),
+        (json!({"ruleset": "fantasy", "mod": 1}), "(`dc`: a number)"),
+    ] {
+        let answer: Value = client
+            .post(format!("{base}/api/rooms/{room}/checks"))
+            .bearer_auth(&key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(field), "{message}");
+        assert!(!message.contains("--"), "{message}");
+    }
+    // A descriptor the rules know is rolled.
+    gm.js("document.getElementById('rule-dc').value = 'hard';
+           document.querySelector('#rules-form button[type=submit]').click();")
+        .await;
+    gm.until(
+        "return document.getElementById('rules-error').hidden && document.querySelector('#rules-result .total')",
+        wait,
+        "the check rolled",
+    )
+    .await;
+    roll(&gm, "2d6", false).await;
+    gm.until(&count("2d6"), wait, "the roll").await;
+
+    // After a reveal, each roll's mark says what this browser checked and
+    // what it did not: the dice are `nutshell verify`'s.
+    gm.js("document.getElementById('reveal').click();").await;
+    gm.js("document.getElementById('reveal-yes').click();")
+        .await;
+    let marks = gm
+        .until(
+            "const m = [...document.querySelectorAll('#feed .verified')].map(v => v.textContent); return m.length >= 2 && document.getElementById('verified').textContent.startsWith('✓') && m",
+            wait,
+            "the marks after the reveal",
+        )
+        .await;
+    for mark in marks.as_array().unwrap() {
+        let mark = mark.as_str().unwrap();
+        assert!(mark.contains("chained in the log"), "{mark}");
+        assert!(mark.contains("commitment"), "{mark}");
+        assert!(mark.contains("not recomputed here"), "{mark}");
+        assert!(mark.contains("nutshell verify"), "{mark}");
+        assert!(!mark.contains("verified"), "{mark}");
+    }
+    let summary = gm
+        .js("return document.getElementById('verified').textContent")
+        .await;
+    assert!(
+        summary.as_str().unwrap().contains("nutshell verify"),
+        "{summary}"
+    );
+
+    // The icon: named by the page, served as SVG under the page's policy.
+    let icon = gm
+        .js("return document.querySelector('link[rel=icon]').href")
+        .await;
+    let response = client.get(icon.as_str().unwrap()).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(response.headers()["content-type"], "image/svg+xml");
+    assert!(response.text().await.unwrap().starts_with("<svg"));
+    gm.close().await;
+}
+
+/// Issue 26, item 4: a fight set up without typing TOML. The GM picks the
+/// sides from the room's sheets and the examples, draws a map (its size,
+/// name, walls, a door), drags one token onto a square and places another
+/// by clicks, turns it; the TOML under "Advanced" is what the page wrote
+/// and sends; the fight starts where the tokens were put. Tokens are told
+/// apart (initials and a number, the side's colour, the name on hover)
+/// and the map zooms.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fight_is_set_up_by_picking_drawing_and_dragging() {
+    let Some(driver) = driver("a_fight_is_set_up_by_picking_drawing_and_dragging").await else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let wait = Duration::from_secs(10);
+    let gm = driver.browser(1280, 1000).await;
+    gm.go(&format!("{base}/")).await;
+    gm.until(
+        "return !document.getElementById('start').hidden",
+        wait,
+        "the start form",
+    )
+    .await;
+    gm.js("document.querySelector('#create-form button').click();")
+        .await;
+    gm.until(
+        "return !document.getElementById('table').hidden && document.getElementById('status').textContent.includes('live')",
+        wait,
+        "the table",
+    )
+    .await;
+    let room = gm
+        .js("return new URLSearchParams(location.hash.slice(1)).get('room')")
+        .await;
+    let room = room.as_str().unwrap().to_string();
+    let key = gm
+        .js(&format!("return window.nutshellSeats.get('{room}').key"))
+        .await;
+    let key = key.as_str().unwrap().to_string();
+    // A sheet of this table, made through the API.
+    let made = reqwest::Client::new()
+        .post(format!("{base}/api/rooms/{room}/sheets"))
+        .bearer_auth(&key)
+        .json(&json!({"choices": include_str!("../../../examples/mls/characters/choices/brana.choices.toml")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        made.status().as_u16(),
+        201,
+        "{}",
+        made.text().await.unwrap()
+    );
+
+    // The example is drawn as picked: its sides listed, its map drawn,
+    // its starts as tokens (initials and a number, the name on hover).
+    gm.js("document.getElementById('fights').open = true;")
+        .await;
+    let example = gm
+        .until(
+            "const t = [...document.querySelectorAll('#setup-svg .token[data-name]')]; return t.length === 2 && [
+               [...document.querySelectorAll('#side-a-list li, #side-b-list li')].map(l => l.textContent.split(' remove')[0].trim()),
+               t.map(x => [x.dataset.name, x.dataset.square, x.querySelector('text').textContent, x.querySelector('title').textContent.includes(x.dataset.name)])]",
+            wait,
+            "the example in the editor",
+        )
+        .await;
+    assert_eq!(
+        example,
+        json!([
+            ["SA1 Sir Aldric (12 THP)", "BW1 Black Wat (10 THP)"],
+            [
+                ["Sir Aldric", "C4", "SA1", true],
+                ["Black Wat", "M4", "BW1", true]
+            ]
+        ])
+    );
+    // A new set-up: the example's combatants removed, Brana (a sheet of
+    // this table) on side A, the example's Black Wat on side B.
+    gm.until(
+        "return [...document.getElementById('side-a-add').options].some(o => o.textContent.startsWith('Brana (a sheet'))",
+        wait,
+        "the room's sheet offered",
+    )
+    .await;
+    gm.js("for (const b of [...document.querySelectorAll('#side-a-list button, #side-b-list button')]) b.click();
+           const pick = (id, start) => { const s = document.getElementById(id); s.value = [...s.options].find(o => o.textContent.startsWith(start)).value; s.dispatchEvent(new Event('change')); };
+           pick('side-a-add', 'Brana (a sheet');
+           pick('side-b-add', 'Black Wat (example');")
+        .await;
+    // The map: 9 columns by 5 rows, named, a wall painted at E2 and E4 and
+    // a door at E3 (clicks with the palette's tools).
+    gm.js("const set = (id, v) => { const i = document.getElementById(id); i.value = v; i.dispatchEvent(new Event('change')); };
+           set('map-width', '9'); set('map-height', '5'); set('map-name', 'The test hall');
+           document.getElementById('map-clear').click();")
+        .await;
+    for (tool, squares) in [("#", ["E2", "E4"].as_slice()), ("+", ["E3"].as_slice())] {
+        gm.js(&format!(
+            "document.querySelector('#map-editor input[name=paint][value=\"{tool}\"]').click();"
+        ))
+        .await;
+        for square in squares {
+            gm.drag(
+                &format!("#setup-svg rect.cell[data-square=\"{square}\"]"),
+                &format!("#setup-svg rect.cell[data-square=\"{square}\"]"),
+            )
+            .await;
+        }
+    }
+    gm.js("document.querySelector('#map-editor input[name=paint][value=\".\"]').click();")
+        .await;
+    // Brana is dragged from the tray onto B3; Black Wat placed by clicks
+    // (token, then square) on H3 and turned west.
+    gm.drag(
+        "#map-tray .tray-token[data-name=\"Brana\"]",
+        "#setup-svg rect.cell[data-square=\"B3\"]",
+    )
+    .await;
+    gm.until(
+        "return document.querySelector('#setup-svg .token[data-name=\"Brana\"]')",
+        wait,
+        "Brana dragged onto the map",
+    )
+    .await;
+    gm.click("#map-tray .tray-token[data-name=\"Black Wat\"]")
+        .await;
+    gm.click("#setup-svg rect.cell[data-square=\"H3\"]").await;
+    gm.until(
+        "return document.querySelector('#setup-svg .token[data-name=\"Black Wat\"]')",
+        wait,
+        "Black Wat placed",
+    )
+    .await;
+    gm.js("const f = document.getElementById('map-facing'); f.value = 'west'; f.dispatchEvent(new Event('change'));")
+        .await;
+    let map = gm
+        .js("return document.getElementById('fight-map').value")
+        .await;
+    let map = map.as_str().unwrap();
+    // The TOML under "Advanced" is the map drawn, read by the library.
+    let parsed =
+        nutshell_mls::map::BattleMap::parse("map", map).unwrap_or_else(|e| panic!("{e}\n{map}"));
+    assert_eq!(parsed.name, "The test hall");
+    assert_eq!(
+        parsed.rows(),
+        vec![
+            "#########",
+            "#...#...#",
+            "#...+...#",
+            "#...#...#",
+            "#########"
+        ],
+        "{map}"
+    );
+    assert!(
+        map.contains("who = \"Brana\"\nat = \"B3\"\nfacing = \"east\""),
+        "{map}"
+    );
+    assert!(
+        map.contains("who = \"Black Wat\"\nat = \"H3\"\nfacing = \"west\""),
+        "{map}"
+    );
+    let side_a = gm
+        .js("return document.getElementById('fight-a').value")
+        .await;
+    assert!(
+        side_a
+            .as_str()
+            .unwrap()
+            .starts_with("side = \"The Party\"\npcs = true\n\n[[combatant]]\nname = \"Brana\""),
+        "{side_a}"
+    );
+    // The list of examples no longer names one; the squares apart (a
+    // fight on a line's) are not asked on a map.
+    assert_eq!(
+        gm.js("const s = document.getElementById('fight-example'); return [s.value, s.selectedOptions[0].textContent, document.getElementById('fight-distance').hidden]")
+            .await,
+        json!(["", "(your own set-up)", true])
+    );
+    gm.screenshot("fight-setup").await;
+    // The odds of this set-up are named by its sides and map.
+    gm.js("document.getElementById('simulate').click();").await;
+    let named = gm
+        .until(
+            "const t = document.getElementById('simulation-title').textContent; return !document.getElementById('simulation').hidden && t",
+            wait,
+            "the simulation's title",
+        )
+        .await;
+    assert_eq!(
+        named,
+        json!("Who wins The Party against Black Wat on The test hall, over 10,000 fights")
+    );
+
+    // Started: the fight is the one set up, each where it was put.
+    gm.js("document.querySelector('#fight-form button[type=submit]').click();")
+        .await;
+    gm.until(
+        "return document.querySelectorAll('#fight-svg .token').length === 2",
+        wait,
+        "the fight's tokens",
+    )
+    .await;
+    assert_eq!(
+        gm.js(TOKENS).await,
+        json!([
+            ["Brana", "B3", "east", "standing"],
+            ["Black Wat", "H3", "west", "standing"]
+        ])
+    );
+    assert_eq!(gm.js(CELLS).await, json!(parsed.rows()));
+    let labels = gm
+        .js("return [...document.querySelectorAll('#fight-svg .token')].map(t => [t.querySelector('text').textContent, t.classList.contains('side-0') ? 0 : 1, t.querySelector('title').textContent.split(' (')[0]])")
+        .await;
+    assert_eq!(
+        labels,
+        json!([["B1", 0, "B1: Brana"], ["BW1", 1, "BW1: Black Wat"]])
+    );
+    // The map zooms: twice as wide after two steps in, back with "fit".
+    let width = "return document.getElementById('fight-svg').getBoundingClientRect().width";
+    let before = gm.js(width).await.as_f64().unwrap();
+    gm.js("const b = document.querySelector('#fight-map-view [aria-label=\"zoom in\"]'); b.click(); b.click();")
+        .await;
+    let after = gm.js(width).await.as_f64().unwrap();
+    assert!((after / before - 2.0).abs() < 0.05, "{before} -> {after}");
+    gm.js("document.querySelector('#fight-map-view [aria-label=\"fit the map to the page\"]').click();")
+        .await;
+    let back = gm.js(width).await.as_f64().unwrap();
+    assert!((back - before).abs() < 1.0, "{before} -> {back}");
     gm.close().await;
 }

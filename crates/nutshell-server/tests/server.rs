@@ -2201,7 +2201,20 @@ async fn the_web_table_is_served_from_the_binary() {
             "<script type=\"module\" src=\"/web/app.js\">",
         ),
         ("/web/app.js", "text/javascript", "new EventSource("),
+        ("/web/app.js", "text/javascript", "import \"./fights.js\""),
+        (
+            "/web/fights.js",
+            "text/javascript",
+            "export function fightStarted",
+        ),
+        (
+            "/web/map.js",
+            "text/javascript",
+            "export function mapPicture",
+        ),
         ("/web/style.css", "text/css", ".die.dropped"),
+        ("/web/icon.svg", "image/svg+xml", "<svg"),
+        ("/favicon.ico", "image/svg+xml", "<svg"),
     ] {
         let response = app
             .client
@@ -2219,4 +2232,12 @@ async fn the_web_table_is_served_from_the_binary() {
         // Nothing is loaded from another origin.
         assert!(!text.contains("https://"), "{path} reaches another origin");
     }
+    // Only the page's own files are served under /web/.
+    let missing = app
+        .client
+        .get(format!("{}/web/nothing.js", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status().as_u16(), 404);
 }

@@ -159,6 +159,63 @@ fn field_type(name: &str, expected: &str) -> ApiError {
     ApiError::bad_request("bad_json", format!("`{name}` must be {expected}"))
 }
 
+/// A rules error in a JSON request's words: the rules name the command
+/// line's options (`--dc`, `--crit-success`); the body's fields are `dc`
+/// and `crit_success`. `--dc hard:` becomes `` `dc` "hard": `` and
+/// `(--dc N)` becomes `` (`dc`: a number) ``; text in single quotes (a
+/// tiered-d20 `then`, itself written as options) is left as it is.
+///
+/// ```text
+/// --dc medium: expected a whole number or a descriptor (laughable, ...)
+/// `dc` "medium": expected a whole number or a descriptor (laughable, ...)
+/// ```
+pub(crate) fn json_words(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut quoted = false;
+    let mut rest = message;
+    while let Some(c) = rest.chars().next() {
+        // A quote opens after a space (an apostrophe, as in "opponent's",
+        // does not).
+        if c == '\'' {
+            quoted = !quoted && (out.is_empty() || out.ends_with([' ', '(']));
+        }
+        let flag = rest.strip_prefix("--").filter(|r| {
+            !quoted
+                && r.starts_with(|c: char| c.is_ascii_lowercase())
+                && !out.ends_with(|c: char| c.is_alphanumeric())
+        });
+        let Some(after) = flag else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        };
+        let end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(after.len());
+        let name = after[..end].trim_end_matches('-');
+        out.push('`');
+        out.push_str(&name.replace('-', "_"));
+        out.push('`');
+        rest = &after[name.len()..];
+        if let Some(r) = rest.strip_prefix(" N)") {
+            out.push_str(": a number)");
+            rest = r;
+        } else if let Some((value, r)) = rest
+            .strip_prefix(' ')
+            .and_then(|r| r.split_once(':'))
+            .filter(|(v, _)| !v.is_empty() && !v.contains(' ') && !v.starts_with('\''))
+        {
+            if value.parse::<f64>().is_ok() {
+                out.push_str(&format!(" {value}:"));
+            } else {
+                out.push_str(&format!(" {value:?}:"));
+            }
+            rest = r;
+        }
+    }
+    out
+}
+
 /// What the check and contest routes share: validating, the exact odds,
 /// the action.
 trait RulesRoll: serde::Serialize + DeserializeOwned {
@@ -213,7 +270,8 @@ async fn roll_rules<R: RulesRoll>(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(body) = body?;
     let (fields, request): (RollFields, R) = split(body, R::WHAT)?;
-    let bad = |e: nutshell_rules::RulesError| ApiError::bad_request(R::CODE, e.to_string());
+    let bad =
+        |e: nutshell_rules::RulesError| ApiError::bad_request(R::CODE, json_words(&e.to_string()));
     request.validate().map_err(bad)?;
     let odds = if fields.odds {
         Some(request.odds_json().map_err(bad)?)
@@ -249,4 +307,42 @@ pub async fn contest(
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     roll_rules::<ContestRequest>(state, me, body).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_words;
+
+    /// Issue 26, item 5: a form's error names the JSON field, never the
+    /// command line's flag.
+    #[test]
+    fn rules_errors_name_the_json_fields() {
+        assert_eq!(
+            json_words("--dc medium: expected a whole number or a descriptor (laughable, trivial)"),
+            "`dc` \"medium\": expected a whole number or a descriptor (laughable, trivial)"
+        );
+        assert_eq!(
+            json_words("fantasy needs the DC (--dc N)"),
+            "fantasy needs the DC (`dc`: a number)"
+        );
+        assert_eq!(
+            json_words("--take 5: a result of 0, 10 or 20 can be taken"),
+            "`take` 5: a result of 0, 10 or 20 can be taken"
+        );
+        assert_eq!(
+            json_words("--cancel-reroll cancels a forced reroll: give --forced-reroll too"),
+            "`cancel_reroll` cancels a forced reroll: give `forced_reroll` too"
+        );
+        // A tiered-d20 `then` is written as options: left as it is.
+        assert_eq!(
+            json_words("--then '--skill 3 --dc x': expected SKILL:DC"),
+            "`then` '--skill 3 --dc x': expected SKILL:DC"
+        );
+        assert_eq!(
+            json_words("the opponent's --vs-skill"),
+            "the opponent's `vs_skill`"
+        );
+        // Dashes that are not a flag stay.
+        assert_eq!(json_words("2--3 and a -- b"), "2--3 and a -- b");
+    }
 }

@@ -1,0 +1,221 @@
+// fights.js: MLS fights at the table. It owns the fight form (sides, map,
+// examples, the room's sheets), starting and stepping a fight, every fight
+// this page has seen (followed from the feed's events) and the one shown
+// with its log and roster, and the simulation of 10,000 fights. The map
+// itself is drawn by map.js.
+
+import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
+import { mapPicture, setSquare, zoomable } from "./map.js";
+import { exampleName, loadFightSheets } from "./setup.js";
+
+// Every fight this page has seen, by id: its sides, the map as it is now
+// (the rows as the fight began, doors opened and closed by the log's
+// lines), the state after the latest step and that step's lines. The view
+// shows the latest fight; every member's page follows it as the steps are
+// announced.
+const fights = new Map();
+let shownFight = null;
+
+export function fightStarted(event) {
+  const body = event.body;
+  if (!body?.fight) return;
+  fights.set(event.seq, {
+    id: event.seq,
+    starter: body.roller,
+    sides: body.fight.sides ?? [],
+    map: body.fight.map ? { name: body.fight.map.name, rows: [...body.fight.map.rows] } : null,
+    state: body.fight.state,
+    lines: [], // every line so far, each with the step that logged it
+    step: 0,
+    over: false,
+    ending: null,
+  });
+  shownFight = event.seq;
+  // Everyone at the table sees a fight as it starts; a fight of the history
+  // a reload replays is drawn, but its panel stays closed until opened.
+  if (event.seq > table.historyUpTo) $("fights").open = true;
+  drawFight();
+}
+
+export function fightStepped(event) {
+  const body = event.body;
+  // This server's steps say their fight and number in `action`.
+  const step = body?.action?.step ?? body?.step;
+  const fight = fights.get(body?.action?.fight ?? body?.fight);
+  if (!fight || step <= fight.step) return;
+  const result = body.result ?? {};
+  for (const line of result.lines ?? []) {
+    for (const square of line.opened ?? []) if (fight.map) setSquare(fight.map.rows, square, "/");
+    for (const square of line.closed ?? []) if (fight.map) setSquare(fight.map.rows, square, "+");
+  }
+  fight.state = result.state;
+  const lines = (result.lines ?? []).map((line) => ({ step, text: line.text }));
+  if (!lines.length) lines.push({ step, text: `Turn ${result.state?.turn}, round ${result.state?.round}: nothing to log.` });
+  fight.lines.push(...lines);
+  fight.step = step;
+  fight.over = Boolean(result.over);
+  fight.ending = result.ending ?? null;
+  if (shownFight === fight.id) drawFight();
+}
+
+function drawFight() {
+  const fight = fights.get(shownFight);
+  $("fight-view").hidden = !fight;
+  if (!fight) return;
+  $("fight-title").textContent = `Fight #${fight.id}: ${fight.sides.join(" against ")}${fight.map ? ` on ${fight.map.name}` : " (on a line)"}`;
+  const mayStep = table.current && (table.current.seat.role === "gm" || table.me?.id === fight.starter);
+  document.querySelector(".fight-controls").hidden = !mayStep || fight.over;
+  $("fight-map-view").replaceChildren(fight.map ? zoomable(mapPicture(fight), `fight-${fight.id}`) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+  const state = fight.state ?? {};
+  // Who is acting, while someone is: never once the fight is over.
+  const acting = state.acting && !fight.over ? ` (${state.acting} acting)` : "";
+  const clock = fight.step === 0 ? "Before the first round" : `Step ${fight.step}: turn ${state.turn}, round ${state.round}${acting}`;
+  $("fight-clock").textContent = fight.over ? `${clock}. Over: ${fight.ending?.winner ? `${fight.ending.winner} wins` : "a draw"} (${fight.ending?.reason ?? ""})` : clock;
+  // The whole log so far, the latest step's lines marked and in view.
+  const log = $("fight-log");
+  log.replaceChildren(...fight.lines.map((line) => el("li", line.step === fight.step ? "latest" : null, line.text)));
+  log.scrollTop = log.scrollHeight;
+  $("fight-roster").replaceChildren(...(state.combatants ?? []).map((c) => {
+    const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
+    const item = el("li", c.state !== "standing" ? "fallen" : null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`);
+    item.dataset.name = c.name;
+    return item;
+  }));
+}
+
+async function stepFight(rounds) {
+  if (!table.current || shownFight === null) return;
+  const body = { client_seed: clientSeed(), commitment: table.commitment };
+  if (rounds) body.rounds = rounds;
+  for (const id of ["fight-step", "fight-end"]) $(id).disabled = true;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(table.current.room)}/fights/${shownFight}/step`, table.current.seat.key, body);
+  for (const id of ["fight-step", "fight-end"]) $(id).disabled = false;
+  const error = $("fight-error");
+  error.hidden = answer.ok;
+  if (!answer.ok) setError(error, errorText(answer));
+}
+
+async function startFight(e) {
+  e.preventDefault();
+  if (!table.current) return;
+  const body = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
+  if ($("fight-map").value.trim() !== "") body.map = $("fight-map").value;
+  const answer = await api("POST", `/api/rooms/${encodeURIComponent(table.current.room)}/fights`, table.current.seat.key, body);
+  const error = $("fight-error");
+  error.hidden = answer.ok;
+  if (!answer.ok) { setError(error, errorText(answer)); return; }
+  $("fight-step").focus();
+}
+
+// "Simulate 10,000": ten batches of 1,000 fights of the form's setting
+// with one seed (so they add up to one run, the command line's with that
+// --seed), the progress shown between them, then each outcome's rate with
+// its 95% interval (Wilson's, as the server and the command line give).
+const SIM_TRIALS = 10000;
+const SIM_BATCH = 1000;
+const Z95 = 1.959963984540054;
+
+function wilson(count, trials) {
+  const n = Math.max(trials, 1);
+  const p = count / n;
+  const z2 = Z95 * Z95;
+  const center = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { p, low: Math.min(Math.max(center - half, 0), p), high: Math.max(Math.min(center + half, 1), p) };
+}
+
+function rateChart(rows) {
+  // One row an outcome: its words as text of the page (so they are as
+  // large on a phone as anywhere), under them a bar for the rate with a
+  // whisker for its interval.
+  const chart = el("div", "rates");
+  chart.setAttribute("role", "img");
+  chart.setAttribute("aria-label", "win rates with 95% intervals");
+  for (const row of rows) {
+    const rate = wilson(row.count, row.trials);
+    const line = el("div", "rate");
+    line.append(el("div", "rate-label", `${row.label}: ${(rate.p * 100).toFixed(1)}% (95%: ${(rate.low * 100).toFixed(1)}–${(rate.high * 100).toFixed(1)}%)`));
+    const svg = svgEl("svg", { viewBox: "0 0 100 4", preserveAspectRatio: "none", "aria-hidden": "true" });
+    svg.append(svgEl("rect", { class: "track", x: 0, y: 0.5, width: 100, height: 3 }));
+    svg.append(svgEl("rect", { class: "bar", x: 0, y: 0.5, width: 100 * rate.p, height: 3 }));
+    svg.append(svgEl("line", { class: "whisker", x1: 100 * rate.low, x2: 100 * rate.high, y1: 2, y2: 2 }));
+    line.append(svg);
+    chart.append(line);
+  }
+  return chart;
+}
+
+// What the form sets up, in words: the example's name while the form
+// still holds it as picked, else the sides and the map by their names.
+function settingName(setting) {
+  const example = exampleName(setting);
+  if (example) return `“${example}”`;
+  // A side file's `side`, else a combatant's (or a map's) `name`.
+  const name = (toml) => /^\s*side\s*=\s*"([^"]*)"/m.exec(toml ?? "")?.[1] ?? /^\s*name\s*=\s*"([^"]*)"/m.exec(toml ?? "")?.[1];
+  const sides = `${name(setting.a) ?? "side A"} against ${name(setting.b) ?? "side B"}`;
+  return setting.map ? `${sides} on ${name(setting.map) ?? "the map"}` : `${sides} on a line`;
+}
+
+// The setting the simulation shown was run on: changing the form hides
+// its result (it would answer for another fight).
+let simulated = null;
+function formSetting() {
+  const setting = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
+  if ($("fight-map").value.trim() !== "") setting.map = $("fight-map").value;
+  return setting;
+}
+function hideStaleSimulation() {
+  if (simulated !== null && simulated !== JSON.stringify(formSetting())) {
+    $("simulation").hidden = true;
+    simulated = null;
+  }
+}
+
+async function simulateFights() {
+  if (!table.current) return;
+  const setting = formSetting();
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  const seed = (words[0] % 2 ** 21) * 2 ** 32 + words[1]; // a safe integer
+  const box = $("simulation");
+  box.hidden = false;
+  box.dataset.seed = String(seed);
+  $("simulation-title").textContent = `Who wins ${settingName(setting)}, over ${SIM_TRIALS.toLocaleString()} fights`;
+  simulated = JSON.stringify(setting);
+  $("simulation-chart").replaceChildren();
+  $("simulate").disabled = true;
+  const counts = { wins: [0, 0], draw: 0, trials: 0, sides: [] };
+  const error = $("fight-error");
+  error.hidden = true;
+  for (let first = 0; first < SIM_TRIALS; first += SIM_BATCH) {
+    const answer = await api("POST", `/api/rooms/${encodeURIComponent(table.current.room)}/simulate`, table.current.seat.key, { ...setting, seed, first, trials: SIM_BATCH });
+    if (!answer.ok) { setError(error, errorText(answer)); break; }
+    const data = answer.data;
+    counts.sides = data.sides;
+    counts.wins[0] += data.wins[0].count;
+    counts.wins[1] += data.wins[1].count;
+    counts.draw += data.draw.count;
+    counts.trials += data.trials;
+    $("simulation-progress").value = counts.trials;
+    $("simulation-count").textContent = `${counts.trials.toLocaleString()} of ${SIM_TRIALS.toLocaleString()} fights (seed ${seed})`;
+    if (!data.complete) break;
+  }
+  $("simulate").disabled = false;
+  box.dataset.wins = JSON.stringify(counts.wins);
+  box.dataset.draws = String(counts.draw);
+  box.dataset.trials = String(counts.trials);
+  if (!counts.trials) return;
+  $("simulation-chart").replaceChildren(rateChart([
+    { label: `${counts.sides[0]} wins`, count: counts.wins[0], trials: counts.trials },
+    { label: `${counts.sides[1]} wins`, count: counts.wins[1], trials: counts.trials },
+    { label: "a draw", count: counts.draw, trials: counts.trials },
+  ]));
+}
+
+$("fight-example").addEventListener("change", hideStaleSimulation);
+$("fight-form").addEventListener("input", hideStaleSimulation);
+$("simulate").addEventListener("click", simulateFights);
+$("fight-form").addEventListener("submit", startFight);
+$("fight-step").addEventListener("click", () => stepFight(null));
+$("fight-end").addEventListener("click", () => stepFight("end"));
+$("fights").addEventListener("toggle", () => { if ($("fights").open) loadFightSheets(); });
