@@ -719,7 +719,7 @@ async fn a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed(backe
         ("rows = 3".to_string(), "`map`: map:1:"),
         (
             corridor.replace("Black Wat", "Nobody"),
-            "`map`: map The guardroom door: a start names Nobody",
+            "`map`: map \"The guardroom door\": a start names \"Nobody\"",
         ),
     ] {
         let body = json!({"a": knight, "b": brigand, "map": map});
