@@ -43,7 +43,13 @@ fn serve_command(database: &str) -> Command {
 /// The pipe of its standard error is closed then: the server must go on
 /// answering (and logging nowhere) with its standard error gone.
 fn serve(database: &str) -> Server {
+    serve_with(database, &[])
+}
+
+/// [`serve`] with more flags.
+fn serve_with(database: &str, flags: &[&str]) -> Server {
     let mut child = serve_command(database)
+        .args(flags)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -544,24 +550,7 @@ fn above_its_memory_limit_the_server_refuses_long_work_and_keeps_rolling() {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let dir = tempfile::tempdir().unwrap();
     let database = format!("sqlite:{}", dir.path().join("table.db").display());
-    let mut child = serve_command(&database)
-        .args(["--memory-limit", "1"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split('/').next().unwrap().to_string();
-        }
-    };
-    // Its log lines are not read: the pipe is closed, as `serve` does.
-    drop(lines);
-    let server = Server { child, address };
+    let server = serve_with(&database, &["--memory-limit", "1"]);
     let a = server.address.clone();
     let room = |name: &str| {
         let (status, room) = request(

@@ -122,40 +122,16 @@ pub async fn create(
             format!("the fight is over before it starts: {}", ending.reason),
         ));
     }
-    let start = fight::start(&fight);
     let secret = fields.secret;
-    let nonce = if secret { Some(nonce()?) } else { None };
-    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
-    let body_request = json!(request);
-    let (event, ()) = state
-        .store
-        .append_with(&me.room, None, move |room, _slot| {
-            let mut body = json!({
-                "kind": "fight",
-                "roller": roller,
-                "name": name,
-                "role": role,
-                "epoch": room.epoch,
-                "secret": secret,
-                "request": body_request,
-                "fight": start,
-            });
-            if let Some(nonce) = nonce {
-                body["nonce"] = json!(nonce);
-            }
-            let draft = Draft {
-                kind: "fight",
-                epoch: room.epoch,
-                secret,
-                body,
-                thread: None,
-                roller: None,
-            };
-            Ok::<_, ApiError>((draft, ()))
-        })
-        .await
-        .map_err(refused)?;
-    state.hub.publish(event.clone());
+    let event = append_start(
+        &state,
+        &me,
+        secret,
+        json!(request),
+        fight::start(&fight),
+        serde_json::Map::new(),
+    )
+    .await?;
     state
         .fights
         .put(&me.room, event.seq, event.seq, Running::Stepped(fight));
@@ -453,4 +429,52 @@ fn replay_step(
     };
     crate::replay::legacy::step(fight, seed, &record).map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// Writes a fight's first event (its request and the state before the first
+/// round, with `extra` fields such as a played fight's control) and
+/// announces it: the event, whose `seq` names the fight.
+pub(super) async fn append_start(
+    state: &AppState,
+    me: &Member,
+    secret: bool,
+    request: Value,
+    start: Value,
+    extra: serde_json::Map<String, Value>,
+) -> Result<Event, ApiError> {
+    let nonce = if secret { Some(nonce()?) } else { None };
+    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
+    let (event, ()) = state
+        .store
+        .append_with(&me.room, None, move |room, _slot| {
+            let mut body = json!({
+                "kind": "fight",
+                "roller": roller,
+                "name": name,
+                "role": role,
+                "epoch": room.epoch,
+                "secret": secret,
+                "request": request,
+                "fight": start,
+            });
+            for (key, value) in extra {
+                body[key] = value;
+            }
+            if let Some(nonce) = nonce {
+                body["nonce"] = json!(nonce);
+            }
+            let draft = Draft {
+                kind: "fight",
+                epoch: room.epoch,
+                secret,
+                body,
+                thread: None,
+                roller: None,
+            };
+            Ok::<_, ApiError>((draft, ()))
+        })
+        .await
+        .map_err(refused)?;
+    state.hub.publish(event.clone());
+    Ok(event)
 }

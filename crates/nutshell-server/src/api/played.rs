@@ -238,47 +238,20 @@ pub(crate) async fn create(
         .zip(&control)
         .map(|(n, c)| json!({"name": n, "controller": c.to_json()}))
         .collect();
-    let start = fight::start(&fight);
-    let nonce = if secret {
-        Some(super::rolls::nonce()?)
-    } else {
-        None
-    };
-    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
-    let body_request = json!(request);
     let seconds = table.decision_seconds;
-    let (event, ()) = state
-        .store
-        .append_with(&me.room, None, move |room, _slot| {
-            let mut body = json!({
-                "kind": "fight",
-                "roller": roller,
-                "name": name,
-                "role": role,
-                "epoch": room.epoch,
-                "secret": secret,
-                "request": body_request,
-                "fight": start,
-                "played": true,
-                "control": control_json,
-                "decision_seconds": seconds,
-            });
-            if let Some(nonce) = nonce {
-                body["nonce"] = json!(nonce);
-            }
-            let draft = Draft {
-                kind: "fight",
-                epoch: room.epoch,
-                secret,
-                body,
-                thread: None,
-                roller: None,
-            };
-            Ok::<_, ApiError>((draft, ()))
-        })
-        .await
-        .map_err(refused)?;
-    state.hub.publish(event.clone());
+    let mut extra = serde_json::Map::new();
+    extra.insert("played".into(), json!(true));
+    extra.insert("control".into(), json!(control_json));
+    extra.insert("decision_seconds".into(), json!(seconds));
+    let event = super::fights::append_start(
+        state,
+        me,
+        secret,
+        json!(request),
+        fight::start(&fight),
+        extra,
+    )
+    .await?;
     let played = Played::new(fight, control, seconds);
     let (step_event, _) = commit(
         state,
