@@ -110,6 +110,9 @@ export async function refresh(id) {
   views.set(id, answer.data);
   if (old?.step !== answer.data.step) picks.delete(id);
   redraw(id);
+  // When this page first drew each step (the browser test's latency).
+  window.nutshellStepAt ??= {};
+  window.nutshellStepAt[answer.data.step] ??= Date.now();
 }
 
 function controllerName(c) {
@@ -161,7 +164,7 @@ export function drawPanel(fight) {
 function decisionBox(fight, view, decision) {
   const box = el("div", "play-decision");
   box.id = "play-decision";
-  box.dataset.who = decision.who ?? view.waiting?.[0]?.who ?? "";
+  box.dataset.who = view.waiting?.[0]?.who ?? decision.name ?? "";
   box.dataset.kind = decision.kind ?? "";
   box.append(el("p", "play-question", decision.question ?? ""));
   const options = decision.options ?? [];
@@ -223,7 +226,6 @@ async function decide(id, view, choice) {
   const waiting = view.waiting?.[0];
   if (!waiting) return;
   for (const b of document.querySelectorAll("#play-decision button")) b.disabled = true;
-  window.nutshellDecidedAt = performance.now();
   const body = { step: view.step, who: waiting.who, kind: waiting.kind, choice, client_seed: clientSeed() };
   const answer = await api("POST", `${roomPath()}/fights/${id}/decisions`, table.current.seat.key, body);
   if (answer.ok) { picks.delete(id); await refresh(id); return; }
@@ -298,7 +300,7 @@ export function decorate(svg, fight) {
   }
   const picked = (decision.options ?? []).find((o) => o.square && o.square === pick);
   if (picked) {
-    const me = (view.state?.combatants ?? []).find((c) => c.name === (decision.who ?? waiting?.who));
+    const me = (view.state?.combatants ?? []).find((c) => c.name === waiting?.who);
     const points = [me?.square, ...(picked.path ?? [])].map(center).filter(Boolean).map((p) => `${p.x},${p.y}`).join(" ");
     layer.append(svgEl("polyline", { class: "way", points }));
     const end = center(picked.square);
