@@ -61,6 +61,22 @@ fn tokens_of(state: &Value) -> Value {
     Value::Object(map)
 }
 
+/// Brings the element to the middle of the screen, then clicks it as a
+/// person would.
+async fn tap(page: &Browser<'_>, css: &str) {
+    page.js(&format!(
+        "document.querySelector({css:?}).scrollIntoView({{block: 'center', inline: 'center'}}); return true"
+    ))
+    .await;
+    for _ in 0..5 {
+        if page.try_click(css).await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{css} was drawn again at every click");
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -239,7 +255,7 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
             let theirs = &waiting["controller"] == controller;
             if theirs {
                 page.until(
-                    &format!("const d = document.getElementById('play-decision'); return d && d.dataset.who === {:?} && Number(document.getElementById('fight-view').dataset.step) === {step}", waiting["who"].as_str().unwrap()),
+                    &format!("const d = document.getElementById('play-decision'); return d && d.dataset.who === {:?} && Number(document.getElementById('fight-view').dataset.step) === {step} && Number(document.getElementById('fight-view').dataset.events) >= {step}", waiting["who"].as_str().unwrap()),
                     Duration::from_secs(5),
                     "the controller's page shows the decision",
                 )
@@ -282,16 +298,14 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
         });
         let before: f64 = page.js("return Date.now()").await.as_f64().unwrap();
         if let Some(square) = option_square {
-            page.click(&format!("#fight-svg rect[data-reach='{square}']"))
-                .await;
+            tap(page, &format!("#fight-svg rect[data-reach='{square}']")).await;
             page.until(
                 &format!("return document.getElementById('play-path')?.textContent.startsWith('{square}:') && document.querySelector('#fight-svg .way')"),
                 Duration::from_secs(5),
                 "the first click shows the way and its cost",
             )
             .await;
-            page.click(&format!("#fight-svg rect[data-reach='{square}']"))
-                .await;
+            tap(page, &format!("#fight-svg rect[data-reach='{square}']")).await;
             if index == 2 {
                 bob_moved = true;
             }

@@ -7,7 +7,7 @@
 import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
 import { mapPicture, setSquare, zoomable } from "./map.js";
 import { exampleName, loadFightSheets } from "./setup.js";
-import { animateMove, decorate, drawPanel, onChange, playedRequest, playedView, refresh } from "./play.js";
+import { animateMove, decorate, drawPanel, onChange, pickOf, playedRequest, playedView, refresh } from "./play.js";
 
 // Every fight this page has seen, by id: its sides, the map as it is now
 // (the rows as the fight began, doors opened and closed by the log's
@@ -91,6 +91,7 @@ async function takeDecision(event) {
 }
 
 onChange((id) => { if (id === shownFight) drawFight(); });
+let drawnKey = null;
 
 function drawFight() {
   const fight = fights.get(shownFight);
@@ -102,11 +103,19 @@ function drawFight() {
   // A played fight is drawn as the server last showed it to this member.
   const view = playedView(fight.id);
   const shown = view && view.step >= fight.step ? { ...fight, state: view.state, over: view.over } : fight;
-  const svg = fight.map ? mapPicture(shown) : null;
-  if (svg) decorate(svg, fight);
-  $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
-  $("fight-view").dataset.step = String(view?.step ?? fight.step);
-  drawPanel(fight);
+  // The map and the panel are drawn again only when what they show
+  // changed (a square clicked or a button focused stays so meanwhile).
+  const key = JSON.stringify([fight.id, shown.state, fight.map?.rows, view?.seq, pickOf(fight.id)]);
+  if (key !== drawnKey) {
+    drawnKey = key;
+    const svg = fight.map ? mapPicture(shown) : null;
+    if (svg) decorate(svg, fight);
+    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+    drawPanel(fight);
+  }
+  // The step drawn: a played fight's once the server's view of it is in.
+  $("fight-view").dataset.step = String(view ? view.step : fight.played ? -1 : fight.step);
+  $("fight-view").dataset.events = String(fight.step); // the events taken in so far
   const state = fight.state ?? {};
   // Who is acting, while someone is: never once the fight is over.
   const acting = state.acting && !fight.over ? ` (${state.acting} acting)` : "";

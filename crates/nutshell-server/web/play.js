@@ -98,6 +98,7 @@ let redraw = () => {};
 export function onChange(draw) { redraw = draw; }
 
 export function playedView(id) { return views.get(id) ?? null; }
+export function pickOf(id) { return picks.get(id) ?? null; }
 
 // Reads the fight again (after its start and each decision or change of
 // control); the page draws it with this member's options.
@@ -106,7 +107,9 @@ export async function refresh(id) {
   const answer = await api("GET", `${roomPath()}/fights/${id}`, table.current.seat.key);
   if (!answer.ok) return;
   const old = views.get(id);
-  if (old && old.seq > answer.data.seq) return; // an older answer arriving late
+  // An older answer arriving late, or the same again: nothing to draw (a
+  // drawing again would take the focus from the keyboard's user).
+  if (old && old.seq >= answer.data.seq) return;
   views.set(id, answer.data);
   if (old?.step !== answer.data.step) picks.delete(id);
   redraw(id);
@@ -172,7 +175,7 @@ function decisionBox(fight, view, decision) {
   const others = options.filter((o) => !o.square);
   if (squares.length) {
     const pick = picks.get(fight.id);
-    const picked = pick && squares.find((o) => o.square === pick);
+    const picked = pick && squares.filter((o) => o.square === pick).sort((x, y) => x.cost - y.cost)[0];
     const say = el("p", "play-path");
     say.id = "play-path";
     say.textContent = picked
@@ -289,8 +292,15 @@ export function decorate(svg, fight) {
   if (!decision) return;
   const pick = picks.get(fight.id);
   const layer = svgEl("g", { class: "reach-layer" });
+  // One shaded square a square (an option may reach it more than one way:
+  // the map offers the cheapest, the list below every one).
+  const cheapest = new Map();
   for (const option of decision.options ?? []) {
     if (option.choice?.target) svg.querySelector(`.token[data-name="${CSS.escape(option.choice.target)}"]`)?.classList.add("target");
+    const best = cheapest.get(option.square);
+    if (option.square && (!best || option.cost < best.cost)) cheapest.set(option.square, option);
+  }
+  for (const option of cheapest.values()) {
     const at = squareXY(option.square);
     if (!at) continue;
     const rect = svgEl("rect", { x: at.x + 0.04, y: at.y + 0.04, width: 0.92, height: 0.92, class: `reach${option.square === pick ? " picked" : ""}`, "data-reach": option.square });
@@ -298,7 +308,7 @@ export function decorate(svg, fight) {
     rect.addEventListener("click", () => pickSquare(fight, option));
     layer.append(rect);
   }
-  const picked = (decision.options ?? []).find((o) => o.square && o.square === pick);
+  const picked = pick && cheapest.get(pick);
   if (picked) {
     const me = (view.state?.combatants ?? []).find((c) => c.name === waiting?.who);
     const points = [me?.square, ...(picked.path ?? [])].map(center).filter(Boolean).map((p) => `${p.x},${p.y}`).join(" ");

@@ -254,6 +254,38 @@ impl Browser<'_> {
             .await;
     }
 
+    /// Clicks the element `css` selects, as [`Browser::click`]; false when
+    /// the page drew it again between finding and clicking it (WebDriver's
+    /// "element click intercepted" by its own new copy).
+    pub async fn try_click(&self, css: &str) -> bool {
+        let element = self.element(css).await;
+        let id = element
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        let answer: Value = self
+            .driver
+            .http
+            .post(format!(
+                "{}/session/{}/element/{id}/click",
+                self.driver.base, self.session
+            ))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        match answer["value"].get("error").and_then(Value::as_str) {
+            None => true,
+            Some("element click intercepted" | "stale element reference") => false,
+            Some(_) => panic!("webdriver click {css}: {answer}"),
+        }
+    }
+
     /// Drags with the mouse as a person would (real pointer events): from
     /// the middle of `from` to the middle of `to`.
     pub async fn drag(&self, from: &str, to: &str) {
