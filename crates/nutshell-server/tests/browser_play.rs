@@ -205,6 +205,7 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
     let mut latencies = Vec::new();
     let mut decisions = 0;
     let mut bob_moved = false;
+    let mut shot = false;
     loop {
         let now = get(&base, &path, &gm_key).await;
         let step = now["step"].as_i64().unwrap();
@@ -305,6 +306,16 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
                 "the first click shows the way and its cost",
             )
             .await;
+            if index == 2 && !shot {
+                // The screenshots of docs/web.md: mid-fight, Bob's way drawn.
+                shot = true;
+                gm.js("document.getElementById('fight-title').scrollIntoView(); return true")
+                    .await;
+                gm.screenshot("play-gm-desktop").await;
+                bob.js("document.getElementById('fight-title').scrollIntoView(); return true")
+                    .await;
+                bob.screenshot("play-player-phone").await;
+            }
             tap(page, &format!("#fight-svg rect[data-reach='{square}']")).await;
             if index == 2 {
                 bob_moved = true;
