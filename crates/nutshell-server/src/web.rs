@@ -33,7 +33,7 @@ pub async fn index() -> impl IntoResponse {
 /// style sheet, the icon, and the script as ES modules, one a screen of the
 /// page (each says at its top what it owns). `index.html` loads `app.js`,
 /// which imports the rest; `script-src 'self'` allows every one.
-pub const FILES: [(&str, &str, &str); 13] = [
+pub const FILES: [(&str, &str, &str); 14] = [
     (
         "app.js",
         "text/javascript; charset=utf-8",
@@ -73,6 +73,11 @@ pub const FILES: [(&str, &str, &str); 13] = [
         "map.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/map.js"),
+    ),
+    (
+        "play.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/play.js"),
     ),
     (
         "setup.js",

@@ -6,7 +6,7 @@
 
 import { $, api, el, errorText, loadedAt, showWho, table, time } from "./shared.js";
 import { countFaces, showOdds } from "./rolls.js";
-import { fightStarted, fightStepped } from "./fights.js";
+import { fightDecided, fightStarted, fightStepped } from "./fights.js";
 
 export const seen = new Map(); // seq -> <li>
 export const shownSecrets = new Set(); // seqs of secret rolls shown to everyone
@@ -223,9 +223,16 @@ function describe(event) {
         item.append(line, fightState(body.fight?.state));
       }
       break;
+    case "fight-control":
+      if (event.hidden) { item.append(el("div", "secret", "The GM changed a secret fight.")); break; }
+      item.append(el("div", null, `Fight #${body.fight}: ${body.who ? `${body.who} handed to ${body.controller?.member !== undefined ? `member ${body.controller.member}` : `the ${body.controller === "gm" ? "GM" : body.controller}`}` : "the time for decisions changed"} (by ${body.name ?? "the GM"}).`));
+      break;
+    case "fight-decision":
     case "fight-step": {
       if (event.hidden) { item.append(el("div", "secret", "The GM stepped a secret fight.")); break; }
       const result = body.result ?? {};
+      const made = body.action?.decision;
+      if (made) item.append(el("div", "decision", `${made.who}: ${made.kind} ${JSON.stringify(made.choice)}${made.by === "engine" ? " (the engine's default)" : ""}`));
       const line = el("div");
       line.append(document.createTextNode(`Fight #${body.action?.fight ?? body.fight}, step ${body.action?.step ?? body.step}: turn ${result.state?.turn}, round ${result.state?.round} (`), who(body), document.createTextNode(")"));
       item.append(line, ...turnsFolded(result.lines ?? []));
@@ -269,5 +276,6 @@ export function addEvent(event) {
   if (!event.hidden && (!old || old.querySelector(".secret"))) {
     if (event.kind === "fight") fightStarted(event);
     if (event.kind === "fight-step") fightStepped(event);
+    if (event.kind === "fight-decision" || event.kind === "fight-control") fightDecided(event);
   }
 }

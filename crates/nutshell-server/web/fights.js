@@ -7,6 +7,7 @@
 import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
 import { mapPicture, setSquare, zoomable } from "./map.js";
 import { exampleName, loadFightSheets } from "./setup.js";
+import { animateMove, decorate, drawPanel, onChange, pickOf, playedRequest, playedView, refresh } from "./play.js";
 
 // Every fight this page has seen, by id: its sides, the map as it is now
 // (the rows as the fight began, doors opened and closed by the log's
@@ -29,8 +30,10 @@ export function fightStarted(event) {
     step: 0,
     over: false,
     ending: null,
+    played: Boolean(body.played),
   });
   shownFight = event.seq;
+  if (body.played) refresh(event.seq);
   // Everyone at the table sees a fight as it starts; a fight of the history
   // a reload replays is drawn, but its panel stays closed until opened.
   if (event.seq > table.historyUpTo) $("fights").open = true;
@@ -58,14 +61,61 @@ export function fightStepped(event) {
   if (shownFight === fight.id) drawFight();
 }
 
+// A played fight's decision or change of control: the lines and state it
+// brought (a move walked square by square first), then the fight as the
+// server shows it to this member (their options, whose turn). Events are
+// taken one after another, so a move's walk ends before the next.
+let queue = Promise.resolve();
+export function fightDecided(event) {
+  queue = queue.then(() => takeDecision(event)).catch(() => {});
+}
+
+async function takeDecision(event) {
+  const body = event.body;
+  const id = body?.action?.fight ?? body?.fight;
+  const fight = fights.get(id);
+  if (!fight) return;
+  if (event.kind === "fight-control") {
+    fight.step = Math.max(fight.step, body.step ?? 0);
+    await refresh(id);
+    return;
+  }
+  const made = body.action?.decision;
+  const path = made?.choice?.path;
+  if (Array.isArray(path) && shownFight === id) {
+    const was = (fight.state?.combatants ?? []).find((c) => c.name === made.who);
+    await animateMove(was?.square, path, made.who);
+  }
+  fightStepped(event);
+  await refresh(id);
+}
+
+onChange((id) => { if (id === shownFight) drawFight(); });
+let drawnKey = null;
+
 function drawFight() {
   const fight = fights.get(shownFight);
   $("fight-view").hidden = !fight;
   if (!fight) return;
   $("fight-title").textContent = `Fight #${fight.id}: ${fight.sides.join(" against ")}${fight.map ? ` on ${fight.map.name}` : " (on a line)"}`;
   const mayStep = table.current && (table.current.seat.role === "gm" || table.me?.id === fight.starter);
-  document.querySelector(".fight-controls").hidden = !mayStep || fight.over;
-  $("fight-map-view").replaceChildren(fight.map ? zoomable(mapPicture(fight), `fight-${fight.id}`) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+  document.querySelector(".fight-controls").hidden = !mayStep || fight.over || fight.played;
+  // A played fight is drawn as the server last showed it to this member.
+  const view = playedView(fight.id);
+  const shown = view && view.step >= fight.step ? { ...fight, state: view.state, over: view.over } : fight;
+  // The map and the panel are drawn again only when what they show
+  // changed (a square clicked or a button focused stays so meanwhile).
+  const key = JSON.stringify([fight.id, shown.state, fight.map?.rows, view?.seq, pickOf(fight.id)]);
+  if (key !== drawnKey) {
+    drawnKey = key;
+    const svg = fight.map ? mapPicture(shown) : null;
+    if (svg) decorate(svg, fight);
+    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+    drawPanel(fight);
+  }
+  // The step drawn: a played fight's once the server's view of it is in.
+  $("fight-view").dataset.step = String(view ? view.step : fight.played ? -1 : fight.step);
+  $("fight-view").dataset.events = String(fight.step); // the events taken in so far
   const state = fight.state ?? {};
   // Who is acting, while someone is: never once the fight is over.
   const acting = state.acting && !fight.over ? ` (${state.acting} acting)` : "";
@@ -100,10 +150,12 @@ async function startFight(e) {
   if (!table.current) return;
   const body = { a: $("fight-a").value, b: $("fight-b").value, distance: Number($("fight-distance").value) || 1 };
   if ($("fight-map").value.trim() !== "") body.map = $("fight-map").value;
+  Object.assign(body, playedRequest() ?? {});
   const answer = await api("POST", `/api/rooms/${encodeURIComponent(table.current.room)}/fights`, table.current.seat.key, body);
   const error = $("fight-error");
   error.hidden = answer.ok;
   if (!answer.ok) { setError(error, errorText(answer)); return; }
+  if (body.played) return;
   $("fight-step").focus();
 }
 

@@ -1,0 +1,375 @@
+//! The web table in a real browser, for test files of their own: Debian's
+//! Chromium, headless, driven through chromedriver's WebDriver protocol (a
+//! few JSON calls, made with reqwest), against a real server on a loopback
+//! port. The same helpers as `tests/browser.rs`.
+
+#![allow(dead_code)]
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nutshell_dice::Limits;
+use nutshell_server::rate::RateLimit;
+use nutshell_server::{Store, router};
+use serde_json::{Value, json};
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// chromedriver on a free port, stopped on drop.
+pub struct Driver {
+    child: Child,
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn which(program: &str) -> Option<String> {
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {program}"))
+        .output()
+        .ok()?;
+    let path = String::from_utf8(output.stdout).ok()?.trim().to_string();
+    (!path.is_empty()).then_some(path)
+}
+
+pub async fn driver(test: &str) -> Option<Driver> {
+    let chromedriver = which("chromedriver");
+    if chromedriver.is_none() || !std::path::Path::new(CHROMIUM).exists() {
+        if std::env::var_os("NUTSHELL_SKIP_BROWSER").is_none() {
+            panic!(
+                "browser::{test} cannot run: chromium (/usr/bin/chromium) or chromedriver is missing; .ci/browser installs them (.ci/test runs it), NUTSHELL_SKIP_BROWSER=1 skips the browser tests"
+            );
+        }
+        eprintln!(
+            "SKIPPED browser::{test}: chromium or chromedriver is missing and NUTSHELL_SKIP_BROWSER is set"
+        );
+        return None;
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(chromedriver.unwrap())
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+        http: reqwest::Client::new(),
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while driver
+        .http
+        .get(format!("{}/status", driver.base))
+        .send()
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Some(driver)
+}
+
+/// One browser window (its own profile: its own localStorage).
+pub struct Browser<'d> {
+    driver: &'d Driver,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Driver {
+    pub async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let answer: Value = request.send().await.unwrap().json().await.unwrap();
+        if answer["value"].get("error").is_some() {
+            panic!("webdriver {path}: {answer}");
+        }
+        answer["value"].clone()
+    }
+
+    pub async fn browser(&self, width: u32, height: u32) -> Browser<'_> {
+        let profile = tempfile::tempdir().unwrap();
+        let args = json!([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            format!("--user-data-dir={}", profile.path().display()),
+            format!("--window-size={width},{height}"),
+        ]);
+        let mut options = json!({"binary": CHROMIUM, "args": args});
+        if width < 500 {
+            // Chromium's windows are at least ~500 px wide: a phone's width
+            // is emulated instead.
+            options["mobileEmulation"] =
+                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}});
+        }
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": options
+        }}});
+        let session = self
+            .call(reqwest::Method::POST, "/session", Some(capabilities))
+            .await;
+        Browser {
+            driver: self,
+            session: session["sessionId"].as_str().unwrap().to_string(),
+            _profile: profile,
+        }
+    }
+}
+
+impl Browser<'_> {
+    pub async fn go(&self, url: &str) {
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/url", self.session),
+                Some(json!({"url": url})),
+            )
+            .await;
+    }
+
+    /// Runs `script` in the page (its `return` value comes back).
+    pub async fn js(&self, script: &str) -> Value {
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/execute/sync", self.session),
+                Some(json!({"script": script, "args": []})),
+            )
+            .await
+    }
+
+    /// Waits until `script` returns something truthy (at most `within`).
+    pub async fn until(&self, script: &str, within: Duration, what: &str) -> Value {
+        let deadline = Instant::now() + within;
+        loop {
+            let value = self.js(script).await;
+            if !(value.is_null()
+                || value == json!(false)
+                || value == json!("")
+                || value == json!(0))
+            {
+                return value;
+            }
+            if Instant::now() >= deadline {
+                let page = self
+                    .js("return location.href + ' | ' + document.body.innerText")
+                    .await;
+                panic!(
+                    "not within {within:?}: {what}: {}",
+                    page.as_str().unwrap_or("")
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    pub async fn screenshot(&self, name: &str) {
+        let png = self
+            .driver
+            .call(
+                reqwest::Method::GET,
+                &format!("/session/{}/screenshot", self.session),
+                None,
+            )
+            .await;
+        use base64_decode as decode;
+        let bytes = decode(png.as_str().unwrap());
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/web-screens");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}.png")), bytes).unwrap();
+    }
+
+    /// Presses keys as a person would, one after another (WebDriver key
+    /// actions: real key events, `\u{E004}` Tab, `\u{E007}` Enter).
+    pub async fn keys(&self, text: &str) {
+        let actions: Vec<Value> = text
+            .chars()
+            .flat_map(|c| {
+                let c = c.to_string();
+                [
+                    json!({"type": "keyDown", "value": c}),
+                    json!({"type": "keyUp", "value": c}),
+                ]
+            })
+            .collect();
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/actions", self.session),
+                Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
+            )
+            .await;
+    }
+
+    /// The WebDriver reference of the element `css` selects.
+    pub async fn element(&self, css: &str) -> Value {
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/element", self.session),
+                Some(json!({"using": "css selector", "value": css})),
+            )
+            .await
+    }
+
+    /// Clicks the element `css` selects as a person would (WebDriver's
+    /// element click: real pointer events at its middle).
+    pub async fn click(&self, css: &str) {
+        let element = self.element(css).await;
+        let id = element
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/element/{id}/click", self.session),
+                Some(json!({})),
+            )
+            .await;
+    }
+
+    /// Clicks the element `css` selects, as [`Browser::click`]; false when
+    /// the page drew it again between finding and clicking it (WebDriver's
+    /// "element click intercepted" by its own new copy).
+    pub async fn try_click(&self, css: &str) -> bool {
+        let element = self.element(css).await;
+        let id = element
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        let answer: Value = self
+            .driver
+            .http
+            .post(format!(
+                "{}/session/{}/element/{id}/click",
+                self.driver.base, self.session
+            ))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        match answer["value"].get("error").and_then(Value::as_str) {
+            None => true,
+            Some("element click intercepted" | "stale element reference") => false,
+            Some(_) => panic!("webdriver click {css}: {answer}"),
+        }
+    }
+
+    /// Drags with the mouse as a person would (real pointer events): from
+    /// the middle of `from` to the middle of `to`.
+    pub async fn drag(&self, from: &str, to: &str) {
+        let from = self.element(from).await;
+        let to = self.element(to).await;
+        let actions = json!([
+            {"type": "pointerMove", "origin": from, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerMove", "origin": from, "x": 4, "y": 4, "duration": 50},
+            {"type": "pointerMove", "origin": to, "x": 0, "y": 0, "duration": 100},
+            {"type": "pointerUp", "button": 0}
+        ]);
+        self.driver
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{}/actions", self.session),
+                Some(json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})),
+            )
+            .await;
+    }
+
+    /// Presses Tab until the element `id` has the focus (at most `most`
+    /// times); panics if it never does.
+    pub async fn tab_to(&self, id: &str, most: usize) {
+        for _ in 0..most {
+            let here = self
+                .js("return document.activeElement && document.activeElement.id")
+                .await;
+            if here == json!(id) {
+                return;
+            }
+            self.keys("\u{E004}").await;
+        }
+        panic!("Tab never reached #{id}");
+    }
+
+    pub async fn close(self) {
+        self.driver
+            .call(
+                reqwest::Method::DELETE,
+                &format!("/session/{}", self.session),
+                None,
+            )
+            .await;
+    }
+}
+
+/// Standard base64 (the screenshot's encoding), decoded.
+pub fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> u32 {
+        match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => 0,
+        }
+    };
+    let clean: Vec<u8> = text
+        .bytes()
+        .filter(|c| *c != b'=' && !c.is_ascii_whitespace())
+        .collect();
+    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
+    for chunk in clean.chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= value(*c) << (18 - 6 * i);
+        }
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..chunk.len().saturating_sub(1)]);
+    }
+    out
+}
+
+pub async fn server() -> (String, tempfile::TempDir, tokio::task::JoinHandle<()>) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("t.db").display());
+    let store = Store::connect(&url).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let state = nutshell_server::state(store, Limits::default(), RateLimit::new(0.0, 1));
+    let handle = tokio::spawn(async move {
+        axum::serve(listener, router(state)).await.unwrap();
+    });
+    (format!("http://{address}"), dir, handle)
+}
