@@ -1,7 +1,7 @@
 //! The web table in a real browser, for test files of their own: Debian's
 //! Chromium, headless, driven through chromedriver's WebDriver protocol (a
 //! few JSON calls, made with reqwest), against a real server on a loopback
-//! port. The same helpers as `tests/browser.rs`.
+//! port. Used by `tests/browser.rs` and `tests/browser_play.rs`.
 
 #![allow(dead_code)]
 
