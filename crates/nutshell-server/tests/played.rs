@@ -14,7 +14,10 @@ mod pg;
 #[path = "support/table.rs"]
 mod table;
 
-use table::{App, Stream, Who, percentile, reseal};
+use table::{App, Stream, Who, percentile};
+#[path = "support/reseal.rs"]
+mod reseal;
+use reseal::reseal;
 
 #[derive(Clone, Copy, Debug)]
 enum Backend {

@@ -14,9 +14,12 @@ use nutshell_server::verify::verify;
 mod pg;
 #[path = "support/proxy.rs"]
 mod proxy;
+#[path = "support/reseal.rs"]
+mod reseal;
 use nutshell_server::{Store, router};
 use pg::fresh_postgres;
 use proxy::CuttableProxy;
+use reseal::reseal;
 use serde_json::{Value, json};
 
 /// A server on a free port with its own database.
@@ -328,41 +331,6 @@ async fn checks_and_contests_are_rolled_committed_and_verified(backend: Backend)
     let forged = log.replacen(&format!("\"natural\":{natural}"), "\"natural\":99", 1);
     assert_ne!(forged, log);
     assert!(verify(&forged).is_err());
-}
-
-/// The log as a forger who controls the server would rewrite it: `edit`
-/// changes event `seq`'s body, and its body hash and every hash of the chain
-/// are recomputed, so only recomputing the dice can catch the change.
-fn reseal(log: &str, seq: i64, edit: impl FnOnce(&mut Value)) -> String {
-    use nutshell_server::fair::{self, Link};
-    let mut edit = Some(edit);
-    let mut prev: Option<String> = None;
-    let mut out = String::new();
-    for mut line in lines(log) {
-        if line["seq"] == seq {
-            (edit.take().unwrap())(&mut line["body"]);
-            line["body_hash"] = json!(fair::body_hash(&line["body"]));
-        }
-        if let Some(prev) = &prev {
-            line["prev"] = json!(prev);
-        }
-        let hash = fair::chain_hash(&Link {
-            at_ms: line["at_ms"].as_i64().unwrap(),
-            body_hash: line["body_hash"].as_str().unwrap(),
-            epoch: line["epoch"].as_i64().unwrap(),
-            kind: line["kind"].as_str().unwrap(),
-            prev: line["prev"].as_str().unwrap(),
-            room: line["room"].as_str().unwrap(),
-            secret: line["secret"].as_bool().unwrap(),
-            seq: line["seq"].as_i64().unwrap(),
-        });
-        line["hash"] = json!(hash);
-        prev = Some(hash);
-        out.push_str(&fair::canonical(&line));
-        out.push('\n');
-    }
-    assert!(edit.is_none(), "no event {seq} in the log");
-    out
 }
 
 /// Issue 27, item 5: a check without a modifier reads `natural 9 = 9`, not
