@@ -140,7 +140,7 @@ export function mapPicture(fight) {
     const label = tokenLabel(c.name, numbers.get(c.name));
     const token = tokenPicture({
       square: c.square, side: fight.sides.indexOf(c.side), label, facing: c.facing, fallen,
-      title: `${label}: ${c.name} (${c.side}): ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}`,
+      title: `${label}: ${c.name}${c.side && c.side !== c.name ? ` of ${c.side}` : ""}: ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}`,
       extra: { "data-name": c.name, "data-square": c.square, "data-facing": c.facing, "data-state": c.state },
     });
     const share = Math.max(0, Math.min(1, c.thp > 0 ? c.chp / c.thp : 0));
