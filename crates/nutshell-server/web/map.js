@@ -59,6 +59,7 @@ export function gridPicture(rows, title, id) {
   const width = Math.max(0, ...rows.map((r) => [...r].length));
   const height = rows.length;
   const svg = svgEl("svg", { viewBox: `-0.8 -0.8 ${width + 0.8} ${height + 0.8}`, role: "img", id });
+  svg.style.setProperty("--cells", String(width + 0.8)); // the squares across, labels included
   svg.append(svgEl("title", {}, `${title}: ${width} columns by ${height} rows`));
   for (let x = 0; x < width; x++) svg.append(svgEl("text", { x: x + 0.5, y: -0.25, "text-anchor": "middle", class: "grid-label" }, columnName(x)));
   rows.forEach((row, y) => {
@@ -100,7 +101,9 @@ export function zoomable(svg, key) {
   const shown = el("span", "quiet zoom-level");
   const apply = () => {
     const z = zooms.get(key) ?? 1;
-    svg.style.width = `${z * 100}%`;
+    // A page may ask for a least width at the zoom "fit" (`--least-width`,
+    // e.g. squares large enough to read on a phone): the zoom scales it.
+    svg.style.width = `max(${z * 100}%, ${z} * var(--least-width, 0px))`;
     svg.style.maxHeight = z === 1 ? "" : "none";
     shown.textContent = `${Math.round(z * 100)}%`;
   };
