@@ -941,13 +941,33 @@ async fn a_fight_on_a_map_is_started_and_stepped_from_the_page() {
             .await;
         }
     }
-    // The log beside the map: every line so far, the latest step's marked.
+    // The log beside the map: every line so far, the latest step's marked;
+    // a round that logged nothing says so once, never as "turn 0".
     assert!(
         gm.js("return document.querySelectorAll('#fight-log li.latest').length")
             .await
             .as_u64()
             .unwrap()
             > 0
+    );
+    let log = gm
+        .js("return [...document.querySelectorAll('#fight-log li')].map(l => l.textContent)")
+        .await;
+    let log: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        log.iter()
+            .all(|l| !l.contains("Turn 0") && !l.contains("turn 0")),
+        "{log:?}"
+    );
+    assert!(
+        log.windows(2)
+            .all(|w| !(w[0] == w[1] && w[0].contains("nothing to log"))),
+        "{log:?}"
     );
     gm.js("document.getElementById('fight-end').click();").await;
     for page in [&gm, &player] {
@@ -2273,11 +2293,15 @@ async fn a_fight_is_set_up_by_picking_drawing_and_dragging() {
     );
     assert_eq!(gm.js(CELLS).await, json!(parsed.rows()));
     let labels = gm
-        .js("return [...document.querySelectorAll('#fight-svg .token')].map(t => [t.querySelector('text').textContent, t.classList.contains('side-0') ? 0 : 1, t.querySelector('title').textContent.split(' (')[0]])")
+        .js("return [...document.querySelectorAll('#fight-svg .token')].map(t => [t.querySelector('text').textContent, t.classList.contains('side-0') ? 0 : 1, t.querySelector('title').textContent.split(':').slice(0, 2).join(':')])")
         .await;
+    // A combatant's side is named when it is another name than his.
     assert_eq!(
         labels,
-        json!([["B1", 0, "B1: Brana"], ["BW1", 1, "BW1: Black Wat"]])
+        json!([
+            ["B1", 0, "B1: Brana of The Party"],
+            ["BW1", 1, "BW1: Black Wat"]
+        ])
     );
     // The map zooms: twice as wide after two steps in, back with "fit".
     let width = "return document.getElementById('fight-svg').getBoundingClientRect().width";

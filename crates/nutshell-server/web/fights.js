@@ -57,6 +57,12 @@ export function fightStepped(event) {
   const made = body.action?.decision;
   if (made) fight.lines.push({ step, decision: made, by: { name: body.name, role: body.role } });
   fight.lines.push(...(result.lines ?? []).map((line) => ({ step, text: line.text })));
+  // A round stepped by the button that logged nothing says so once (the
+  // button did something); a played fight's step always says its decision.
+  if (event.kind === "fight-step" && !result.lines?.length) {
+    const when = whenWords(result.state);
+    fight.lines.push({ step, text: `${when[0].toUpperCase()}${when.slice(1)}: nothing to log.` });
+  }
   fight.step = step;
   fight.over = Boolean(result.over);
   fight.ending = result.ending ?? null;
