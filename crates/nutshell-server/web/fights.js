@@ -1,8 +1,10 @@
 // fights.js: MLS fights at the table. It owns the fight form (sides, map,
 // examples, the room's sheets), starting and stepping a fight, every fight
 // this page has seen (followed from the feed's events) and the one shown
-// with its log and roster, and the simulation of 10,000 fights. The map
-// itself is drawn by map.js.
+// with its log (each decision of a played fight in words), clock and
+// roster, the room's rolls moved beside the map while a fight on a map is
+// shown, and the simulation of 10,000 fights. The map itself is drawn by
+// map.js.
 
 import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
 import { mapPicture, setSquare, zoomable } from "./map.js";
