@@ -2427,7 +2427,9 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
     let desk = driver.browser(1280, 800).await;
     let phone = driver.browser(390, 844).await;
     desk.go(&format!("{base}/#room={room}&key={gm_key}")).await;
-    phone.go(&format!("{base}/#room={room}&key={ann_key}")).await;
+    phone
+        .go(&format!("{base}/#room={room}&key={ann_key}"))
+        .await;
     for page in [&desk, &phone] {
         page.until(
             "return document.getElementById('status').textContent.includes('live')",
@@ -2439,7 +2441,8 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
     // Without a fight the rolls are in their own place.
     roll(&desk, "2d6", false).await;
     for page in [&desk, &phone] {
-        page.until(&count("2d6"), wait, "the roll in the feed").await;
+        page.until(&count("2d6"), wait, "the roll in the feed")
+            .await;
         assert_eq!(
             page.js("return document.getElementById('rolls-box').parentElement.id")
                 .await,
@@ -2484,7 +2487,12 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
         let kinds = |gm: bool, kind: &str| {
             made.iter()
                 .filter(|(_, c, by)| {
-                    *by == gm && (if kind == "path" { c.get("path").is_some() } else { c.get("action").is_some() })
+                    *by == gm
+                        && (if kind == "path" {
+                            c.get("path").is_some()
+                        } else {
+                            c.get("action").is_some()
+                        })
                 })
                 .count()
         };
@@ -2562,7 +2570,10 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
             assert!(!log.contains(never), "{never:?} in the log: {log}");
         }
         // The rolls of the fight's rounds are lines of the log too.
-        assert!(log.contains("Sir Aldric moves") || log.contains("Black Wat moves"), "{log}");
+        assert!(
+            log.contains("Sir Aldric moves") || log.contains("Black Wat moves"),
+            "{log}"
+        );
         // The roster names each once, with who plays it.
         let roster = page
             .js("return document.getElementById('fight-roster').textContent")
@@ -2597,7 +2608,10 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
         .await
         .as_f64()
         .unwrap();
-    assert!(map[2] - map[0] >= 0.6 * width, "the map is large: {map:?} of {width}");
+    assert!(
+        map[2] - map[0] >= 0.6 * width,
+        "the map is large: {map:?} of {width}"
+    );
     for beside in ["#feed", "#fight-log"] {
         let other = edges(&desk.js(&rect(beside)).await);
         let side_by_side = other[0] >= map[2] - 1.0 || other[2] <= map[0] + 1.0;
@@ -2609,8 +2623,10 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
     }
     desk.screenshot("layout-desktop").await;
     assert_eq!(
-        desk.js("return document.scrollingElement.scrollWidth <= document.documentElement.clientWidth")
-            .await,
+        desk.js(
+            "return document.scrollingElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+        .await,
         json!(true),
         "nothing wider than the window"
     );
@@ -2632,10 +2648,63 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
     );
     for after in ["#feed", "#fight-log", "#fight-clock"] {
         let other = edges(&phone.js(&rect(after)).await);
-        assert!(other[1] >= map[3] - 1.0, "{after} {other:?} comes after the map {map:?}");
+        assert!(
+            other[1] >= map[3] - 1.0,
+            "{after} {other:?} comes after the map {map:?}"
+        );
     }
     phone.screenshot("layout-phone").await;
-    assert_eq!(phone.js(FITS).await, json!(true), "nothing wider than the phone");
+    // The map wider than the phone scrolls in its box, and stays where it
+    // was scrolled to as the fight goes on (unless the token awaited is
+    // out of view: then it is brought into view).
+    let wider = phone
+        .js("const s = document.querySelector('#fight-map-view .zoom-scroll'); return s.scrollWidth > s.clientWidth")
+        .await;
+    assert_eq!(wider, json!(true), "the phone's map scrolls sideways");
+    phone
+        .js("document.querySelector('#fight-map-view .zoom-scroll').scrollLeft = 120; return true")
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let view = call(reqwest::Method::GET, &path, Some(&gm_key), None).await;
+    if view["over"] != json!(true) {
+        let step = view["step"].as_i64().unwrap();
+        let waiting = &view["waiting"][0];
+        let key = if waiting["controller"] == json!("gm") {
+            &gm_key
+        } else {
+            &ann_key
+        };
+        let mine = call(reqwest::Method::GET, &path, Some(key), None).await;
+        call(
+            post.clone(),
+            &format!("{path}/decisions"),
+            Some(key),
+            Some(json!({"step": step, "who": waiting["who"], "kind": mine["decision"]["kind"], "choice": mine["decision"]["default"]})),
+        )
+        .await;
+        phone
+            .until(
+                &format!(
+                    "return Number(document.getElementById('fight-view').dataset.step) > {step}"
+                ),
+                wait,
+                "the next step on the phone",
+            )
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let kept = phone
+            .js("const s = document.querySelector('#fight-map-view .zoom-scroll'); const t = document.querySelector('#fight-svg .token.yours, #fight-svg .token.awaited');                  const b = s.getBoundingClientRect(); const r = t ? t.getBoundingClientRect() : null;                  return [s.scrollLeft, Boolean(r && r.left >= b.left && r.right <= b.right)]")
+            .await;
+        assert!(
+            kept[0] == json!(120) || kept[1] == json!(true),
+            "the map kept its scroll or shows the token awaited: {kept}"
+        );
+    }
+    assert_eq!(
+        phone.js(FITS).await,
+        json!(true),
+        "nothing wider than the phone"
+    );
 
     // The fights panel closed: the rolls go back to their own place.
     phone

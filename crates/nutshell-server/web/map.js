@@ -87,17 +87,37 @@ export function tokenPicture({ square, side, label, facing, title, fallen, extra
   return token;
 }
 
-// The zoom of each map by key (it stays as the map is drawn again).
+// The zoom of each map by key (it stays as the map is drawn again), where
+// its box was scrolled to, and the token it last brought into view.
 const zooms = new Map();
+const scrolls = new Map();
+const followed = new Map();
 const STEPS = [0.5, 0.75, 1, 1.5, 2, 3, 4];
 
 // The map in a box that scrolls, with buttons to zoom out, back to fit
-// and in (each map keeps its zoom as it is drawn again).
-export function zoomable(svg, key) {
+// and in (each map keeps its zoom and where its box was scrolled to as it
+// is drawn again). `follow` selects a token to bring into view when it is
+// another than last time or stands elsewhere (the one awaited, on a phone
+// whose map is wider than the screen).
+export function zoomable(svg, key, follow) {
   const box = el("div", "zoom-box");
   const bar = el("div", "zoom-bar");
   const scroll = el("div", "zoom-scroll");
   scroll.append(svg);
+  scroll.addEventListener("scroll", () => scrolls.set(key, [scroll.scrollLeft, scroll.scrollTop]));
+  // Once the box is on the page (before it is painted).
+  requestAnimationFrame(() => {
+    const at = scrolls.get(key);
+    if (at) [scroll.scrollLeft, scroll.scrollTop] = at;
+    const token = follow ? svg.querySelector(follow) : null;
+    const which = token ? `${token.dataset.name}@${token.dataset.square}` : null;
+    if (!token || followed.get(key) === which) return;
+    followed.set(key, which);
+    const t = token.getBoundingClientRect();
+    const b = scroll.getBoundingClientRect();
+    if (t.left < b.left || t.right > b.right) scroll.scrollLeft += t.left + t.width / 2 - (b.left + b.width / 2);
+    if (t.top < b.top || t.bottom > b.bottom) scroll.scrollTop += t.top + t.height / 2 - (b.top + b.height / 2);
+  });
   const shown = el("span", "quiet zoom-level");
   const apply = () => {
     const z = zooms.get(key) ?? 1;
