@@ -6,7 +6,7 @@
 
 import { $, api, el, errorText, loadedAt, showWho, table, time } from "./shared.js";
 import { countFaces, showOdds } from "./rolls.js";
-import { fightDecided, fightStarted, fightStepped } from "./fights.js";
+import { combatantName, decisionLine, fightDecided, fightStarted, fightStepped, whenWords } from "./fights.js";
 
 export const seen = new Map(); // seq -> <li>
 export const shownSecrets = new Set(); // seqs of secret rolls shown to everyone
@@ -157,7 +157,7 @@ function fightState(state) {
   const part = el("ul", "fighters");
   for (const c of state?.combatants ?? []) {
     const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
-    part.append(el("li", null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`));
+    part.append(el("li", null, `${combatantName(c)}: ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`));
   }
   return part;
 }
@@ -232,9 +232,9 @@ function describe(event) {
       if (event.hidden) { item.append(el("div", "secret", "The GM stepped a secret fight.")); break; }
       const result = body.result ?? {};
       const made = body.action?.decision;
-      if (made) item.append(el("div", "decision", `${made.who}: ${made.kind} ${JSON.stringify(made.choice)}${made.by === "engine" ? " (the engine's default)" : ""}`));
+      if (made) item.append(decisionLine(made, body, "div"));
       const line = el("div");
-      line.append(document.createTextNode(`Fight #${body.action?.fight ?? body.fight}, step ${body.action?.step ?? body.step}: turn ${result.state?.turn}, round ${result.state?.round} (`), who(body), document.createTextNode(")"));
+      line.append(document.createTextNode(`Fight #${body.action?.fight ?? body.fight}, step ${body.action?.step ?? body.step}: ${whenWords(result.state)} (`), who(body), document.createTextNode(")"));
       item.append(line, ...turnsFolded(result.lines ?? []));
       const standing = el("details", "fold standing");
       standing.append(el("summary", null, "Where everyone stands"), fightState(result.state));

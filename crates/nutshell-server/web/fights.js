@@ -1,8 +1,10 @@
 // fights.js: MLS fights at the table. It owns the fight form (sides, map,
 // examples, the room's sheets), starting and stepping a fight, every fight
 // this page has seen (followed from the feed's events) and the one shown
-// with its log and roster, and the simulation of 10,000 fights. The map
-// itself is drawn by map.js.
+// with its log (each decision of a played fight in words), clock and
+// roster, the room's rolls moved beside the map while a fight on a map is
+// shown, and the simulation of 10,000 fights. The map itself is drawn by
+// map.js.
 
 import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
 import { mapPicture, setSquare, zoomable } from "./map.js";
@@ -52,9 +54,17 @@ export function fightStepped(event) {
     for (const square of line.closed ?? []) if (fight.map) setSquare(fight.map.rows, square, "+");
   }
   fight.state = result.state;
-  const lines = (result.lines ?? []).map((line) => ({ step, text: line.text }));
-  if (!lines.length) lines.push({ step, text: `Turn ${result.state?.turn}, round ${result.state?.round}: nothing to log.` });
-  fight.lines.push(...lines);
+  // A played fight's decision first (who decided what, the GM's marked),
+  // then the lines it brought; a step that logged nothing adds nothing.
+  const made = body.action?.decision;
+  if (made) fight.lines.push({ step, decision: made, by: { name: body.name, role: body.role } });
+  fight.lines.push(...(result.lines ?? []).map((line) => ({ step, text: line.text })));
+  // A round stepped by the button that logged nothing says so once (the
+  // button did something); a played fight's step always says its decision.
+  if (event.kind === "fight-step" && !result.lines?.length) {
+    const when = whenWords(result.state);
+    fight.lines.push({ step, text: `${when[0].toUpperCase()}${when.slice(1)}: nothing to log.` });
+  }
   fight.step = step;
   fight.over = Boolean(result.over);
   fight.ending = result.ending ?? null;
@@ -90,7 +100,100 @@ async function takeDecision(event) {
   await refresh(id);
 }
 
+// ---------------------------------------------------------------- a decision in words
+
+const MODES = { normal: "a normal attack", "total-attack": "a Total Attack", "total-defence": "a Total Defence", forego: "forego the attack" };
+const ACTIONS = { fight: "Fight", charge: "Charge", shoot: "Shoot", "cast-offensive-spells": "Cast Offensive Spells", move: "Move", "move-and-shoot": "Move and Shoot", flee: "Flee", pursue: "Pursue", respond: "Respond", "turn-action": "a full-turn action" };
+const YES = {
+  dodge: ["dodges", "does not dodge"],
+  "fate-point": ["spends a Fate Point", "spends no Fate Point"],
+  reload: ["reloads", "holds the attack"],
+  advance: ["advances", "stays"],
+  "shoot-back": ["shoots back", "keeps the target"],
+};
+
+// A decision's kind in words ("set-action": set action).
+const KINDS = { chain: "Total Attack's next opponent", "fate-point": "Fate Point" };
+export const kindWords = (kind) => KINDS[kind] ?? String(kind ?? "").replaceAll("-", " ");
+
+// A square of a way, as the log writes it ("E5:north": E5, facing north).
+const squareWords = (square) => {
+  const [at, facing] = String(square).split(":");
+  return facing ? `${at} (facing ${facing})` : at;
+};
+
+function timingWords(t, attack) {
+  const which = attack ? `attack ${attack} of the turn` : "the first attack";
+  if (t.rush) return `rushes ${which}`;
+  if (!t.delay) return `${which} on time`;
+  return `delays ${which} ${t.delay} round${t.delay === 1 ? "" : "s"}`;
+}
+
+// A decision's answer in words (the engine's own words for a choice, as
+// `mls fight` logs them): "Charge", "moves D4 → C4", "dodges".
+export function choiceWords(kind, choice) {
+  if (choice === "stop") return "stops";
+  if (choice === "break-off") return "breaks off";
+  if (!choice || typeof choice !== "object") return String(choice ?? "");
+  if ("action" in choice) return ACTIONS[choice.action] ?? choice.action;
+  if ("path" in choice) return choice.path.length ? `moves ${choice.path.map(squareWords).join(" → ")}` : "stays";
+  if ("target" in choice) return kind === "chain" ? `goes on against ${choice.target}` : `targets ${choice.target}`;
+  if ("attack" in choice) return MODES[choice.attack] ?? choice.attack;
+  if ("yes" in choice) return (YES[kind] ?? ["yes", "no"])[choice.yes ? 0 : 1];
+  if ("timing" in choice) return timingWords(choice.timing);
+  if ("timing-of" in choice) return timingWords(choice["timing-of"], choice["timing-of"].attack);
+  if ("aim" in choice) return choice.aim === "chest" ? "the chest (not aimed)" : `aims at the ${choice.aim}`;
+  if ("squares" in choice) {
+    const n = choice.squares;
+    if (!n) return "stays";
+    return n > 0 ? `closes ${n} square${n === 1 ? "" : "s"}` : `withdraws ${-n} square${n === -1 ? "" : "s"}`;
+  }
+  return JSON.stringify(choice);
+}
+
+// A decision made, as a line: the combatant, who decided for him (the
+// member's name, the GM marked by the event's role, never by the name;
+// or the engine) and the answer: "Kara (Ann): Charge".
+export function decisionLine(made, by, tag = "span") {
+  const line = el(tag, "decision");
+  line.append(`${made.who} (`);
+  if (made.by === "engine") line.append("the engine");
+  else {
+    const name = el("span", "who", by?.name ?? "");
+    if (by?.role === "gm") {
+      name.classList.add("gm");
+      name.append(el("span", "gm-mark", "GM"));
+    }
+    line.append(name);
+  }
+  line.append(`): ${choiceWords(made.kind, made.choice)}`);
+  if (made.by === "engine") line.append(" (the engine's default)");
+  return line;
+}
+
+// A combatant by name once: its side when that is another name, and in a
+// played fight who controls it when that is another name ("Sir Aldric
+// (Ann)", "Goblin 1 of The Raiders (the GM)").
+export function combatantName(c, controllers) {
+  const side = c.side && c.side !== c.name ? ` of ${c.side}` : "";
+  const controller = controllers?.find((x) => x.name === c.name)?.controller;
+  const by = controller === undefined ? null : controller === "gm" ? "the GM" : controller === "engine" ? "the engine" : controller?.name ?? `member ${controller?.member}`;
+  return `${c.name}${side}${by && by !== c.name ? ` (${by})` : ""}`;
+}
+
 onChange((id) => { if (id === shownFight) drawFight(); });
+
+// The room's rolls beside the map (under it on a phone) while a fight on
+// a map is shown and the fights panel is open; in their own place else.
+function placeRolls() {
+  const fight = fights.get(shownFight);
+  const board = Boolean(fight?.map);
+  $("fight-view").classList.toggle("board", board);
+  const home = board && $("fights").open ? $("fight-side") : $("rolls-home");
+  const box = $("rolls-box");
+  if (box.parentElement !== home) home.append(box);
+}
+$("fights").addEventListener("toggle", placeRolls);
 let drawnKey = null;
 
 function drawFight() {
@@ -110,27 +213,51 @@ function drawFight() {
     drawnKey = key;
     const svg = fight.map ? mapPicture(shown) : null;
     if (svg) decorate(svg, fight);
-    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`) : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
     drawPanel(fight);
   }
   // The step drawn: a played fight's once the server's view of it is in.
   $("fight-view").dataset.step = String(view ? view.step : fight.played ? -1 : fight.step);
   $("fight-view").dataset.events = String(fight.step); // the events taken in so far
+  placeRolls();
   const state = fight.state ?? {};
-  // Who is acting, while someone is: never once the fight is over.
-  const acting = state.acting && !fight.over ? ` (${state.acting} acting)` : "";
-  const clock = fight.step === 0 ? "Before the first round" : `Step ${fight.step}: turn ${state.turn}, round ${state.round}${acting}`;
-  $("fight-clock").textContent = fight.over ? `${clock}. Over: ${fight.ending?.winner ? `${fight.ending.winner} wins` : "a draw"} (${fight.ending?.reason ?? ""})` : clock;
+  $("fight-clock").textContent = clockWords(fight, state, view);
   // The whole log so far, the latest step's lines marked and in view.
   const log = $("fight-log");
-  log.replaceChildren(...fight.lines.map((line) => el("li", line.step === fight.step ? "latest" : null, line.text)));
+  log.replaceChildren(...fight.lines.map((line) => {
+    const item = el("li", line.step === fight.step ? "latest" : null);
+    if (line.decision) item.append(decisionLine(line.decision, line.by));
+    else item.textContent = line.text;
+    return item;
+  }));
   log.scrollTop = log.scrollHeight;
   $("fight-roster").replaceChildren(...(state.combatants ?? []).map((c) => {
     const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
-    const item = el("li", c.state !== "standing" ? "fallen" : null, `${c.name} (${c.side}): ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`);
+    const item = el("li", c.state !== "standing" ? "fallen" : null, `${combatantName(c, view?.controllers)}: ${c.chp}/${c.thp} HP, ${c.state}, ${where}${c.action ? `, ${c.action}` : ""}`);
     item.dataset.name = c.name;
     return item;
   }));
+}
+
+// The turn and its round in words (round 0 is the movement phase).
+export function whenWords(state) {
+  if (!state?.turn) return "before the first turn";
+  return `turn ${state.turn}, ${state.round ? `round ${state.round}` : "the movement phase"}`;
+}
+
+// The clock: the step, the turn and its round (0: the movement phase),
+// and whose decision is awaited while one is (a played fight), else whose
+// turn it is; never once the fight is over.
+function clockWords(fight, state, view) {
+  if (fight.step === 0) return "Before the first round";
+  const when = whenWords(state);
+  const waiting = view && view.step >= fight.step && !view.over ? view.waiting?.[0] : null;
+  let now = "";
+  if (fight.over) now = "";
+  else if (waiting) now = ` (waiting for ${waiting.controller === "gm" ? "the GM" : waiting.controller?.name ?? "the engine"}: ${waiting.who}'s ${kindWords(waiting.kind)})`;
+  else if (state.acting) now = ` (${state.acting}'s turn)`;
+  const clock = `Step ${fight.step}: ${when}${now}`;
+  return fight.over ? `${clock}. Over: ${fight.ending?.winner ? `${fight.ending.winner} wins` : "a draw"} (${fight.ending?.reason ?? ""})` : clock;
 }
 
 async function stepFight(rounds) {

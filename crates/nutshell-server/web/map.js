@@ -59,6 +59,7 @@ export function gridPicture(rows, title, id) {
   const width = Math.max(0, ...rows.map((r) => [...r].length));
   const height = rows.length;
   const svg = svgEl("svg", { viewBox: `-0.8 -0.8 ${width + 0.8} ${height + 0.8}`, role: "img", id });
+  svg.style.setProperty("--cells", String(width + 0.8)); // the squares across, labels included
   svg.append(svgEl("title", {}, `${title}: ${width} columns by ${height} rows`));
   for (let x = 0; x < width; x++) svg.append(svgEl("text", { x: x + 0.5, y: -0.25, "text-anchor": "middle", class: "grid-label" }, columnName(x)));
   rows.forEach((row, y) => {
@@ -86,21 +87,43 @@ export function tokenPicture({ square, side, label, facing, title, fallen, extra
   return token;
 }
 
-// The zoom of each map by key (it stays as the map is drawn again).
+// The zoom of each map by key (it stays as the map is drawn again), where
+// its box was scrolled to, and the token it last brought into view.
 const zooms = new Map();
+const scrolls = new Map();
+const followed = new Map();
 const STEPS = [0.5, 0.75, 1, 1.5, 2, 3, 4];
 
 // The map in a box that scrolls, with buttons to zoom out, back to fit
-// and in (each map keeps its zoom as it is drawn again).
-export function zoomable(svg, key) {
+// and in (each map keeps its zoom and where its box was scrolled to as it
+// is drawn again). `follow` selects a token to bring into view when it is
+// another than last time or stands elsewhere (the one awaited, on a phone
+// whose map is wider than the screen).
+export function zoomable(svg, key, follow) {
   const box = el("div", "zoom-box");
   const bar = el("div", "zoom-bar");
   const scroll = el("div", "zoom-scroll");
   scroll.append(svg);
+  scroll.addEventListener("scroll", () => scrolls.set(key, [scroll.scrollLeft, scroll.scrollTop]));
+  // Once the box is on the page (before it is painted).
+  requestAnimationFrame(() => {
+    const at = scrolls.get(key);
+    if (at) [scroll.scrollLeft, scroll.scrollTop] = at;
+    const token = follow ? svg.querySelector(follow) : null;
+    const which = token ? `${token.dataset.name}@${token.dataset.square}` : null;
+    if (!token || followed.get(key) === which) return;
+    followed.set(key, which);
+    const t = token.getBoundingClientRect();
+    const b = scroll.getBoundingClientRect();
+    if (t.left < b.left || t.right > b.right) scroll.scrollLeft += t.left + t.width / 2 - (b.left + b.width / 2);
+    if (t.top < b.top || t.bottom > b.bottom) scroll.scrollTop += t.top + t.height / 2 - (b.top + b.height / 2);
+  });
   const shown = el("span", "quiet zoom-level");
   const apply = () => {
     const z = zooms.get(key) ?? 1;
-    svg.style.width = `${z * 100}%`;
+    // A page may ask for a least width at the zoom "fit" (`--least-width`,
+    // e.g. squares large enough to read on a phone): the zoom scales it.
+    svg.style.width = `max(${z * 100}%, ${z} * var(--least-width, 0px))`;
     svg.style.maxHeight = z === 1 ? "" : "none";
     shown.textContent = `${Math.round(z * 100)}%`;
   };
@@ -140,7 +163,7 @@ export function mapPicture(fight) {
     const label = tokenLabel(c.name, numbers.get(c.name));
     const token = tokenPicture({
       square: c.square, side: fight.sides.indexOf(c.side), label, facing: c.facing, fallen,
-      title: `${label}: ${c.name} (${c.side}): ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}`,
+      title: `${label}: ${c.name}${c.side && c.side !== c.name ? ` of ${c.side}` : ""}: ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}`,
       extra: { "data-name": c.name, "data-square": c.square, "data-facing": c.facing, "data-state": c.state },
     });
     const share = Math.max(0, Math.min(1, c.thp > 0 ? c.chp / c.thp : 0));
