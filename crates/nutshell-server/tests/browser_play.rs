@@ -87,7 +87,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 /// The browser tests of this file one at a time: each drives two or three
 /// Chromiums, and the machine's cores are shared.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// WebDriver's keys: Tab, Enter, the right arrow.
 const TAB: &str = "\u{E004}";
@@ -390,9 +390,9 @@ async fn play_to_end(
                 .filter_map(|o| o["square"].as_str())
                 .collect();
             page.until(
-                &format!("return document.querySelectorAll('#fight-svg rect[data-reach]').length === {} && document.querySelector('{}')", squares.len(), boxed.replace('\'', "\\'")),
+                &format!("const r = document.querySelectorAll('#fight-svg rect[data-reach]'); return r.length === {} && r[0].getBoundingClientRect().width > 0 && document.querySelector('{}')", squares.len(), boxed.replace('\'', "\\'")),
                 Duration::from_secs(15),
-                "the reloaded page shades the squares of its movement",
+                "the reloaded page shows the squares of its movement shaded",
             )
             .await;
             page.js(WATCH_WALKS).await;
@@ -527,7 +527,7 @@ async fn table(base: &str, names: &[&str]) -> (String, String, Vec<(i64, String)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(driver) = driver("a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks").await
     else {
         return;
@@ -649,7 +649,7 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
 /// combatants of two sides.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(driver) =
         driver("a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks").await
     else {
@@ -724,7 +724,7 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
 /// confirmation, the round's options) can be made without a mouse.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(driver) = driver("two_players_play_the_corridor_to_the_end_by_keyboard_only").await
     else {
         return;

@@ -1,13 +1,15 @@
 // play.js: MLS fights played by their players. It owns the "Who plays"
 // part of the fight form (played or stepped, who controls whom, seconds for
 // each decision), each played fight as the server's GET shows it to this
-// member (whose decision is awaited, and this member's own options only),
-// the panel that answers a decision (options as buttons with the rule's
-// words on hover; for movement the reachable squares shaded on the map and
-// listed as buttons, a first click showing the way and its cost, a second
-// confirming), the GM's hand-over of a combatant, and a move animated
-// square by square. Costs and ways come from the server's options: nothing
-// here computes a rule.
+// member (every decision awaited, and this member's own options only), a
+// box for each decision of this member's (options as buttons with the
+// rule's words on hover; for movement the reachable squares shaded on the
+// map and listed as buttons, a first click showing the way and its cost, a
+// second confirming; arrow keys and Enter for the keyboard), the targets
+// the server names marked on the map, the GM's hand-over of a combatant,
+// and a move walked square by square along the server's way or the log's.
+// Costs, ways and targets come from the server: nothing here computes a
+// rule.
 
 import { $, api, clientSeed, el, errorText, roomPath, setError, svgEl, table } from "./shared.js";
 import { columnName, squareXY } from "./map.js";
