@@ -119,7 +119,7 @@ struct Played {
     moves: Vec<usize>,
     /// Targets checked as marked (class and reason) on the deciding page.
     targets: usize,
-    /// Squares walked by moving tokens, on every page.
+    /// Squares walked along the server's way, summed over the pages.
     walked: usize,
     reloaded: bool,
 }
@@ -129,8 +129,8 @@ struct Played {
 const WATCH_WALKS: &str = "window.nutshellWalks = []; new MutationObserver((changes) => { for (const c of changes) if (c.target.dataset.moving) window.nutshellWalks.push([c.target.dataset.name, c.target.dataset.moving, document.getElementById('fight-view').dataset.events]); }).observe(document.getElementById('fight-map-view'), {subtree: true, attributes: true, attributeFilter: ['data-moving']}); return true";
 
 /// Every walk a page showed went square by square (each square next to the
-/// one before) and never onto a wall; the number of squares walked.
-async fn walks_keep_to_the_floor(page: &Browser<'_>) -> usize {
+/// one before) and never onto a wall.
+async fn walks_keep_to_the_floor(page: &Browser<'_>) {
     let walks = page.js("return window.nutshellWalks ?? []").await;
     let walls = page
         .js("return [...document.querySelectorAll('#fight-svg rect.cell.wall')].map(r => r.dataset.square)")
@@ -150,22 +150,22 @@ async fn walks_keep_to_the_floor(page: &Browser<'_>) -> usize {
         let y: i64 = s[letters.len()..].parse().unwrap();
         (x, y)
     };
-    for (i, w) in walks.iter().enumerate() {
+    let mut last: std::collections::HashMap<(String, String), (i64, i64)> = Default::default();
+    for w in walks {
         let square = w[1].as_str().unwrap();
         assert!(
             !walls.contains(&square),
             "a token walked onto the wall {square}: {walks:?}"
         );
-        if i > 0 && walks[i - 1][0] == w[0] && walks[i - 1][2] == w[2] {
-            let (a, b) = (xy(walks[i - 1][1].as_str().unwrap()), xy(square));
+        let at = xy(square);
+        let key = (w[0].to_string(), w[2].to_string());
+        if let Some(before) = last.insert(key, at) {
             assert!(
-                (a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1,
-                "a walk jumped from {:?} to {square}: {walks:?}",
-                walks[i - 1][1]
+                (before.0 - at.0).abs() <= 1 && (before.1 - at.1).abs() <= 1,
+                "a walk jumped to {square}: {walks:?}"
             );
         }
     }
-    walks.len()
 }
 
 /// Presses Tab (or, within the row or list of buttons the wanted one is
@@ -234,6 +234,8 @@ async fn play_to_end(
     }
     let mut played = Played::default();
     let mut shot = false;
+    // The ways of the moves decided and not yet made, by mover.
+    let mut ways: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
     loop {
         let now = get(base, path, gm_key).await;
         let step = now["step"].as_i64().unwrap();
@@ -390,12 +392,29 @@ async fn play_to_end(
                 .filter_map(|o| o["square"].as_str())
                 .collect();
             page.until(
-                &format!("const r = document.querySelectorAll('#fight-svg rect[data-reach]'); return r.length === {} && r[0].getBoundingClientRect().width > 0 && document.querySelector('{}')", squares.len(), boxed.replace('\'', "\\'")),
+                &format!("const r = document.querySelectorAll('#fight-svg rect[data-reach]'); return r.length === {} && r[0].checkVisibility() && document.querySelector('{}')", squares.len(), boxed.replace('\'', "\\'")),
                 Duration::from_secs(15),
                 "the reloaded page shows the squares of its movement shaded",
             )
             .await;
             page.js(WATCH_WALKS).await;
+        }
+        // The server's way to the square: once the move is made (when the
+        // phase's moves are all decided), every page walks the token along
+        // it, square by square.
+        if let Some(square) = &square {
+            let way = options
+                .iter()
+                .filter(|o| o["square"] == json!(square))
+                .min_by_key(|o| o["cost"].as_i64())
+                .and_then(|o| o["path"].as_array().cloned())
+                .unwrap_or_default();
+            ways.insert(who.clone(), way);
+        }
+        for seat in seats {
+            seat.page
+                .js("window.nutshellWalks = window.nutshellWalks ?? []; window.nutshellWalked = window.nutshellWalks.length; return true")
+                .await;
         }
         let before: f64 = page.js("return Date.now()").await.as_f64().unwrap();
         if let Some(square) = &square {
@@ -478,9 +497,49 @@ async fn play_to_end(
         if seats.len() > 1 {
             played.latencies.push(latest - before);
         }
+        // The moves this step made: each page walked each person's move
+        // along the server's way (the mover's page from the answer to its
+        // decision, the others from the log's lines), never in a line of
+        // its own through a wall.
+        let after = get(base, path, gm_key).await;
+        let moved: Vec<(String, Vec<Value>)> = ways
+            .iter()
+            .filter(|(name, way)| {
+                way.last().is_some_and(|end| {
+                    after["state"]["combatants"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|c| &c["name"] == *name && c["square"] == *end)
+                })
+            })
+            .map(|(name, way)| (name.clone(), way.clone()))
+            .collect();
+        for (name, way) in moved {
+            ways.remove(&name);
+            for seat in seats {
+                let script = format!(
+                    "return (window.nutshellWalks ?? []).slice(window.nutshellWalked).filter(x => x[0] === {name:?}).map(x => x[1])"
+                );
+                let mut walked = seat.page.js(&script).await;
+                for _ in 0..100 {
+                    if walked == json!(way) {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    walked = seat.page.js(&script).await;
+                }
+                assert_eq!(
+                    walked,
+                    json!(way),
+                    "step {step}: the page walks {name} along the server's way"
+                );
+                played.walked += way.len();
+            }
+        }
     }
     for seat in seats {
-        played.walked += walks_keep_to_the_floor(seat.page).await;
+        walks_keep_to_the_floor(seat.page).await;
     }
     played
 }

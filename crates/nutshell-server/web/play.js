@@ -95,7 +95,6 @@ $("fights").addEventListener("toggle", () => { if ($("fights").open && table.cur
 const views = new Map(); // fight id -> the GET answer
 const picks = new Map(); // `${fight id} ${who}` -> the square picked once (a second click confirms)
 const onMap = new Map(); // fight id -> the combatant whose squares the map shades
-const ways = new Map(); // combatant -> the server's way of the move this page just sent
 let redraw = () => {};
 let shownId = null; // the fight the panel last drew
 
@@ -147,6 +146,7 @@ export async function refresh(id) {
   // drawing again would take the focus from the keyboard's user).
   if (old && old.seq >= answer.data.seq) return;
   views.set(id, answer.data);
+  if (!walkedUpTo.has(id)) walkedUpTo.set(id, answer.data.step);
   if (old?.step !== answer.data.step) for (const k of [...picks.keys()]) if (k.startsWith(`${id} `)) picks.delete(k);
   // A page opened (or reloaded) in the middle of a fight shows the fight
   // when a decision in it is this member's.
@@ -328,14 +328,15 @@ async function decide(id, view, decision, option) {
   const box = document.querySelector(`.play-decision[data-who="${CSS.escape(decision.name)}"]`);
   const buttons = box ? [...box.querySelectorAll("button")] : [];
   for (const b of buttons) b.disabled = true;
-  if (Array.isArray(option.path)) {
-    const me = (view.state?.combatants ?? []).find((c) => c.name === decision.name);
-    ways.set(decision.name, { from: me?.square, path: option.path });
-  }
   const body = { step: view.step, who: decision.name, kind: decision.kind, choice: option.choice, client_seed: clientSeed() };
   const answer = await api("POST", `${roomPath()}/fights/${id}/decisions`, table.current.seat.key, body);
-  if (answer.ok) { picks.delete(pickKey(id, decision.name)); await refresh(id); return; }
-  ways.delete(decision.name);
+  if (answer.ok) {
+    picks.delete(pickKey(id, decision.name));
+    // The moves this decision brought, walked before the fight is drawn anew.
+    if (answer.data?.step !== undefined) await walkStep(id, answer.data.step, answer.data.result?.lines);
+    await refresh(id);
+    return;
+  }
   if (answer.status === 409) {
     await refresh(id);
     setError($("play-error"), `The fight had moved on (${errorText(answer)}): it is shown as it is now.`);
@@ -405,6 +406,7 @@ export function decorate(svg, fight) {
   for (const w of view.over ? [] : view.waiting ?? []) {
     svg.querySelector(`.token[data-name="${CSS.escape(w.who)}"]`)?.classList.add(mine(w.controller) ? "yours" : "awaited");
   }
+  walkDrawn(fight);
   const decisions = decisionsOf(view);
   for (const d of decisions) {
     if (d.kind === "set-action" || d.kind === "movement") {
@@ -446,67 +448,83 @@ export function decorate(svg, fight) {
   svg.insertBefore(layer, firstToken);
 }
 
-// The squares a move entered, from the log: each step of a move's line
-// reads "E5 to F6, diagonal, 2 MP" (a turn in place enters none).
-function squaresOfLines(lines, name) {
-  const walks = [];
+// The moves of a step's log lines: each line of a combatant's that reads
+// "E5 to F6, diagonal, 2 MP; F6 to F7, ..." (a turn in place enters no
+// square): who, from where, and the squares entered in order.
+function movesOfLines(lines, names) {
+  const moves = [];
   for (const line of lines ?? []) {
-    if (!(line.positions ?? []).some((p) => p.name === name)) continue;
-    const steps = [...String(line.text ?? "").matchAll(/\b([A-Z]+\d+) to ([A-Z]+\d+)\b/g)];
-    if (steps.length) walks.push({ from: steps[0][1], squares: steps.map((s) => s[2]) });
+    const text = String(line.text ?? "");
+    const steps = [...text.matchAll(/\b([A-Z]+\d+) to ([A-Z]+\d+)\b/g)];
+    const name = names.filter((n) => text.startsWith(`${n} `)).sort((a, b) => b.length - a.length)[0];
+    if (steps.length && name) moves.push({ name, from: steps[0][1], squares: steps.map((m) => m[2]) });
   }
-  return walks;
+  return moves;
 }
 
-// The way a move went, square by square: the server's way for a move this
-// page sent, else the squares of the move's lines in the room's log (the
-// events after the fight as this page last read it).
-async function wayOf(name) {
-  const own = ways.get(name);
-  if (own) { ways.delete(name); return [{ from: own.from, squares: own.path }]; }
-  const view = views.get(shownId);
-  if (!view || !table.current) return [];
-  try {
-    const response = await fetch(`${roomPath()}/log?after=${view.seq}`, { headers: { authorization: `Bearer ${table.current.seat.key}` } });
-    if (!response.ok) return [];
-    const events = (await response.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    const made = events.find((e) => e.kind === "fight-decision" && e.body?.action?.fight === shownId && e.body?.action?.decision?.who === name);
-    return made ? squaresOfLines(made.body.result?.lines, name) : [];
-  } catch { return []; }
+// The walks of each step of a fight, by `fight step`: a step is walked once
+// (the page that made the decision from the answer to it, the others from
+// the room's log before the step is drawn, or from the lines drawn), and
+// whoever asks again waits for the same walk. The steps up to the first the
+// page read are history: never walked.
+const walks = new Map();
+const walkedUpTo = new Map(); // fight id -> the step the page first read
+
+function walkStep(id, step, lines) {
+  const key = `${id} ${step}`;
+  if (step <= (walkedUpTo.get(id) ?? Infinity)) return Promise.resolve();
+  if (!walks.has(key)) {
+    const names = (views.get(id)?.state?.combatants ?? []).map((c) => c.name);
+    walks.set(key, Promise.all(movesOfLines(lines, names).map(walk)));
+  }
+  return walks.get(key);
 }
 
-// A move, square by square: the token walks the squares the move entered
-// (each step one square to the next, never across a wall: the server's way,
-// or the log's), then the map is drawn as the fight now is. A move of the
-// history a reload replays is not walked (the map shows the fight as it
-// is now), nor a jump the page does not know the way of.
-export async function animateMove(from, squares, name) {
-  const view = $("fight-view");
-  if (Number(view?.dataset.step) > Number(view?.dataset.events) + 1) return;
-  const walks = (await wayOf(name)).filter((w) => w.squares.length);
-  const svg = document.getElementById("fight-svg");
-  const token = svg?.querySelector(`.token[data-name="${CSS.escape(name)}"]`);
-  if (!token || !from || !walks.length) return;
+// One move, square by square (each step one square to the next, as the log
+// has it: never across a wall), the token found again at each step (the map
+// may be drawn again meanwhile); a way the page cannot follow is not walked.
+function walk(move) {
   const steps = [];
-  let at = squareXY(walks[0].from ?? from) ?? squareXY(from);
-  for (const walk of walks) {
-    for (const square of walk.squares) {
-      const to = squareXY(String(square).split(":")[0]);
-      if (!to) continue;
-      // Each step of a way is to a square next to the one before.
-      if (Math.abs(to.x - at.x) > 1 || Math.abs(to.y - at.y) > 1) return;
-      if (to.x !== at.x || to.y !== at.y) steps.push(to);
-      at = to;
-    }
+  let at = squareXY(move.from);
+  for (const square of move.squares) {
+    const to = squareXY(square);
+    if (!at || !to || Math.abs(to.x - at.x) > 1 || Math.abs(to.y - at.y) > 1) return Promise.resolve();
+    steps.push(to);
+    at = to;
   }
-  await new Promise((done) => {
+  return new Promise((done) => {
     const next = () => {
       const step = steps.shift();
-      if (!step) { done(); return; }
+      const token = document.querySelector(`#fight-svg .token[data-name="${CSS.escape(move.name)}"]`);
+      if (!step || !token) { done(); return; }
       token.setAttribute("transform", `translate(${step.x + 0.5} ${step.y + 0.5})`);
       token.dataset.moving = `${columnName(step.x)}${step.y + 1}`;
       setTimeout(next, 90);
     };
-    next();
+    // From the next task: a map being drawn is in the page by then.
+    setTimeout(next, 0);
   });
+}
+
+// A movement decision's step, walked before the map is drawn as the fight
+// now is: the moves its lines log (every combatant the step moved: a
+// movement is logged once every move of the phase is decided), read from
+// the room's log (the events after the fight as this page last read it).
+export async function animateMove() {
+  const shown = views.get(shownId);
+  if (!shown || !table.current) return;
+  try {
+    const response = await fetch(`${roomPath()}/log?after=${shown.seq}`, { headers: { authorization: `Bearer ${table.current.seat.key}` } });
+    if (!response.ok) return;
+    const events = (await response.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const made = events.find((e) => e.kind === "fight-decision" && e.body?.action?.fight === shownId);
+    if (made) await walkStep(shownId, made.body.action.step, made.body.result?.lines);
+  } catch { /* no walk: the map is drawn as the fight is */ }
+}
+
+// The moves of a step drawn without a walk before it (a decision that is
+// no movement ended the phase): walked on the map just drawn.
+function walkDrawn(fight) {
+  const step = fight.step;
+  if (!walks.has(`${fight.id} ${step}`)) walkStep(fight.id, step, fight.lines.filter((l) => l.step === step));
 }
