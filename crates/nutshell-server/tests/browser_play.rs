@@ -838,3 +838,131 @@ async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
         page.close().await;
     }
 }
+
+/// Several decisions awaited at once (the GET's `waiting` lists every one,
+/// `decisions` each of the viewer's, `decision` the first): the page names
+/// every one awaited, rings every token awaited, and shows a box a decision
+/// of the viewer's, labelled with its combatant, each sending its own `who`
+/// and `kind`. The GM controls both knights of the corridor; the page's GET
+/// answers are given a second decision of the GM's, as a server that asks
+/// both sides at once gives them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(driver) =
+        driver("a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, _) = table(&base, &[]).await;
+    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
+    let gm = driver.browser(1280, 900).await;
+    gm.go(&format!("{base}/#room={room_id}&key={gm_key}")).await;
+    live(&gm).await;
+    // Each GET of a fight gains a second decision (the other combatant's,
+    // asked the same), and each POST of a decision is noted.
+    gm.js(r#"
+        const real = window.fetch;
+        window.nutshellPosted = [];
+        window.fetch = async (url, options) => {
+          if (options?.method === 'POST' && String(url).endsWith('/decisions')) window.nutshellPosted.push(JSON.parse(options.body));
+          const answer = await real(url, options);
+          if ((options?.method ?? 'GET') !== 'GET' || !/\/fights\/\d+$/.test(String(url))) return answer;
+          const data = await answer.clone().json();
+          if (data.decision && !data.decisions) {
+            const other = data.state.combatants.find((c) => c.name !== data.decision.name);
+            data.decisions = [data.decision, { ...data.decision, name: other.name }];
+            data.waiting = [...data.waiting, { ...data.waiting[0], who: other.name }];
+          }
+          return new Response(JSON.stringify(data), { status: answer.status, headers: { 'content-type': 'application/json' } });
+        };
+        return true"#)
+        .await;
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": read("duel/knight.toml"), "b": read("duel/brigand.toml"),
+            "map": read("maps/corridor.toml"), "played": true,
+            "control": {"Sir Aldric": "gm", "Black Wat": "gm"},
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let now = get(&base, &path, &gm_key).await;
+    let first = now["waiting"][0]["who"].as_str().unwrap().to_string();
+    let other = if first == "Sir Aldric" {
+        "Black Wat"
+    } else {
+        "Sir Aldric"
+    };
+    gm.until(
+        "return document.querySelectorAll('#play-panel .play-decision').length === 2",
+        Duration::from_secs(10),
+        "a box for each of the GM's decisions",
+    )
+    .await;
+    let mut names = vec![first.clone(), other.to_string()];
+    names.sort();
+    assert_eq!(boxes(&gm).await, names);
+    let said = gm
+        .js("return document.getElementById('play-waiting').textContent")
+        .await;
+    let said = said.as_str().unwrap();
+    assert!(
+        said.contains(&format!("{first}'s set action"))
+            && said.contains(&format!("{other}'s set action")),
+        "the status line names every decision awaited: {said}"
+    );
+    let labels = gm
+        .js("return [...document.querySelectorAll('.play-decision .play-who')].map(p => p.textContent)")
+        .await;
+    assert_eq!(
+        labels,
+        json!([
+            format!("{first}: set action"),
+            format!("{other}: set action")
+        ]),
+        "each box is labelled with its combatant"
+    );
+    let ringed = gm
+        .js("return [...document.querySelectorAll('#fight-svg .token.yours')].map(t => t.dataset.name).sort()")
+        .await;
+    assert_eq!(ringed, json!(names), "every token awaited is ringed");
+    // Each box answers for its own combatant.
+    gm.click(&format!(
+        ".play-decision[data-who={other:?}] .play-option:nth-of-type(1)"
+    ))
+    .await;
+    gm.click(&format!(
+        ".play-decision[data-who={first:?}] .play-option:nth-of-type(1)"
+    ))
+    .await;
+    let posted = gm
+        .until(
+            "return window.nutshellPosted.length === 2 && window.nutshellPosted.map(p => [p.who, p.kind])",
+            Duration::from_secs(5),
+            "both boxes posted",
+        )
+        .await;
+    assert_eq!(
+        posted,
+        json!([[other, "set-action"], [first, "set-action"]]),
+        "each box posts its own who and kind"
+    );
+    let mut after = get(&base, &path, &gm_key).await;
+    for _ in 0..100 {
+        if after["step"].as_i64() > now["step"].as_i64() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        after = get(&base, &path, &gm_key).await;
+    }
+    assert!(
+        after["step"].as_i64() > now["step"].as_i64(),
+        "the decision of the combatant awaited was taken"
+    );
+    gm.close().await;
+}
