@@ -1,11 +1,19 @@
-//! A played MLS fight at the web table, in three browsers (three WebDriver
-//! sessions: three profiles, three seats): the GM starts it from the
-//! page's fight form, two players each control their own combatant (one of
-//! them on a phone's width), and every decision is made by clicks on the
-//! page until the fight is over (issue 26, item 3; docs/web.md "Playing a
-//! fight"). After each decision every page's tokens (square, facing) must
-//! match the fight's `GET`, and a page shows options only to the member
-//! whose decision is awaited.
+//! Played MLS fights at the web table, in real browsers (WebDriver
+//! sessions: a profile and a seat each; docs/web.md "Playing a fight"):
+//!
+//! - the corridor: the GM starts it from the page's fight form, two players
+//!   each control their own combatant (one of them on a phone's width) and
+//!   play it to the end by clicks; one player's page is reloaded at his
+//!   movement and shades his squares again;
+//! - the crossroads skirmish: the GM and two players, several combatants
+//!   each, to the end by clicks;
+//! - the corridor again by two players with the keyboard alone;
+//! - several decisions awaited at once: every one named, a box each.
+//!
+//! After each decision every page's tokens (square, facing) must match the
+//! fight's `GET`, a page shows options only for its own member's combatants
+//! awaited, the deciding page marks the targets the server names, and every
+//! page walks each move along the server's way, square by square.
 //!
 //! A test fails when `chromium` or `chromedriver` is missing (`.ci/browser`
 //! installs them); `NUTSHELL_SKIP_BROWSER=1` skips it, saying so.

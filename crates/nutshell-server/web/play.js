@@ -149,8 +149,9 @@ export async function refresh(id) {
   if (!walkedUpTo.has(id)) walkedUpTo.set(id, answer.data.step);
   if (old?.step !== answer.data.step) for (const k of [...picks.keys()]) if (k.startsWith(`${id} `)) picks.delete(k);
   // A page opened (or reloaded) in the middle of a fight shows the fight
-  // when a decision in it is this member's.
-  if (decisionsOf(answer.data).length && $("fights") && !$("fights").open) $("fights").open = true;
+  // when a decision in it is this member's (the fights of the history a
+  // reload replays are otherwise drawn closed).
+  if (!old && decisionsOf(answer.data).length && $("fights") && !$("fights").open) $("fights").open = true;
   redraw(id);
   // When this page first drew each step (the browser test's latency).
   window.nutshellStepAt ??= {};
@@ -208,7 +209,8 @@ export function drawPanel(fight) {
   status.textContent = statusText(view);
   status.classList.toggle("yours", (view.waiting ?? []).some((w) => mine(w.controller)) && !view.over);
   parts.push(status);
-  const boxes = decisionsOf(view).map((d, k) => decisionBox(fight, view, d, k));
+  const asked = decisionsOf(view);
+  const boxes = asked.map((d, k) => decisionBox(fight, view, d, k, asked.length > 1));
   parts.push(...boxes);
   const error = el("div", "error");
   error.id = "play-error";
@@ -253,7 +255,7 @@ function arrows(list) {
   });
 }
 
-function decisionBox(fight, view, decision, k) {
+function decisionBox(fight, view, decision, k, labelled) {
   const box = el("div", "play-decision");
   const suffix = k ? `-${k + 1}` : "";
   box.id = `play-decision${suffix}`;
@@ -262,7 +264,8 @@ function decisionBox(fight, view, decision, k) {
   box.dataset.step = String(view.step);
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", `${decision.name}'s ${kindWords(decision.kind)}`);
-  box.append(el("p", "play-who", `${decision.name}: ${kindWords(decision.kind)}`));
+  // Several at once: each box says whose it is.
+  if (labelled) box.append(el("p", "play-who", `${decision.name}: ${kindWords(decision.kind)}`));
   box.append(el("p", "play-question", decision.question ?? ""));
   const options = decision.options ?? [];
   const squares = options.filter((o) => o.square);
