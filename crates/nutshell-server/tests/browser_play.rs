@@ -130,6 +130,8 @@ struct Played {
     /// Squares walked along the server's way, summed over the pages.
     walked: usize,
     reloaded: bool,
+    /// The kinds of decision made.
+    kinds: std::collections::BTreeSet<String>,
 }
 
 /// Notes every square a token walks (its `data-moving`), with the events
@@ -345,6 +347,7 @@ async fn play_to_end(
             .expect("the decision is in the controller's GET")
             .clone();
         let kind = decision["kind"].as_str().unwrap();
+        played.kinds.insert(kind.to_string());
         let boxed = format!(".play-decision[data-who={who:?}]");
         // The targets the server names for a set action or a movement are
         // marked on the deciding page, with their reason on hover.
@@ -556,8 +559,9 @@ fn report(what: &str, played: &Played) {
     let mut latencies = played.latencies.clone();
     latencies.sort_by(f64::total_cmp);
     eprintln!(
-        "{what}: {} decisions, {} squares walked on the pages, {} targets marked; decision -> every other page updated: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
+        "{what}: {} decisions ({:?}), {} squares walked on the pages, {} targets marked; decision -> every other page updated: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
         played.decisions,
+        played.kinds,
         played.walked,
         played.targets,
         percentile(&latencies, 50.0),
@@ -836,10 +840,13 @@ async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
         played.moves.contains(&0) && played.moves.contains(&1),
         "both players moved by keys"
     );
-    assert!(
-        played.decisions > played.moves.len(),
-        "options other than squares were taken by keys"
-    );
+    for kind in ["set-action", "movement", "attack"] {
+        assert!(
+            played.kinds.contains(kind),
+            "a {kind} decision was made by keys: {:?}",
+            played.kinds
+        );
+    }
     report("corridor, by keyboard", &played);
     drop(seats);
     for page in [ann, bob] {
