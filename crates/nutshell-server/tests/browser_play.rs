@@ -361,7 +361,7 @@ async fn play_to_end(
                 };
                 let marked = page
                     .js(&format!(
-                        "const t = document.querySelector('#fight-svg .token[data-name={name:?}]'); return Boolean(t && t.classList.contains('target') && t.querySelector('title').textContent.includes({why:?}))"
+                        "const t = document.querySelector('#fight-svg .token[data-name={name:?}]'); return Boolean(t && t.classList.contains('target') && t.querySelector('title').textContent.includes({why:?}) && getComputedStyle(t).pointerEvents !== 'none')"
                     ))
                     .await;
                 assert_eq!(

@@ -98,16 +98,10 @@ const onMap = new Map(); // fight id -> the combatant whose squares the map shad
 let redraw = () => {};
 let shownId = null; // the fight the panel last drew
 
-// What index.html's style sheet has no rule for (it is not this module's
-// file): several decision boxes one under the other, and a marked target
-// that keeps its hover (its reason) above the shaded squares.
-const style = document.createElement("style");
-style.textContent = `
-.play-decision + .play-decision { border-top: 1px solid var(--line, #ccc); margin-top: 0.4rem; padding-top: 0.3rem; }
-.play-who { margin: 0.2rem 0 0; font-weight: 600; }
-#fight-svg .reach-layer ~ .token.target { pointer-events: auto; }
-`;
-document.head.append(style);
+// What style.css has no rule for (it is not this module's file) is set on
+// the elements themselves (the page's policy refuses style elements): a
+// line between the boxes of several decisions, each box's name in bold, and
+// a marked target that keeps its hover (its reason) above shaded squares.
 
 // fights.js draws the fight again when a played fight's view changes.
 export function onChange(draw) { redraw = draw; }
@@ -264,8 +258,13 @@ function decisionBox(fight, view, decision, k, labelled) {
   box.dataset.step = String(view.step);
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", `${decision.name}'s ${kindWords(decision.kind)}`);
-  // Several at once: each box says whose it is.
-  if (labelled) box.append(el("p", "play-who", `${decision.name}: ${kindWords(decision.kind)}`));
+  // Several at once: each box says whose it is, a line between them.
+  if (labelled) {
+    const who = el("p", "play-who", `${decision.name}: ${kindWords(decision.kind)}`);
+    Object.assign(who.style, { fontWeight: "600", margin: "0.2rem 0 0" });
+    box.append(who);
+    if (k) Object.assign(box.style, { borderTop: "1px solid var(--line, #ccc)", marginTop: "0.4rem", paddingTop: "0.3rem" });
+  }
   box.append(el("p", "play-question", decision.question ?? ""));
   const options = decision.options ?? [];
   const squares = options.filter((o) => o.square);
@@ -392,6 +391,7 @@ function mark(svg, name, why) {
   const token = svg.querySelector(`.token[data-name="${CSS.escape(name)}"]`);
   if (!token) return;
   token.classList.add("target");
+  token.style.pointerEvents = "auto"; // its hover, above the shaded squares
   const reasons = new Set((token.dataset.why ?? "").split("; ").filter(Boolean));
   for (const w of why) reasons.add(w);
   token.dataset.why = [...reasons].join("; ");
