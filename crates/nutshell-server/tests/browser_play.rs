@@ -97,10 +97,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// Chromiums, and the machine's cores are shared.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// WebDriver's keys: Tab, Enter, the right arrow.
-const TAB: &str = "\u{E004}";
+/// WebDriver's Enter key.
 const ENTER: &str = "\u{E007}";
-const RIGHT: &str = "\u{E014}";
 
 /// A member's page at the table.
 struct Seat<'a> {
@@ -178,25 +176,6 @@ async fn walks_keep_to_the_floor(page: &Browser<'_>) {
     }
 }
 
-/// Presses Tab (or, within the row or list of buttons the wanted one is
-/// in, the right arrow) until `css` has the keyboard's focus.
-async fn key_to(page: &Browser<'_>, css: &str) {
-    let script = format!(
-        "const t = document.querySelector({css:?}); const a = document.activeElement; \
-         if (!t) return 'missing'; if (a === t) return 'there'; \
-         return a && a.parentElement === t.parentElement ? 'row' : 'away'"
-    );
-    for _ in 0..300 {
-        match page.js(&script).await.as_str().unwrap() {
-            "there" => return,
-            "row" => page.keys(RIGHT).await,
-            "missing" => tokio::time::sleep(Duration::from_millis(50)).await,
-            _ => page.keys(TAB).await,
-        }
-    }
-    panic!("the keyboard never reached {css}");
-}
-
 /// The names of the decision boxes a page shows.
 async fn boxes(page: &Browser<'_>) -> Vec<String> {
     let names = page
@@ -210,15 +189,6 @@ async fn boxes(page: &Browser<'_>) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-async fn live(page: &Browser<'_>) {
-    page.until(
-        "return document.getElementById('status').textContent.includes('live')",
-        Duration::from_secs(10),
-        "the page is live",
-    )
-    .await;
 }
 
 /// Plays the fight at `path` to its end from the seats' pages: whoever is
@@ -397,7 +367,7 @@ async fn play_to_end(
             played.reloaded = true;
             page.js("location.reload(); return true").await;
             tokio::time::sleep(Duration::from_millis(300)).await;
-            live(page).await;
+            page.live().await;
             let squares: std::collections::BTreeSet<&str> = options
                 .iter()
                 .filter_map(|o| o["square"].as_str())
@@ -434,7 +404,7 @@ async fn play_to_end(
             match by {
                 By::Clicks => tap(page, &reach).await,
                 By::Keys => {
-                    key_to(page, &button).await;
+                    page.keys_to(&button).await;
                     page.keys(ENTER).await;
                 }
             }
@@ -459,7 +429,7 @@ async fn play_to_end(
                 By::Clicks => tap(page, &reach).await,
                 By::Keys => {
                     // The page keeps the focus on the square picked.
-                    key_to(page, &button).await;
+                    page.keys_to(&button).await;
                     page.keys(ENTER).await;
                 }
             }
@@ -482,7 +452,7 @@ async fn play_to_end(
             match by {
                 By::Clicks => page.click(&css).await,
                 By::Keys => {
-                    key_to(page, &css).await;
+                    page.keys_to(&css).await;
                     page.keys(ENTER).await;
                 }
             }
@@ -618,7 +588,7 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
     ann.go(&seat(&players[0].1)).await;
     bob.go(&seat(&players[1].1)).await;
     for page in [&gm, &ann, &bob] {
-        live(page).await;
+        page.live().await;
     }
 
     // The GM sets the fight up: the sides and the map as TOML (the form's
@@ -737,7 +707,7 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
     ada.go(&seat(&players[0].1)).await;
     bo.go(&seat(&players[1].1)).await;
     for page in [&gm, &ada, &bo] {
-        live(page).await;
+        page.live().await;
     }
     let started = post(
         &base,
@@ -809,7 +779,7 @@ async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
     ann.go(&seat(&players[0].1)).await;
     bob.go(&seat(&players[1].1)).await;
     for page in [&ann, &bob] {
-        live(page).await;
+        page.live().await;
     }
     let started = post(
         &base,
@@ -874,7 +844,7 @@ async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
     let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
     let gm = driver.browser(1280, 900).await;
     gm.go(&format!("{base}/#room={room_id}&key={gm_key}")).await;
-    live(&gm).await;
+    gm.live().await;
     // Each GET of a fight gains a second decision (the other combatant's,
     // asked the same), and each POST of a decision is noted.
     gm.js(r#"
