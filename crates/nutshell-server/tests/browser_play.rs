@@ -749,7 +749,6 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
             "{who} moved a token by clicks on the map"
         );
     }
-    assert!(played.targets > 0, "targets were marked on the map");
     assert!(played.walked > 0, "the pages walked the moves");
     report("crossroads, by clicks", &played);
     gm.screenshot("play-crossroads-end").await;
@@ -824,13 +823,41 @@ async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
     }
 }
 
+/// Ann, with a sword and a bow, and Bob, with a sword, face to face in a
+/// small room.
+const ARCHER: &str = r#"name = "Ann"
+thp = 12
+skills = { sword = 10, bow = 10 }
+weapons = [{ name = "sword", skill = "sword", dam = 6 }, { name = "bow", skill = "bow", dam = 6, range = 20, kind = "missile" }]
+"#;
+const SWORDSMAN: &str = r#"name = "Bob"
+thp = 12
+skills = { sword = 10 }
+weapons = [{ name = "sword", skill = "sword", dam = 6 }]
+"#;
+const ROOM: &str = r#"name = "A room"
+rows = """
+......
+......
+......
+"""
+[[start]]
+who = "Ann"
+at = "B2"
+facing = "east"
+[[start]]
+who = "Bob"
+at = "C2"
+facing = "west"
+"#;
+
 /// Several decisions awaited at once (the GET's `waiting` lists every one,
 /// `decisions` each of the viewer's, `decision` the first): the page names
 /// every one awaited, rings every token awaited, and shows a box a decision
 /// of the viewer's, labelled with its combatant, each sending its own `who`
-/// and `kind`. The GM controls both knights of the corridor; the page's GET
-/// answers are given a second decision of the GM's, as a server that asks
-/// both sides at once gives them.
+/// and `kind`; the targets of each set action are marked. The GM controls
+/// both combatants; the page's GET answers are given a second decision of
+/// the GM's, as a server that asks both sides at once gives them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -841,7 +868,6 @@ async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
     };
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, _) = table(&base, &[]).await;
-    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
     let gm = driver.browser(1280, 900).await;
     gm.go(&format!("{base}/#room={room_id}&key={gm_key}")).await;
     gm.live().await;
@@ -869,20 +895,15 @@ async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
         &format!("/api/rooms/{room_id}/fights"),
         Some(&gm_key),
         json!({
-            "a": read("duel/knight.toml"), "b": read("duel/brigand.toml"),
-            "map": read("maps/corridor.toml"), "played": true,
-            "control": {"Sir Aldric": "gm", "Black Wat": "gm"},
+            "a": ARCHER, "b": SWORDSMAN, "map": ROOM, "played": true,
+            "control": {"Ann": "gm", "Bob": "gm"},
         }),
     )
     .await;
     let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
     let now = get(&base, &path, &gm_key).await;
     let first = now["waiting"][0]["who"].as_str().unwrap().to_string();
-    let other = if first == "Sir Aldric" {
-        "Black Wat"
-    } else {
-        "Sir Aldric"
-    };
+    let other = if first == "Ann" { "Bob" } else { "Ann" };
     gm.until(
         "return document.querySelectorAll('#play-panel .play-decision').length === 2",
         Duration::from_secs(10),
@@ -916,6 +937,17 @@ async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
         .js("return [...document.querySelectorAll('#fight-svg .token.yours')].map(t => t.dataset.name).sort()")
         .await;
     assert_eq!(ringed, json!(names), "every token awaited is ringed");
+    // Each set action's targets are marked, with their reasons on hover:
+    // face to face, each is in the other's front arc, and Ann's bow sees
+    // Bob (mls, Who May Attack, Who May Shoot).
+    let titles = gm
+        .js("return Object.fromEntries([...document.querySelectorAll('#fight-svg .token.target')].map(t => [t.dataset.name, t.dataset.why]))")
+        .await;
+    assert_eq!(
+        titles,
+        json!({"Ann": "in your front arc", "Bob": "in your front arc; in sight"}),
+        "both targets marked with their reasons"
+    );
     // Each box answers for its own combatant.
     gm.click(&format!(
         ".play-decision[data-who={other:?}] .play-option:nth-of-type(1)"
