@@ -1,11 +1,19 @@
-//! A played MLS fight at the web table, in three browsers (three WebDriver
-//! sessions: three profiles, three seats): the GM starts it from the
-//! page's fight form, two players each control their own combatant (one of
-//! them on a phone's width), and every decision is made by clicks on the
-//! page until the fight is over (issue 26, item 3; docs/web.md "Playing a
-//! fight"). After each decision every page's tokens (square, facing) must
-//! match the fight's `GET`, and a page shows options only to the member
-//! whose decision is awaited.
+//! Played MLS fights at the web table, in real browsers (WebDriver
+//! sessions: a profile and a seat each; docs/web.md "Playing a fight"):
+//!
+//! - the corridor: the GM starts it from the page's fight form, two players
+//!   each control their own combatant (one of them on a phone's width) and
+//!   play it to the end by clicks; one player's page is reloaded at his
+//!   movement and shades his squares again;
+//! - the crossroads skirmish: the GM and two players, several combatants
+//!   each, to the end by clicks;
+//! - the corridor again by two players with the keyboard alone;
+//! - several decisions awaited at once: every one named, a box each.
+//!
+//! After each decision every page's tokens (square, facing) must match the
+//! fight's `GET`, a page shows options only for its own member's combatants
+//! awaited, the deciding page marks the targets the server names, and every
+//! page walks each move along the server's way, square by square.
 //!
 //! A test fails when `chromium` or `chromedriver` is missing (`.ci/browser`
 //! installs them); `NUTSHELL_SKIP_BROWSER=1` skips it, saying so.
@@ -85,23 +93,466 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.min(sorted.len() - 1)]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
-    let Some(driver) = driver("a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks").await
-    else {
-        return;
+/// The browser tests of this file one at a time: each drives two or three
+/// Chromiums, and the machine's cores are shared.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// WebDriver's Enter key.
+const ENTER: &str = "\u{E007}";
+
+/// A member's page at the table.
+struct Seat<'a> {
+    page: &'a Browser<'a>,
+    /// As the fight's `controllers` and `waiting` name this member.
+    controller: Value,
+    key: String,
+}
+
+/// How the decisions are made.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum By {
+    Clicks,
+    Keys,
+}
+
+/// What a fight played to its end showed.
+#[derive(Default)]
+struct Played {
+    decisions: usize,
+    /// Decision (click or key) to every other page showing the next step, ms.
+    latencies: Vec<f64>,
+    /// Decisions on a map square, by the index of the seat that made them.
+    moves: Vec<usize>,
+    /// Targets checked as marked (class and reason) on the deciding page.
+    targets: usize,
+    /// Squares walked along the server's way, summed over the pages.
+    walked: usize,
+    reloaded: bool,
+    /// The kinds of decision made.
+    kinds: std::collections::BTreeSet<String>,
+}
+
+/// Notes every square a token walks (its `data-moving`), with the events
+/// the page had taken in then (one move's walk, one number).
+const WATCH_WALKS: &str = "window.nutshellWalks = []; new MutationObserver((changes) => { for (const c of changes) if (c.target.dataset.moving) window.nutshellWalks.push([c.target.dataset.name, c.target.dataset.moving, document.getElementById('fight-view').dataset.events]); }).observe(document.getElementById('fight-map-view'), {subtree: true, attributes: true, attributeFilter: ['data-moving']}); return true";
+
+/// Every walk a page showed went square by square (each square next to the
+/// one before) and never onto a wall.
+async fn walks_keep_to_the_floor(page: &Browser<'_>) {
+    let walks = page.js("return window.nutshellWalks ?? []").await;
+    let walls = page
+        .js("return [...document.querySelectorAll('#fight-svg rect.cell.wall')].map(r => r.dataset.square)")
+        .await;
+    let walls: Vec<&str> = walls
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    let walks = walks.as_array().unwrap();
+    let xy = |s: &str| {
+        let letters: String = s.chars().take_while(char::is_ascii_uppercase).collect();
+        let x = letters
+            .chars()
+            .fold(0i64, |n, c| n * 26 + i64::from(c as u8 - b'A' + 1));
+        let y: i64 = s[letters.len()..].parse().unwrap();
+        (x, y)
     };
-    let (base, _dir, _server) = server().await;
-    let room = post(&base, "/api/rooms", None, json!({"name": "The corridor"})).await;
+    let mut last: std::collections::HashMap<(String, String), (i64, i64)> = Default::default();
+    for w in walks {
+        let square = w[1].as_str().unwrap();
+        assert!(
+            !walls.contains(&square),
+            "a token walked onto the wall {square}: {walks:?}"
+        );
+        let at = xy(square);
+        let key = (w[0].to_string(), w[2].to_string());
+        if let Some(before) = last.insert(key, at) {
+            assert!(
+                (before.0 - at.0).abs() <= 1 && (before.1 - at.1).abs() <= 1,
+                "a walk jumped to {square}: {walks:?}"
+            );
+        }
+    }
+}
+
+/// The names of the decision boxes a page shows.
+async fn boxes(page: &Browser<'_>) -> Vec<String> {
+    let names = page
+        .js("return [...document.querySelectorAll('#play-panel .play-decision')].map(d => d.dataset.who)")
+        .await;
+    let mut names: Vec<String> = names
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Plays the fight at `path` to its end from the seats' pages: whoever is
+/// awaited picks the engine's default, by clicks (a square on the map, twice,
+/// else the option's button) or by keys only. After every step each page's
+/// tokens (square, facing) must be the fight's, each page must show the
+/// decision boxes of its own member's combatants awaited and no other, the
+/// status line must name every combatant awaited, and the deciding page
+/// must mark the targets the server names (in the front arc, in sight).
+/// `reload`: once, the page of a player awaited for a movement is reloaded
+/// and must shade the squares again. `shoot`: screenshots for docs/web.md.
+async fn play_to_end(
+    base: &str,
+    path: &str,
+    gm_key: &str,
+    seats: &[Seat<'_>],
+    by: By,
+    reload: bool,
+    shoot: bool,
+) -> Played {
+    for seat in seats {
+        seat.page.js(WATCH_WALKS).await;
+    }
+    let mut played = Played::default();
+    let mut shot = false;
+    // The ways of the moves decided and not yet made, by mover.
+    let mut ways: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
+    loop {
+        let now = get(base, path, gm_key).await;
+        let step = now["step"].as_i64().unwrap();
+        // Every page shows this step, its tokens as the fight's JSON has them.
+        let want = tokens_of(&now["state"]);
+        for seat in seats {
+            let page = seat.page;
+            page.until(
+                &format!(
+                    "return Number(document.getElementById('fight-view').dataset.step) >= {step}"
+                ),
+                Duration::from_secs(10),
+                &format!("the page shows step {step}"),
+            )
+            .await;
+            let mut drawn = page.js(TOKENS).await;
+            for _ in 0..40 {
+                if drawn == want {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                drawn = page.js(TOKENS).await;
+            }
+            assert_eq!(
+                drawn, want,
+                "step {step}: the page's tokens are the fight's"
+            );
+        }
+        if now["over"] == json!(true) {
+            for seat in seats {
+                seat.page
+                    .until(
+                        "return document.getElementById('play-waiting')?.textContent.includes('over')",
+                        Duration::from_secs(5),
+                        "the page says the fight is over",
+                    )
+                    .await;
+            }
+            break;
+        }
+        assert!(
+            played.decisions < 400,
+            "the fight ends within 400 decisions"
+        );
+        let waiting = now["waiting"].as_array().unwrap().clone();
+        assert!(!waiting.is_empty(), "step {step}: someone is awaited");
+        // Each page shows a box for each decision awaited of its own
+        // member, and only those; its status line names every one awaited.
+        let mut deciding = None;
+        for (i, seat) in seats.iter().enumerate() {
+            let page = seat.page;
+            let mut theirs: Vec<String> = waiting
+                .iter()
+                .filter(|w| w["controller"] == seat.controller)
+                .map(|w| w["who"].as_str().unwrap().to_string())
+                .collect();
+            theirs.sort();
+            let mut shown = boxes(page).await;
+            for _ in 0..100 {
+                if shown == theirs {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                shown = boxes(page).await;
+            }
+            assert_eq!(
+                shown, theirs,
+                "step {step}: a page shows the options of its member's combatants awaited, and no other's"
+            );
+            let said = page
+                .js("return document.getElementById('play-waiting').textContent")
+                .await;
+            for w in &waiting {
+                assert!(
+                    said.as_str().unwrap().contains(w["who"].as_str().unwrap()),
+                    "step {step}: the page says whom it waits for: {said}"
+                );
+            }
+            if deciding.is_none() && !theirs.is_empty() {
+                page.until(
+                    &format!("return Number(document.getElementById('fight-view').dataset.step) === {step} && Number(document.getElementById('fight-view').dataset.events) >= {step}"),
+                    Duration::from_secs(5),
+                    "the controller's page has taken in the step",
+                )
+                .await;
+                deciding = Some((i, theirs[0].clone()));
+            }
+        }
+        let (index, who) = deciding.expect("someone at the table controls a combatant awaited");
+        let page = seats[index].page;
+        let mine = get(base, path, &seats[index].key).await;
+        let decisions = mine["decisions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_else(|| vec![mine["decision"].clone()]);
+        let decision = decisions
+            .iter()
+            .find(|d| d["name"] == json!(who))
+            .expect("the decision is in the controller's GET")
+            .clone();
+        let kind = decision["kind"].as_str().unwrap();
+        played.kinds.insert(kind.to_string());
+        let boxed = format!(".play-decision[data-who={who:?}]");
+        // The targets the server names for a set action or a movement are
+        // marked on the deciding page, with their reason on hover.
+        if kind == "set-action" || kind == "movement" {
+            for target in mine["targets"][&who].as_array().into_iter().flatten() {
+                let name = target["name"].as_str().unwrap();
+                let why = if target["front_arc"] == json!(true) {
+                    "in your front arc"
+                } else {
+                    "in sight"
+                };
+                let marked = page
+                    .js(&format!(
+                        "const t = document.querySelector('#fight-svg .token[data-name={name:?}]'); return Boolean(t && t.classList.contains('target') && t.querySelector('title').textContent.includes({why:?}) && getComputedStyle(t).pointerEvents !== 'none')"
+                    ))
+                    .await;
+                assert_eq!(
+                    marked,
+                    json!(true),
+                    "step {step}: {name} is marked as {who}'s target ({why})"
+                );
+                played.targets += 1;
+            }
+        }
+        // The engine's default, picked: a square (twice: the way, then the
+        // move), else the option's button.
+        let default = &decision["default"];
+        let options = decision["options"].as_array().unwrap();
+        let moved_to = default["path"]
+            .as_array()
+            .and_then(|p| p.last())
+            .and_then(Value::as_str)
+            .map(|s| s.split(':').next().unwrap().to_string());
+        let square = moved_to
+            .filter(|square| options.iter().any(|o| o["square"] == json!(square)))
+            .or_else(|| {
+                // A movement whose default is no square of its own: the
+                // first square offered.
+                (!options.iter().any(|o| o["square"].is_null()))
+                    .then(|| options.iter().find_map(|o| o["square"].as_str()))
+                    .flatten()
+                    .map(str::to_string)
+            });
+        if reload && !played.reloaded && index != 0 && square.is_some() {
+            // The page reloaded in the middle of the fight, at this member's
+            // movement: it shades the squares again.
+            played.reloaded = true;
+            page.js("location.reload(); return true").await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            page.live().await;
+            let squares: std::collections::BTreeSet<&str> = options
+                .iter()
+                .filter_map(|o| o["square"].as_str())
+                .collect();
+            page.until(
+                &format!("const r = document.querySelectorAll('#fight-svg rect[data-reach]'); return r.length === {} && r[0].checkVisibility() && document.querySelector('{}')", squares.len(), boxed.replace('\'', "\\'")),
+                Duration::from_secs(15),
+                "the reloaded page shows the squares of its movement shaded",
+            )
+            .await;
+            page.js(WATCH_WALKS).await;
+        }
+        // The server's way to the square: once the move is made (when the
+        // phase's moves are all decided), every page walks the token along
+        // it, square by square.
+        if let Some(square) = &square {
+            let way = options
+                .iter()
+                .filter(|o| o["square"] == json!(square))
+                .min_by_key(|o| o["cost"].as_i64())
+                .and_then(|o| o["path"].as_array().cloned())
+                .unwrap_or_default();
+            ways.insert(who.clone(), way);
+        }
+        for seat in seats {
+            seat.page
+                .js("window.nutshellWalks = window.nutshellWalks ?? []; window.nutshellWalked = window.nutshellWalks.length; return true")
+                .await;
+        }
+        let before: f64 = page.js("return Date.now()").await.as_f64().unwrap();
+        if let Some(square) = &square {
+            let reach = format!("#fight-svg rect[data-reach='{square}']");
+            let button = format!("{boxed} .play-squares button[data-square='{square}']");
+            match by {
+                By::Clicks => tap(page, &reach).await,
+                By::Keys => {
+                    page.keys_to(&button).await;
+                    page.keys(ENTER).await;
+                }
+            }
+            page.until(
+                &format!("return document.querySelector('{} .play-path')?.textContent.startsWith('{square}:') && document.querySelector('#fight-svg .way')", boxed.replace('\'', "\\'")),
+                Duration::from_secs(5),
+                "the first pick shows the way and its cost",
+            )
+            .await;
+            if shoot && index == 2 && !shot {
+                // The screenshots of docs/web.md: mid-fight, Bob's way drawn.
+                shot = true;
+                let gm = seats[0].page;
+                gm.js("document.getElementById('fight-title').scrollIntoView(); return true")
+                    .await;
+                gm.screenshot("play-gm-desktop").await;
+                page.js("document.getElementById('fight-title').scrollIntoView(); return true")
+                    .await;
+                page.screenshot("play-player-phone").await;
+            }
+            match by {
+                By::Clicks => tap(page, &reach).await,
+                By::Keys => {
+                    // The page keeps the focus on the square picked.
+                    page.keys_to(&button).await;
+                    page.keys(ENTER).await;
+                }
+            }
+            played.moves.push(index);
+        } else {
+            let buttons: Vec<Value> = page
+                .js(&format!("return [...document.querySelectorAll('{} .play-option')].map(b => b.dataset.choice)", boxed.replace('\'', "\\'")))
+                .await
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| serde_json::from_str(b.as_str().unwrap()).unwrap())
+                .collect();
+            assert!(
+                !buttons.is_empty(),
+                "step {step}: options as buttons: {decision}"
+            );
+            let at = buttons.iter().position(|b| b == default).unwrap_or(0);
+            let css = format!("{boxed} .play-option:nth-of-type({})", at + 1);
+            match by {
+                By::Clicks => page.click(&css).await,
+                By::Keys => {
+                    page.keys_to(&css).await;
+                    page.keys(ENTER).await;
+                }
+            }
+        }
+        played.decisions += 1;
+        // Every other page updated: the time from the decision to the last
+        // of them showing the next step (each page notes when it drew it).
+        let mut latest: f64 = 0.0;
+        for (i, other) in seats.iter().enumerate() {
+            if i == index {
+                continue;
+            }
+            let at = other
+                .page
+                .until(
+                    &format!("return window.nutshellStepAt && Object.entries(window.nutshellStepAt).filter(([s]) => Number(s) > {step}).map(([, t]) => t).sort((a, b) => a - b)[0]"),
+                    Duration::from_secs(10),
+                    &format!("the page shows the step after {step}"),
+                )
+                .await;
+            latest = latest.max(at.as_f64().unwrap());
+        }
+        if seats.len() > 1 {
+            played.latencies.push(latest - before);
+        }
+        // The moves this step made: each page walked each person's move
+        // along the server's way (the mover's page from the answer to its
+        // decision, the others from the log's lines), never in a line of
+        // its own through a wall.
+        let after = get(base, path, gm_key).await;
+        let moved: Vec<(String, Vec<Value>)> = ways
+            .iter()
+            .filter(|(name, way)| {
+                way.last().is_some_and(|end| {
+                    after["state"]["combatants"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|c| &c["name"] == *name && c["square"] == *end)
+                })
+            })
+            .map(|(name, way)| (name.clone(), way.clone()))
+            .collect();
+        for (name, way) in moved {
+            ways.remove(&name);
+            for seat in seats {
+                let script = format!(
+                    "return (window.nutshellWalks ?? []).slice(window.nutshellWalked).filter(x => x[0] === {name:?}).map(x => x[1])"
+                );
+                let mut walked = seat.page.js(&script).await;
+                for _ in 0..100 {
+                    if walked == json!(way) {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    walked = seat.page.js(&script).await;
+                }
+                assert_eq!(
+                    walked,
+                    json!(way),
+                    "step {step}: the page walks {name} along the server's way"
+                );
+                played.walked += way.len();
+            }
+        }
+    }
+    for seat in seats {
+        walks_keep_to_the_floor(seat.page).await;
+    }
+    played
+}
+
+fn report(what: &str, played: &Played) {
+    let mut latencies = played.latencies.clone();
+    latencies.sort_by(f64::total_cmp);
+    eprintln!(
+        "{what}: {} decisions ({:?}), {} squares walked on the pages, {} targets marked; decision -> every other page updated: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
+        played.decisions,
+        played.kinds,
+        played.walked,
+        played.targets,
+        percentile(&latencies, 50.0),
+        percentile(&latencies, 99.0),
+        latencies.last().copied().unwrap_or(f64::NAN)
+    );
+}
+
+/// A room with a GM and the players `names`: its id, the GM's key, and
+/// each player's (member id, key).
+async fn table(base: &str, names: &[&str]) -> (String, String, Vec<(i64, String)>) {
+    let room = post(base, "/api/rooms", None, json!({"name": "The table"})).await;
     let (room_id, gm_key, invite) = (
         room["room"].as_str().unwrap().to_string(),
         room["gm_key"].as_str().unwrap().to_string(),
         room["invite"].as_str().unwrap().to_string(),
     );
     let mut players = Vec::new();
-    for name in ["Ann", "Bob"] {
+    for name in names {
         let joined = post(
-            &base,
+            base,
             &format!("/api/rooms/{room_id}/join"),
             None,
             json!({"invite": invite, "name": name}),
@@ -112,6 +563,18 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
             joined["player_key"].as_str().unwrap().to_string(),
         ));
     }
+    (room_id, gm_key, players)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(driver) = driver("a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, players) = table(&base, &["Ann", "Bob"]).await;
     let knight = std::fs::read_to_string(format!("{EXAMPLES}/duel/knight.toml")).unwrap();
     let brigand = std::fs::read_to_string(format!("{EXAMPLES}/duel/brigand.toml")).unwrap();
     let map = std::fs::read_to_string(format!("{EXAMPLES}/maps/corridor.toml")).unwrap();
@@ -125,12 +588,7 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
     ann.go(&seat(&players[0].1)).await;
     bob.go(&seat(&players[1].1)).await;
     for page in [&gm, &ann, &bob] {
-        page.until(
-            "return document.getElementById('status').textContent.includes('live')",
-            Duration::from_secs(10),
-            "the page is live",
-        )
-        .await;
+        page.live().await;
     }
 
     // The GM sets the fight up: the sides and the map as TOML (the form's
@@ -189,191 +647,339 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
         "the form's controllers are the fight's"
     );
 
-    let pages: [(&Browser<'_>, Value, &str); 3] = [
-        (&gm, json!("gm"), &gm_key),
-        (
-            &ann,
-            json!({"member": players[0].0, "name": "Ann"}),
-            &players[0].1,
-        ),
-        (
-            &bob,
-            json!({"member": players[1].0, "name": "Bob"}),
-            &players[1].1,
-        ),
+    let seats = [
+        Seat {
+            page: &gm,
+            controller: json!("gm"),
+            key: gm_key.clone(),
+        },
+        Seat {
+            page: &ann,
+            controller: json!({"member": players[0].0, "name": "Ann"}),
+            key: players[0].1.clone(),
+        },
+        Seat {
+            page: &bob,
+            controller: json!({"member": players[1].0, "name": "Bob"}),
+            key: players[1].1.clone(),
+        },
     ];
-    let mut latencies = Vec::new();
-    let mut decisions = 0;
-    let mut bob_moved = false;
-    let mut shot = false;
-    loop {
-        let now = get(&base, &path, &gm_key).await;
-        let step = now["step"].as_i64().unwrap();
-        // Every page shows this step, its tokens as the fight's JSON has them.
-        let want = tokens_of(&now["state"]);
-        for (page, _, _) in &pages {
-            page.until(
-                &format!(
-                    "return Number(document.getElementById('fight-view').dataset.step) >= {step}"
-                ),
-                Duration::from_secs(10),
-                &format!("the page shows step {step}"),
-            )
-            .await;
-            let mut drawn = page.js(TOKENS).await;
-            for _ in 0..40 {
-                if drawn == want {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                drawn = page.js(TOKENS).await;
-            }
-            assert_eq!(
-                drawn, want,
-                "step {step}: the page's tokens are the fight's"
-            );
-        }
-        if now["over"] == json!(true) {
-            for (page, _, _) in &pages {
-                page.until(
-                    "return document.getElementById('play-waiting')?.textContent.includes('over')",
-                    Duration::from_secs(5),
-                    "the page says the fight is over",
-                )
-                .await;
-            }
-            break;
-        }
-        assert!(decisions < 400, "the fight ends within 400 decisions");
-        let waiting = &now["waiting"][0];
-        let mut deciding = None;
-        // Only the page of the member awaited shows options; the others say
-        // whom they wait for.
-        for (i, (page, controller, key)) in pages.iter().enumerate() {
-            let has = page
-                .js("return Boolean(document.getElementById('play-decision'))")
-                .await;
-            let theirs = &waiting["controller"] == controller;
-            if theirs {
-                page.until(
-                    &format!("const d = document.getElementById('play-decision'); return d && d.dataset.who === {:?} && Number(document.getElementById('fight-view').dataset.step) === {step} && Number(document.getElementById('fight-view').dataset.events) >= {step}", waiting["who"].as_str().unwrap()),
-                    Duration::from_secs(5),
-                    "the controller's page shows the decision",
-                )
-                .await;
-                deciding = Some((i, get(&base, &path, key).await));
-            } else {
-                assert_eq!(
-                    has,
-                    json!(false),
-                    "step {step}: a page shows options that are not its member's"
-                );
-                let said = page
-                    .js("return document.getElementById('play-waiting').textContent")
-                    .await;
-                assert!(
-                    said.as_str()
-                        .unwrap()
-                        .contains(waiting["who"].as_str().unwrap()),
-                    "step {step}: the page says whom it waits for: {said}"
-                );
-            }
-        }
-        let (index, mine) = deciding.expect("someone controls the combatant awaited");
-        let decision = &mine["decision"];
-        let page = pages[index].0;
-        // The engine's default, picked by clicks: a square on the map (twice:
-        // the way, then the move), else the option's button.
-        let default = &decision["default"];
-        let moved_to = default["path"]
-            .as_array()
-            .and_then(|p| p.last())
-            .and_then(Value::as_str)
-            .map(|s| s.split(':').next().unwrap().to_string());
-        let option_square = moved_to.as_ref().filter(|square| {
-            decision["options"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|o| o["square"] == json!(square))
-        });
-        let before: f64 = page.js("return Date.now()").await.as_f64().unwrap();
-        if let Some(square) = option_square {
-            tap(page, &format!("#fight-svg rect[data-reach='{square}']")).await;
-            page.until(
-                &format!("return document.getElementById('play-path')?.textContent.startsWith('{square}:') && document.querySelector('#fight-svg .way')"),
-                Duration::from_secs(5),
-                "the first click shows the way and its cost",
-            )
-            .await;
-            if index == 2 && !shot {
-                // The screenshots of docs/web.md: mid-fight, Bob's way drawn.
-                shot = true;
-                gm.js("document.getElementById('fight-title').scrollIntoView(); return true")
-                    .await;
-                gm.screenshot("play-gm-desktop").await;
-                bob.js("document.getElementById('fight-title').scrollIntoView(); return true")
-                    .await;
-                bob.screenshot("play-player-phone").await;
-            }
-            tap(page, &format!("#fight-svg rect[data-reach='{square}']")).await;
-            if index == 2 {
-                bob_moved = true;
-            }
-        } else {
-            let buttons = page
-                .js("return [...document.querySelectorAll('#play-decision .play-option')].map(b => b.dataset.choice)")
-                .await;
-            let buttons: Vec<Value> = buttons
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|b| serde_json::from_str(b.as_str().unwrap()).unwrap())
-                .collect();
-            assert!(
-                !buttons.is_empty(),
-                "step {step}: options as buttons: {decision}"
-            );
-            let at = buttons.iter().position(|b| b == default).unwrap_or(0);
-            page.click(&format!(
-                "#play-decision .play-option:nth-of-type({})",
-                at + 1
-            ))
-            .await;
-        }
-        decisions += 1;
-        // Every other page updated: the time from the click to the last of
-        // them showing the next step (each page notes when it drew it).
-        let mut latest: f64 = 0.0;
-        for (i, (other, _, _)) in pages.iter().enumerate() {
-            if i == index {
-                continue;
-            }
-            let at = other
-                .until(
-                    &format!("return window.nutshellStepAt && Object.entries(window.nutshellStepAt).filter(([s]) => Number(s) > {step}).map(([, t]) => t).sort((a, b) => a - b)[0]"),
-                    Duration::from_secs(10),
-                    &format!("the page shows the step after {step}"),
-                )
-                .await;
-            latest = latest.max(at.as_f64().unwrap());
-        }
-        latencies.push(latest - before);
-    }
+    let played = play_to_end(&base, &path, &gm_key, &seats, By::Clicks, true, true).await;
     assert!(
-        bob_moved,
+        played.moves.contains(&2),
         "the phone's player moved his token by tapping squares"
     );
-    latencies.sort_by(f64::total_cmp);
-    eprintln!(
-        "played fight: {decisions} decisions by clicks; decision click -> every other page updated: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
-        percentile(&latencies, 50.0),
-        percentile(&latencies, 99.0),
-        latencies.last().copied().unwrap_or(f64::NAN)
+    assert!(
+        played.reloaded,
+        "a player's page was reloaded at his movement"
     );
+    assert!(played.walked > 0, "the pages walked the moves");
+    report("corridor, by clicks", &played);
     gm.screenshot("play-gm-end").await;
     bob.screenshot("play-phone-end").await;
+    drop(seats);
     for page in [gm, ann, bob] {
         page.close().await;
     }
+}
+
+/// The crossroads skirmish (examples/mls/skirmish/ on the crossroads map),
+/// played: Brenna and Tamsin are Ada's, Corwin Bo's, Master Odo and Goblin
+/// 1 the GM's, the other goblins the engine's. Started through the API; every
+/// decision is made by clicks in three browsers, the GM's deciding for two
+/// combatants of two sides.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(driver) =
+        driver("a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, players) = table(&base, &["Ada", "Bo"]).await;
+    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
+    let gm = driver.browser(1280, 900).await;
+    let ada = driver.browser(1280, 900).await;
+    let bo = driver.browser(1280, 900).await;
+    let seat = |key: &str| format!("{base}/#room={room_id}&key={key}");
+    gm.go(&seat(&gm_key)).await;
+    ada.go(&seat(&players[0].1)).await;
+    bo.go(&seat(&players[1].1)).await;
+    for page in [&gm, &ada, &bo] {
+        page.live().await;
+    }
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
+            "map": read("maps/crossroads.toml"), "played": true,
+            "control": {
+                "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
+                "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
+                "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
+            },
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let seats = [
+        Seat {
+            page: &gm,
+            controller: json!("gm"),
+            key: gm_key.clone(),
+        },
+        Seat {
+            page: &ada,
+            controller: json!({"member": players[0].0, "name": "Ada"}),
+            key: players[0].1.clone(),
+        },
+        Seat {
+            page: &bo,
+            controller: json!({"member": players[1].0, "name": "Bo"}),
+            key: players[1].1.clone(),
+        },
+    ];
+    let played = play_to_end(&base, &path, &gm_key, &seats, By::Clicks, false, false).await;
+    for (i, who) in [(0, "the GM"), (1, "Ada"), (2, "Bo")] {
+        assert!(
+            played.moves.contains(&i),
+            "{who} moved a token by clicks on the map"
+        );
+    }
+    assert!(played.walked > 0, "the pages walked the moves");
+    report("crossroads, by clicks", &played);
+    gm.screenshot("play-crossroads-end").await;
+    drop(seats);
+    for page in [gm, ada, bo] {
+        page.close().await;
+    }
+}
+
+/// The corridor fight played to its end by two players with the keyboard
+/// alone (Tab, the arrow keys and Enter; no click at all): every kind of
+/// decision the fight asks (set actions, a movement's square then its
+/// confirmation, the round's options) can be made without a mouse.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(driver) = driver("two_players_play_the_corridor_to_the_end_by_keyboard_only").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, players) = table(&base, &["Ann", "Bob"]).await;
+    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
+    let ann = driver.browser(1280, 900).await;
+    let bob = driver.browser(1280, 900).await;
+    let seat = |key: &str| format!("{base}/#room={room_id}&key={key}");
+    ann.go(&seat(&players[0].1)).await;
+    bob.go(&seat(&players[1].1)).await;
+    for page in [&ann, &bob] {
+        page.live().await;
+    }
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": read("duel/knight.toml"), "b": read("duel/brigand.toml"),
+            "map": read("maps/corridor.toml"), "played": true,
+            "control": {"Sir Aldric": players[0].0, "Black Wat": players[1].0},
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let seats = [
+        Seat {
+            page: &ann,
+            controller: json!({"member": players[0].0, "name": "Ann"}),
+            key: players[0].1.clone(),
+        },
+        Seat {
+            page: &bob,
+            controller: json!({"member": players[1].0, "name": "Bob"}),
+            key: players[1].1.clone(),
+        },
+    ];
+    let played = play_to_end(&base, &path, &gm_key, &seats, By::Keys, false, false).await;
+    assert!(
+        played.moves.contains(&0) && played.moves.contains(&1),
+        "both players moved by keys"
+    );
+    for kind in ["set-action", "movement", "attack"] {
+        assert!(
+            played.kinds.contains(kind),
+            "a {kind} decision was made by keys: {:?}",
+            played.kinds
+        );
+    }
+    report("corridor, by keyboard", &played);
+    drop(seats);
+    for page in [ann, bob] {
+        page.close().await;
+    }
+}
+
+/// Ann, with a sword and a bow, and Bob, with a sword, face to face in a
+/// small room.
+const ARCHER: &str = r#"name = "Ann"
+thp = 12
+skills = { sword = 10, bow = 10 }
+weapons = [{ name = "sword", skill = "sword", dam = 6 }, { name = "bow", skill = "bow", dam = 6, range = 20, kind = "missile" }]
+"#;
+const SWORDSMAN: &str = r#"name = "Bob"
+thp = 12
+skills = { sword = 10 }
+weapons = [{ name = "sword", skill = "sword", dam = 6 }]
+"#;
+const ROOM: &str = r#"name = "A room"
+rows = """
+......
+......
+......
+"""
+[[start]]
+who = "Ann"
+at = "B2"
+facing = "east"
+[[start]]
+who = "Bob"
+at = "C2"
+facing = "west"
+"#;
+
+/// Several decisions awaited at once (the GET's `waiting` lists every one,
+/// `decisions` each of the viewer's, `decision` the first): the page names
+/// every one awaited, rings every token awaited, and shows a box a decision
+/// of the viewer's, labelled with its combatant, each sending its own `who`
+/// and `kind`; the targets of each set action are marked. The GM controls
+/// both combatants; the page's GET answers are given a second decision of
+/// the GM's, as a server that asks both sides at once gives them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(driver) =
+        driver("a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, _) = table(&base, &[]).await;
+    let gm = driver.browser(1280, 900).await;
+    gm.go(&format!("{base}/#room={room_id}&key={gm_key}")).await;
+    gm.live().await;
+    // Each GET of a fight gains a second decision (the other combatant's,
+    // asked the same), and each POST of a decision is noted.
+    gm.js(r#"
+        const real = window.fetch;
+        window.nutshellPosted = [];
+        window.fetch = async (url, options) => {
+          if (options?.method === 'POST' && String(url).endsWith('/decisions')) window.nutshellPosted.push(JSON.parse(options.body));
+          const answer = await real(url, options);
+          if ((options?.method ?? 'GET') !== 'GET' || !/\/fights\/\d+$/.test(String(url))) return answer;
+          const data = await answer.clone().json();
+          if (data.decision && !data.decisions) {
+            const other = data.state.combatants.find((c) => c.name !== data.decision.name);
+            data.decisions = [data.decision, { ...data.decision, name: other.name }];
+            data.waiting = [...data.waiting, { ...data.waiting[0], who: other.name }];
+          }
+          return new Response(JSON.stringify(data), { status: answer.status, headers: { 'content-type': 'application/json' } });
+        };
+        return true"#)
+        .await;
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": ARCHER, "b": SWORDSMAN, "map": ROOM, "played": true,
+            "control": {"Ann": "gm", "Bob": "gm"},
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let now = get(&base, &path, &gm_key).await;
+    let first = now["waiting"][0]["who"].as_str().unwrap().to_string();
+    let other = if first == "Ann" { "Bob" } else { "Ann" };
+    gm.until(
+        "return document.querySelectorAll('#play-panel .play-decision').length === 2",
+        Duration::from_secs(10),
+        "a box for each of the GM's decisions",
+    )
+    .await;
+    let mut names = vec![first.clone(), other.to_string()];
+    names.sort();
+    assert_eq!(boxes(&gm).await, names);
+    let said = gm
+        .js("return document.getElementById('play-waiting').textContent")
+        .await;
+    let said = said.as_str().unwrap();
+    assert!(
+        said.contains(&format!("{first}'s set action"))
+            && said.contains(&format!("{other}'s set action")),
+        "the status line names every decision awaited: {said}"
+    );
+    let labels = gm
+        .js("return [...document.querySelectorAll('.play-decision .play-who')].map(p => p.textContent)")
+        .await;
+    assert_eq!(
+        labels,
+        json!([
+            format!("{first}: set action"),
+            format!("{other}: set action")
+        ]),
+        "each box is labelled with its combatant"
+    );
+    let ringed = gm
+        .js("return [...document.querySelectorAll('#fight-svg .token.yours')].map(t => t.dataset.name).sort()")
+        .await;
+    assert_eq!(ringed, json!(names), "every token awaited is ringed");
+    // Each set action's targets are marked, with their reasons on hover:
+    // face to face, each is in the other's front arc, and Ann's bow sees
+    // Bob (mls, Who May Attack, Who May Shoot).
+    let titles = gm
+        .js("return Object.fromEntries([...document.querySelectorAll('#fight-svg .token.target')].map(t => [t.dataset.name, t.dataset.why]))")
+        .await;
+    assert_eq!(
+        titles,
+        json!({"Ann": "in your front arc", "Bob": "in your front arc; in sight"}),
+        "both targets marked with their reasons"
+    );
+    // Each box answers for its own combatant.
+    gm.click(&format!(
+        ".play-decision[data-who={other:?}] .play-option:nth-of-type(1)"
+    ))
+    .await;
+    gm.click(&format!(
+        ".play-decision[data-who={first:?}] .play-option:nth-of-type(1)"
+    ))
+    .await;
+    let posted = gm
+        .until(
+            "return window.nutshellPosted.length === 2 && window.nutshellPosted.map(p => [p.who, p.kind])",
+            Duration::from_secs(5),
+            "both boxes posted",
+        )
+        .await;
+    assert_eq!(
+        posted,
+        json!([[other, "set-action"], [first, "set-action"]]),
+        "each box posts its own who and kind"
+    );
+    let mut after = get(&base, &path, &gm_key).await;
+    for _ in 0..100 {
+        if after["step"].as_i64() > now["step"].as_i64() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        after = get(&base, &path, &gm_key).await;
+    }
+    assert!(
+        after["step"].as_i64() > now["step"].as_i64(),
+        "the decision of the combatant awaited was taken"
+    );
+    gm.close().await;
 }

@@ -1,13 +1,15 @@
 // play.js: MLS fights played by their players. It owns the "Who plays"
 // part of the fight form (played or stepped, who controls whom, seconds for
 // each decision), each played fight as the server's GET shows it to this
-// member (whose decision is awaited, and this member's own options only),
-// the panel that answers a decision (options as buttons with the rule's
-// words on hover; for movement the reachable squares shaded on the map and
-// listed as buttons, a first click showing the way and its cost, a second
-// confirming), the GM's hand-over of a combatant, and a move animated
-// square by square. Costs and ways come from the server's options: nothing
-// here computes a rule.
+// member (every decision awaited, and this member's own options only), a
+// box for each decision of this member's (options as buttons with the
+// rule's words on hover; for movement the reachable squares shaded on the
+// map and listed as buttons, a first click showing the way and its cost, a
+// second confirming; arrow keys and Enter for the keyboard), the targets
+// the server names marked on the map, the GM's hand-over of a combatant,
+// and a move walked square by square along the server's way or the log's.
+// Costs, ways and targets come from the server: nothing here computes a
+// rule.
 
 import { $, api, clientSeed, el, errorText, roomPath, setError, svgEl, table } from "./shared.js";
 import { columnName, squareXY } from "./map.js";
@@ -91,14 +93,41 @@ $("fights").addEventListener("toggle", () => { if ($("fights").open && table.cur
 // ---------------------------------------------------------------- the fight as this member sees it
 
 const views = new Map(); // fight id -> the GET answer
-const picks = new Map(); // fight id -> the square picked once (a second click confirms)
+const picks = new Map(); // `${fight id} ${who}` -> the square picked once (a second click confirms)
+const onMap = new Map(); // fight id -> the combatant whose squares the map shades
 let redraw = () => {};
+let shownId = null; // the fight the panel last drew
+
+// What style.css has no rule for (it is not this module's file) is set on
+// the elements themselves (the page's policy refuses style elements): a
+// line between the boxes of several decisions, each box's name in bold, and
+// a marked target that keeps its hover (its reason) above shaded squares.
 
 // fights.js draws the fight again when a played fight's view changes.
 export function onChange(draw) { redraw = draw; }
 
+const pickKey = (id, who) => `${id} ${who}`;
 export function playedView(id) { return views.get(id) ?? null; }
-export function pickOf(id) { return picks.get(id) ?? null; }
+// Every pick of the fight (fights.js draws again when one changes).
+export function pickOf(id) {
+  return [...picks].filter(([k]) => k.startsWith(`${id} `)).map(([k, v]) => `${k}=${v}`).join(",") || null;
+}
+
+// Every decision this member is asked, each like the GET's `decision`: the
+// server's `decisions` (one a combatant this member controls), else its
+// single `decision`.
+function decisionsOf(view) {
+  if (!view || view.over) return [];
+  if (Array.isArray(view.decisions)) return view.decisions;
+  return view.decision ? [view.decision] : [];
+}
+
+// The decision whose squares the map shades: the one last picked from,
+// else the first with squares.
+function mapDecision(id, view) {
+  const withSquares = decisionsOf(view).filter((d) => (d.options ?? []).some((o) => o.square));
+  return withSquares.find((d) => d.name === onMap.get(id)) ?? withSquares[0] ?? null;
+}
 
 // Reads the fight again (after its start and each decision or change of
 // control); the page draws it with this member's options.
@@ -111,7 +140,12 @@ export async function refresh(id) {
   // drawing again would take the focus from the keyboard's user).
   if (old && old.seq >= answer.data.seq) return;
   views.set(id, answer.data);
-  if (old?.step !== answer.data.step) picks.delete(id);
+  if (!walkedUpTo.has(id)) walkedUpTo.set(id, answer.data.step);
+  if (old?.step !== answer.data.step) for (const k of [...picks.keys()]) if (k.startsWith(`${id} `)) picks.delete(k);
+  // A page opened (or reloaded) in the middle of a fight shows the fight
+  // when a decision in it is this member's (the fights of the history a
+  // reload replays are otherwise drawn closed).
+  if (!old && decisionsOf(answer.data).length && $("fights") && !$("fights").open) $("fights").open = true;
   redraw(id);
   // When this page first drew each step (the browser test's latency).
   window.nutshellStepAt ??= {};
@@ -130,31 +164,48 @@ function mine(controller) {
   return controller?.member === table.me.id;
 }
 
-// The panel above the map: whose decision is awaited, and, when it is
-// this member's, the question and its options.
+const kindWords = (kind) => String(kind ?? "").replace(/[-_]/g, " ");
+
+// The status line: every decision awaited, by whom ("Waiting for Ann
+// (Kara's set action), Bob (Dain's set action)").
+function statusText(view) {
+  if (view.over) return "The fight is over.";
+  const waiting = view.waiting ?? [];
+  if (!waiting.length) return "Nobody is awaited.";
+  let text;
+  if (waiting.length === 1 && mine(waiting[0].controller)) text = `Your decision: ${waiting[0].who}'s ${kindWords(waiting[0].kind)}.`;
+  else text = `Waiting for ${waiting.map((w) => `${mine(w.controller) ? "you" : controllerName(w.controller)} (${w.who}'s ${kindWords(w.kind)})`).join(", ")}.`;
+  const deadlines = waiting.map((w) => w.deadline).filter(Boolean).sort();
+  if (deadlines.length) text += ` (the engine decides at ${new Date(deadlines[0]).toLocaleTimeString()})`;
+  return text;
+}
+
+// The panel above the map: whose decisions are awaited, and, for each of
+// them that is this member's, its question and options.
 export function drawPanel(fight) {
   const panel = $("play-panel");
   const view = views.get(fight.id);
   panel.hidden = !view?.played;
   $("fight-view").classList.toggle("played", Boolean(view?.played));
   if (!view?.played) return;
+  shownId = fight.id;
+  // Where the keyboard was in the panel, to put it back on the same button
+  // of the new drawing (or on the first option of a new decision).
+  const active = document.activeElement;
+  const inPanel = active && panel.contains(active) && active !== panel;
+  const was = inPanel ? { who: active.closest(".play-decision")?.dataset.who, square: active.dataset?.square, choice: active.dataset?.choice, id: active.id } : null;
+  const before = new Set([...panel.querySelectorAll(".play-decision")].map((d) => `${d.dataset.who} ${d.dataset.kind} ${d.dataset.step}`));
   const parts = [];
-  const waiting = view.waiting?.[0];
   const status = el("p", "play-waiting");
   status.id = "play-waiting";
+  status.tabIndex = -1;
   status.setAttribute("aria-live", "polite");
-  if (view.over) status.textContent = "The fight is over.";
-  else if (waiting) {
-    const yours = mine(waiting.controller);
-    status.textContent = yours
-      ? `Your decision: ${waiting.who}'s ${waiting.kind}.`
-      : `Waiting for ${controllerName(waiting.controller)}: ${waiting.who}'s ${waiting.kind}.`;
-    if (waiting.deadline) status.textContent += ` (the engine decides at ${new Date(waiting.deadline).toLocaleTimeString()})`;
-    status.classList.toggle("yours", yours);
-  } else status.textContent = "Nobody is awaited.";
+  status.textContent = statusText(view);
+  status.classList.toggle("yours", (view.waiting ?? []).some((w) => mine(w.controller)) && !view.over);
   parts.push(status);
-  const decision = view.decision;
-  if (decision && !view.over) parts.push(decisionBox(fight, view, decision));
+  const asked = decisionsOf(view);
+  const boxes = asked.map((d, k) => decisionBox(fight, view, d, k, asked.length > 1));
+  parts.push(...boxes);
   const error = el("div", "error");
   error.id = "play-error";
   error.setAttribute("role", "alert");
@@ -162,36 +213,83 @@ export function drawPanel(fight) {
   parts.push(error);
   if (table.me?.role === "gm" && !view.over) parts.push(controlBox(fight, view));
   panel.replaceChildren(...parts);
+  // The keyboard's place: the same button if it is still there, else the
+  // first option of a decision new to this page when the keyboard was in
+  // the fight or nowhere in particular (never from a field being typed in).
+  if (was) {
+    const box = boxes.find((b) => b.dataset.who === was.who);
+    const same = box && [...box.querySelectorAll("button")].find((b) => (was.square && b.dataset.square === was.square) || (was.choice && b.dataset.choice === was.choice));
+    const target = same ?? (was.id ? document.getElementById(was.id) : null) ?? boxes[0]?.querySelector("button") ?? status;
+    target.focus({ preventScroll: true });
+    return;
+  }
+  const fresh = boxes.find((b) => !before.has(`${b.dataset.who} ${b.dataset.kind} ${b.dataset.step}`));
+  if (fresh && idle(document.activeElement)) fresh.querySelector("button")?.focus({ preventScroll: true });
 }
 
-function decisionBox(fight, view, decision) {
+// Nothing being typed or chosen elsewhere: the page itself, the fight, or
+// an empty text field.
+function idle(node) {
+  if (!node || node === document.body || node === document.documentElement) return true;
+  if ($("fight-view")?.contains(node)) return true;
+  if (node.matches?.("input[type=text], input:not([type]), textarea")) return node.value === "";
+  return false;
+}
+
+// Arrow keys move between the buttons of a row or list (Tab leaves it).
+function arrows(list) {
+  list.addEventListener("keydown", (e) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (!step) return;
+    const buttons = [...list.querySelectorAll("button:not(:disabled)")];
+    const at = buttons.indexOf(document.activeElement);
+    if (at < 0) return;
+    e.preventDefault();
+    buttons[(at + step + buttons.length) % buttons.length].focus();
+  });
+}
+
+function decisionBox(fight, view, decision, k, labelled) {
   const box = el("div", "play-decision");
-  box.id = "play-decision";
-  box.dataset.who = view.waiting?.[0]?.who ?? decision.name ?? "";
+  const suffix = k ? `-${k + 1}` : "";
+  box.id = `play-decision${suffix}`;
+  box.dataset.who = decision.name ?? "";
   box.dataset.kind = decision.kind ?? "";
+  box.dataset.step = String(view.step);
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", `${decision.name}'s ${kindWords(decision.kind)}`);
+  // Several at once: each box says whose it is, a line between them.
+  if (labelled) {
+    const who = el("p", "play-who", `${decision.name}: ${kindWords(decision.kind)}`);
+    Object.assign(who.style, { fontWeight: "600", margin: "0.2rem 0 0" });
+    box.append(who);
+    if (k) Object.assign(box.style, { borderTop: "1px solid var(--line, #ccc)", marginTop: "0.4rem", paddingTop: "0.3rem" });
+  }
   box.append(el("p", "play-question", decision.question ?? ""));
   const options = decision.options ?? [];
   const squares = options.filter((o) => o.square);
   const others = options.filter((o) => !o.square);
   if (squares.length) {
-    const pick = picks.get(fight.id);
+    const pick = picks.get(pickKey(fight.id, decision.name));
     const picked = pick && squares.filter((o) => o.square === pick).sort((x, y) => x.cost - y.cost)[0];
     const say = el("p", "play-path");
-    say.id = "play-path";
+    say.id = `play-path${suffix}`;
+    say.setAttribute("aria-live", "polite");
     say.textContent = picked
-      ? `${picked.square}: ${picked.cost} MP, by ${(picked.path ?? []).join(" → ")}. Click it again (or its button) to move there.`
-      : "Pick a shaded square (its cost shows on hover), then again to confirm; or a square below.";
+      ? `${picked.square}: ${picked.cost} MP, by ${(picked.path ?? []).join(" → ")}. Click it again (or press Enter on its button) to move there.`
+      : "Pick a shaded square (its cost shows on hover), then again to confirm; or a square below (arrow keys move between them, Enter picks).";
     box.append(say);
     const list = el("div", "play-squares");
-    list.setAttribute("aria-label", "the squares you can reach");
+    list.setAttribute("aria-label", `the squares ${decision.name} can reach`);
     for (const option of squares) {
       const b = el("button", `small${option.square === pick ? " picked" : ""}`, option.label ?? `${option.square} (${option.cost} MP)`);
       b.type = "button";
       b.dataset.square = option.square;
-      b.title = option.rule ?? "";
-      b.addEventListener("click", () => pickSquare(fight, option));
+      b.title = `${option.square}: ${option.cost} MP${option.rule ? ` (${option.rule})` : ""}`;
+      b.addEventListener("click", () => pickSquare(fight, decision, option));
       list.append(b);
     }
+    arrows(list);
     box.append(list);
   }
   if (others.length) {
@@ -201,9 +299,10 @@ function decisionBox(fight, view, decision) {
       b.type = "button";
       b.title = option.rule ?? "";
       b.dataset.choice = JSON.stringify(option.choice);
-      b.addEventListener("click", () => decide(fight.id, view, option.choice));
+      b.addEventListener("click", () => decide(fight.id, view, decision, option));
       row.append(b);
     }
+    arrows(row);
     box.append(row);
   }
   if (decision.ruled_out?.length) {
@@ -215,29 +314,37 @@ function decisionBox(fight, view, decision) {
   return box;
 }
 
-function pickSquare(fight, option) {
-  if (picks.get(fight.id) === option.square) {
-    decide(fight.id, views.get(fight.id), option.choice);
+function pickSquare(fight, decision, option) {
+  const key = pickKey(fight.id, decision.name);
+  onMap.set(fight.id, decision.name);
+  if (picks.get(key) === option.square) {
+    decide(fight.id, views.get(fight.id), decision, option);
     return;
   }
-  picks.set(fight.id, option.square);
+  picks.set(key, option.square);
   redraw(fight.id);
-  document.querySelector(`#play-decision button[data-square="${option.square}"]`)?.focus();
+  document.querySelector(`.play-decision[data-who="${CSS.escape(decision.name)}"] button[data-square="${CSS.escape(option.square)}"]`)?.focus();
 }
 
-async function decide(id, view, choice) {
-  const waiting = view.waiting?.[0];
-  if (!waiting) return;
-  for (const b of document.querySelectorAll("#play-decision button")) b.disabled = true;
-  const body = { step: view.step, who: waiting.who, kind: waiting.kind, choice, client_seed: clientSeed() };
+async function decide(id, view, decision, option) {
+  const box = document.querySelector(`.play-decision[data-who="${CSS.escape(decision.name)}"]`);
+  const buttons = box ? [...box.querySelectorAll("button")] : [];
+  for (const b of buttons) b.disabled = true;
+  const body = { step: view.step, who: decision.name, kind: decision.kind, choice: option.choice, client_seed: clientSeed() };
   const answer = await api("POST", `${roomPath()}/fights/${id}/decisions`, table.current.seat.key, body);
-  if (answer.ok) { picks.delete(id); await refresh(id); return; }
+  if (answer.ok) {
+    picks.delete(pickKey(id, decision.name));
+    // The moves this decision brought, walked before the fight is drawn anew.
+    if (answer.data?.step !== undefined) await walkStep(id, answer.data.step, answer.data.result?.lines);
+    await refresh(id);
+    return;
+  }
   if (answer.status === 409) {
     await refresh(id);
     setError($("play-error"), `The fight had moved on (${errorText(answer)}): it is shown as it is now.`);
     return;
   }
-  for (const b of document.querySelectorAll("#play-decision button")) b.disabled = false;
+  for (const b of buttons) b.disabled = false;
   setError($("play-error"), answer.status === 403 ? `Not yours: ${errorText(answer)}` : `Refused: ${errorText(answer)}`);
 }
 
@@ -279,24 +386,47 @@ function controlBox(fight, view) {
 
 const center = (square) => { const at = squareXY(square); return at && { x: at.x + 0.5, y: at.y + 0.5 }; };
 
-// Marks the map: the token awaited (yours highlighted), the squares you
-// can reach shaded with their cost on hover, the way to the square
-// picked, and the targets of your options.
+// A token's hover says why it is marked.
+function mark(svg, name, why) {
+  const token = svg.querySelector(`.token[data-name="${CSS.escape(name)}"]`);
+  if (!token) return;
+  token.classList.add("target");
+  token.style.pointerEvents = "auto"; // its hover, above the shaded squares
+  const reasons = new Set((token.dataset.why ?? "").split("; ").filter(Boolean));
+  for (const w of why) reasons.add(w);
+  token.dataset.why = [...reasons].join("; ");
+  const title = token.querySelector("title");
+  if (title) title.textContent = `${title.textContent.replace(/ \(target: .*\)$/, "")} (target: ${token.dataset.why})`;
+}
+
+// Marks the map: every token awaited (this member's highlighted), the
+// targets in the arcs and sight of each of this member's combatants asked
+// for a set action or a movement, the squares one of them can reach shaded
+// with their cost on hover, and the way to the square picked.
 export function decorate(svg, fight) {
   const view = views.get(fight.id);
   if (!view?.played || !svg) return;
-  const waiting = view.waiting?.[0];
-  const token = waiting && svg.querySelector(`.token[data-name="${CSS.escape(waiting.who)}"]`);
-  if (token) token.classList.add(mine(waiting.controller) ? "yours" : "awaited");
-  const decision = view.over ? null : view.decision;
+  for (const w of view.over ? [] : view.waiting ?? []) {
+    svg.querySelector(`.token[data-name="${CSS.escape(w.who)}"]`)?.classList.add(mine(w.controller) ? "yours" : "awaited");
+  }
+  walkDrawn(fight);
+  const decisions = decisionsOf(view);
+  for (const d of decisions) {
+    if (d.kind === "set-action" || d.kind === "movement") {
+      for (const t of view.targets?.[d.name] ?? []) {
+        mark(svg, t.name, [t.front_arc && "in your front arc", t.in_sight && "in sight"].filter(Boolean));
+      }
+    }
+    for (const option of d.options ?? []) if (option.choice?.target) mark(svg, option.choice.target, ["a target you may choose"]);
+  }
+  const decision = mapDecision(fight.id, view);
   if (!decision) return;
-  const pick = picks.get(fight.id);
-  const layer = svgEl("g", { class: "reach-layer" });
+  const pick = picks.get(pickKey(fight.id, decision.name));
+  const layer = svgEl("g", { class: "reach-layer", "data-who": decision.name });
   // One shaded square a square (an option may reach it more than one way:
-  // the map offers the cheapest, the list below every one).
+  // the map offers the cheapest, the list every one).
   const cheapest = new Map();
   for (const option of decision.options ?? []) {
-    if (option.choice?.target) svg.querySelector(`.token[data-name="${CSS.escape(option.choice.target)}"]`)?.classList.add("target");
     const best = cheapest.get(option.square);
     if (option.square && (!best || option.cost < best.cost)) cheapest.set(option.square, option);
   }
@@ -305,12 +435,12 @@ export function decorate(svg, fight) {
     if (!at) continue;
     const rect = svgEl("rect", { x: at.x + 0.04, y: at.y + 0.04, width: 0.92, height: 0.92, class: `reach${option.square === pick ? " picked" : ""}`, "data-reach": option.square });
     rect.append(svgEl("title", {}, `${option.square}: ${option.cost} MP`));
-    rect.addEventListener("click", () => pickSquare(fight, option));
+    rect.addEventListener("click", () => pickSquare(fight, decision, option));
     layer.append(rect);
   }
   const picked = pick && cheapest.get(pick);
   if (picked) {
-    const me = (view.state?.combatants ?? []).find((c) => c.name === waiting?.who);
+    const me = (view.state?.combatants ?? []).find((c) => c.name === decision.name);
     const points = [me?.square, ...(picked.path ?? [])].map(center).filter(Boolean).map((p) => `${p.x},${p.y}`).join(" ");
     layer.append(svgEl("polyline", { class: "way", points }));
     const end = center(picked.square);
@@ -321,31 +451,83 @@ export function decorate(svg, fight) {
   svg.insertBefore(layer, firstToken);
 }
 
-// A move, square by square: the token goes from where it stood through
-// the squares the decision named (each step one square, a straight line
-// between them), then the map is drawn as the fight now is.
-export function animateMove(from, squares, name) {
-  const svg = document.getElementById("fight-svg");
-  const token = svg?.querySelector(`.token[data-name="${CSS.escape(name)}"]`);
-  if (!token || !from) return Promise.resolve();
+// The moves of a step's log lines: each line of a combatant's that reads
+// "E5 to F6, diagonal, 2 MP; F6 to F7, ..." (a turn in place enters no
+// square): who, from where, and the squares entered in order.
+function movesOfLines(lines, names) {
+  const moves = [];
+  for (const line of lines ?? []) {
+    const text = String(line.text ?? "");
+    const steps = [...text.matchAll(/\b([A-Z]+\d+) to ([A-Z]+\d+)\b/g)];
+    const name = names.filter((n) => text.startsWith(`${n} `)).sort((a, b) => b.length - a.length)[0];
+    if (steps.length && name) moves.push({ name, from: steps[0][1], squares: steps.map((m) => m[2]) });
+  }
+  return moves;
+}
+
+// The walks of each step of a fight, by `fight step`: a step is walked once
+// (the page that made the decision from the answer to it, the others from
+// the room's log before the step is drawn, or from the lines drawn), and
+// whoever asks again waits for the same walk. The steps up to the first the
+// page read are history: never walked.
+const walks = new Map();
+const walkedUpTo = new Map(); // fight id -> the step the page first read
+
+function walkStep(id, step, lines) {
+  const key = `${id} ${step}`;
+  if (step <= (walkedUpTo.get(id) ?? Infinity)) return Promise.resolve();
+  if (!walks.has(key)) {
+    const names = (views.get(id)?.state?.combatants ?? []).map((c) => c.name);
+    walks.set(key, Promise.all(movesOfLines(lines, names).map(walk)));
+  }
+  return walks.get(key);
+}
+
+// One move, square by square (each step one square to the next, as the log
+// has it: never across a wall), the token found again at each step (the map
+// may be drawn again meanwhile); a way the page cannot follow is not walked.
+function walk(move) {
   const steps = [];
-  let at = squareXY(from);
-  for (const square of squares) {
-    const to = squareXY(String(square).split(":")[0]);
-    if (!to) continue;
-    while (at.x !== to.x || at.y !== to.y) {
-      at = { x: at.x + Math.sign(to.x - at.x), y: at.y + Math.sign(to.y - at.y) };
-      steps.push({ ...at });
-    }
+  let at = squareXY(move.from);
+  for (const square of move.squares) {
+    const to = squareXY(square);
+    if (!at || !to || Math.abs(to.x - at.x) > 1 || Math.abs(to.y - at.y) > 1) return Promise.resolve();
+    steps.push(to);
+    at = to;
   }
   return new Promise((done) => {
     const next = () => {
       const step = steps.shift();
-      if (!step) { done(); return; }
+      const token = document.querySelector(`#fight-svg .token[data-name="${CSS.escape(move.name)}"]`);
+      if (!step || !token) { done(); return; }
       token.setAttribute("transform", `translate(${step.x + 0.5} ${step.y + 0.5})`);
       token.dataset.moving = `${columnName(step.x)}${step.y + 1}`;
       setTimeout(next, 90);
     };
-    next();
+    // From the next task: a map being drawn is in the page by then.
+    setTimeout(next, 0);
   });
+}
+
+// A movement decision's step, walked before the map is drawn as the fight
+// now is: the moves its lines log (every combatant the step moved: a
+// movement is logged once every move of the phase is decided), read from
+// the room's log (the events after the fight as this page last read it).
+export async function animateMove() {
+  const shown = views.get(shownId);
+  if (!shown || !table.current) return;
+  try {
+    const response = await fetch(`${roomPath()}/log?after=${shown.seq}`, { headers: { authorization: `Bearer ${table.current.seat.key}` } });
+    if (!response.ok) return;
+    const events = (await response.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const made = events.find((e) => e.kind === "fight-decision" && e.body?.action?.fight === shownId);
+    if (made) await walkStep(shownId, made.body.action.step, made.body.result?.lines);
+  } catch { /* no walk: the map is drawn as the fight is */ }
+}
+
+// The moves of a step drawn without a walk before it (a decision that is
+// no movement ended the phase): walked on the map just drawn.
+function walkDrawn(fight) {
+  const step = fight.step;
+  if (!walks.has(`${fight.id} ${step}`)) walkStep(fight.id, step, fight.lines.filter((l) => l.step === step));
 }

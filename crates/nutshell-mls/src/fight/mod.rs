@@ -39,6 +39,7 @@ mod play;
 mod report;
 mod round_choices;
 mod shooting;
+mod sight;
 mod turn;
 mod wounds;
 
@@ -47,6 +48,7 @@ pub use decide::{Choice, Controller, Decision, Kind, Made, Move, Opt, RuledOut};
 pub use play::{Next, Play};
 pub use report::{CombatantReport, EndingReport, FightReport, MapReport};
 pub use shooting::range_penalty;
+pub use sight::Target;
 
 use crate::body::{HitKind, Location};
 use crate::dice::Dice;

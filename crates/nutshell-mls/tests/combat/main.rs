@@ -11,6 +11,7 @@ mod map_fights;
 mod properties;
 mod schedule;
 mod simulate;
+mod targets;
 
 use nutshell_dice::Scripted;
 use nutshell_mls::sheet::Side;

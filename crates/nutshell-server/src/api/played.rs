@@ -557,6 +557,20 @@ async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, Api
     if let Some(ending) = fight.ending() {
         answer["ending"] = json!(fight.report(ending).ending);
     }
+    // On a map, each standing combatant's enemies he could strike (in his
+    // front arc) or shoot (in sight) from where he stands: the page marks
+    // them for the one whose decision it is (mls, Who May Attack, Who May
+    // Shoot). Not in `state`, whose hashes old logs keep.
+    if fight.on_map() && fight.ending().is_none() {
+        let targets: Map<String, Value> = fight
+            .fighters()
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.standing())
+            .map(|(i, f)| (f.sheet.name.clone(), json!(fight.targets(i))))
+            .collect();
+        answer["targets"] = Value::Object(targets);
+    }
     let Running::Played(played) = &running else {
         return Ok(answer);
     };

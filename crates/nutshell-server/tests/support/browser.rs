@@ -322,6 +322,37 @@ impl Browser<'_> {
         panic!("Tab never reached #{id}");
     }
 
+    /// Waits until the page's status says it is live (in its room, the
+    /// event stream open).
+    pub async fn live(&self) {
+        self.until(
+            "return document.getElementById('status').textContent.includes('live')",
+            Duration::from_secs(10),
+            "the page is live",
+        )
+        .await;
+    }
+
+    /// Presses Tab (or, within the row or list of buttons the element `css`
+    /// selects is in, the right arrow) until that element has the keyboard's
+    /// focus; panics if it never does.
+    pub async fn keys_to(&self, css: &str) {
+        let script = format!(
+            "const t = document.querySelector({css:?}); const a = document.activeElement; \
+             if (!t) return 'missing'; if (a === t) return 'there'; \
+             return a && a.parentElement === t.parentElement ? 'row' : 'away'"
+        );
+        for _ in 0..300 {
+            match self.js(&script).await.as_str().unwrap() {
+                "there" => return,
+                "row" => self.keys("\u{E014}").await,
+                "missing" => tokio::time::sleep(Duration::from_millis(50)).await,
+                _ => self.keys("\u{E004}").await,
+            }
+        }
+        panic!("the keyboard never reached {css}");
+    }
+
     pub async fn close(self) {
         self.driver
             .call(
