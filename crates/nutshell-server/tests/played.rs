@@ -1205,3 +1205,19 @@ async fn a_restarted_server_takes_an_expired_default_without_a_read() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
+
+/// A played fight's log written before the members of a side could declare
+/// in any order (Ann and Cid, Ada's and Bo's, on one side, asked one at a
+/// time; recorded by that server) still verifies: every decision replays,
+/// and its results are the same but for `also_waiting`, which it did not
+/// write.
+#[test]
+fn a_played_log_written_before_any_order_still_verifies() {
+    let log = include_str!("data/played-before-any-order.jsonl");
+    let report = verify(log).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(report.rolls_pending, 0);
+    let events = decision_events(log, 4);
+    assert!(events.len() >= 10, "{}", events.len());
+    assert!(!log.contains("also_waiting"));
+    assert_eq!(events[0]["body"]["result"]["waiting"]["who"], "Ann");
+}
