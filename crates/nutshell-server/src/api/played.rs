@@ -437,9 +437,10 @@ fn schedule(state: &AppState, room: &str, id: i64, played: &Played) {
     }
 }
 
-/// Arms the timers of every played fight in progress (a server starting:
-/// decisions whose time runs out while nobody reads the fight are taken by
-/// the engine all the same). Reads each such fight once.
+/// Arms the timers of every played fight in progress with a time for
+/// decisions (a server starting: decisions whose time runs out while nobody
+/// reads the fight are taken by the engine all the same). Reads each such
+/// fight's events once, and rebuilds only those with a time.
 pub(crate) async fn arm_all(state: AppState) {
     let Ok(fights) = state.store.played_fights().await else {
         return;
@@ -449,6 +450,17 @@ pub(crate) async fn arm_all(state: AppState) {
             continue;
         };
         if head.body["result"]["over"] == true {
+            continue;
+        }
+        // Only a fight with a time for decisions (set at its start or by a
+        // change of control) is replayed.
+        let Ok(events) = state.store.thread(&room, id).await else {
+            continue;
+        };
+        let timed = events
+            .iter()
+            .any(|e| e.body["decision_seconds"].as_u64().is_some());
+        if !timed {
             continue;
         }
         let Ok((_, running)) = current(&state, &room, id).await else {
