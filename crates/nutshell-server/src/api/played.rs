@@ -7,10 +7,11 @@
 //!   `decision_seconds`) starts one: a `fight` event naming every
 //!   combatant's controller, then a `fight-decision` event that runs the
 //!   fight to the first person's decision.
-//! - `GET /fights/{fight}` shows it: the state, who controls whom, whose
-//!   decision is awaited and, to that decision's controller only, its
-//!   options.
-//! - `POST /fights/{fight}/decisions` answers the decision awaited: a
+//! - `GET /fights/{fight}` shows it: the state, who controls whom, every
+//!   decision awaited (several when the members of the side acting are asked
+//!   for their set actions at once) and, to each decision's controller only,
+//!   its options.
+//! - `POST /fights/{fight}/decisions` answers a decision awaited: a
 //!   `fight-decision` event whose action holds the answer and whose dice are
 //!   keyed by it ([`crate::action::Action::FightDecision`]); its result
 //!   holds the rounds it let the fight resolve.
@@ -21,8 +22,11 @@
 //!
 //! Every event of a played fight continues the fight's thread; its `step`
 //! is its number in it (the fight's own event is 0). A decision quotes the
-//! step it answers, so an answer to a decision that is no longer awaited is
-//! refused (409 `stale`) and of two answers at once one is written.
+//! step it read, and is taken only while its decision has been awaited ever
+//! since ([`crate::fight::Since`]): an answer to a decision no longer
+//! awaited, or asked again since, is refused (409 `stale`); of two answers
+//! to one decision at once one is written, while answers to two decisions
+//! at once are both written, one after the other.
 
 use std::time::Duration;
 
@@ -595,10 +599,11 @@ fn controller_json(control: Control, members: &[Member]) -> Value {
 /// `GET /api/rooms/{room}/fights/{fight}`: the fight as it stands, for any
 /// member who may see it: `fight`, `played`, `step` (its thread's last
 /// event's number, which a decision quotes), `start`, `state`, `over`,
-/// `ending` once over, `controllers`, `waiting` (whose decision is awaited,
-/// its kind, its controller, its `deadline`) and `decision` (the engine's
-/// decision with its options, only to whoever controls the combatant
-/// awaited). A decision whose time ran out is taken by the engine first.
+/// `ending` once over, `controllers`, `waiting` (every decision awaited:
+/// whose, its kind, turn, round, controller, `deadline`), `decisions` (the
+/// engine's decisions with their options of those the viewer controls) and
+/// `decision` (the first of them). Decisions whose time ran out are taken by
+/// the engine first.
 pub async fn show(
     State(state): State<AppState>,
     InRoom(me): InRoom,
@@ -685,10 +690,11 @@ pub struct DecisionRequest {
     pub client_seed: String,
 }
 
-/// Answers the decision fight `fight` awaits: 403 for a combatant the
-/// member does not control, 400 `illegal_decision` naming the rule's
-/// sentence, 409 `stale` when `step` is not the fight's step or the
-/// decision awaited is another; else 201 with the `fight-decision` event
+/// Answers a decision fight `fight` awaits (`who`'s of kind `kind`): 403
+/// for a combatant the member does not control, 400 `illegal_decision`
+/// naming the rule's sentence, 409 `stale` when that decision is not
+/// awaited or has not been awaited ever since `step`; else 201 with the
+/// `fight-decision` event
 /// (as the member sees it) and its result: the log lines of the rounds the
 /// fight resolved until the next person's decision (or its end), the state
 /// and the next `waiting`.
