@@ -60,37 +60,49 @@ impl Fight {
         ready: bool,
         dice: &mut Dice<'_>,
     ) -> Result<(), FightError> {
-        let members: Vec<usize> = (0..self.fighters.len())
-            .filter(|&i| self.fighters[i].side == side)
-            .collect();
+        if !self.deciding() {
+            // Every choice the engine's: in the fighters' order.
+            for i in 0..self.fighters.len() {
+                if self.fighters[i].side == side && self.fighters[i].standing() {
+                    self.act(i, ready, dice)?;
+                }
+            }
+            return Ok(());
+        }
         let mut acted = vec![false; self.fighters.len()];
         loop {
-            let left: Vec<usize> = members
-                .iter()
-                .copied()
-                .filter(|&i| !acted[i] && self.fighters[i].standing())
+            let left: Vec<usize> = (0..self.fighters.len())
+                .filter(|&i| {
+                    self.fighters[i].side == side && !acted[i] && self.fighters[i].standing()
+                })
                 .collect();
             if left.is_empty() {
                 return Ok(());
             }
             let i = self.next_to_act(&left, ready)?;
             acted[i] = true;
-            let action = self.set_action(i, ready, dice)?;
-            self.fighters[i].action = Some(action);
-            if ready {
-                self.note(Some(rule::SET_ACTIONS), |s| {
-                    format!("{} stands ready to {}", s.name(i), action.name())
-                });
-                continue;
-            }
-            if action == Action::Flee {
-                self.fighters[i].fled_turn = Some(self.turn);
-            }
-            self.note(Some(rule::SET_ACTIONS), |s| {
-                format!("{} chooses {}", s.name(i), action.name())
-            });
-            self.make_move(i, action)?;
+            self.act(i, ready, dice)?;
         }
+    }
+
+    /// `i` chooses his set action and makes its move (`ready`: only stands
+    /// ready with it, P-22).
+    fn act(&mut self, i: usize, ready: bool, dice: &mut Dice<'_>) -> Result<(), FightError> {
+        let action = self.set_action(i, ready, dice)?;
+        self.fighters[i].action = Some(action);
+        if ready {
+            self.note(Some(rule::SET_ACTIONS), |s| {
+                format!("{} stands ready to {}", s.name(i), action.name())
+            });
+            return Ok(());
+        }
+        if action == Action::Flee {
+            self.fighters[i].fled_turn = Some(self.turn);
+        }
+        self.note(Some(rule::SET_ACTIONS), |s| {
+            format!("{} chooses {}", s.name(i), action.name())
+        });
+        self.make_move(i, action)
     }
 
     /// Which of `left` (members yet to act, in the fighters' order) acts
