@@ -27,7 +27,7 @@
 use std::sync::Arc;
 
 use nutshell_dice::Seeded;
-use nutshell_mls::fight::{Controller, Made, Play};
+use nutshell_mls::fight::{Controller, Decision, Kind, Made, Play};
 use nutshell_mls::map::BattleMap;
 use nutshell_mls::sheet::Side;
 use nutshell_mls::{Fight, FightOptions, Progress};
@@ -348,6 +348,35 @@ pub struct Played {
     /// Seconds a person has to decide before the engine's default is
     /// taken (none: no limit).
     pub decision_seconds: Option<u64>,
+    /// Since when each decision waited for has been waited for, in the
+    /// order of [`Play::pending_all`] ([`Played::track`]).
+    pub since: Vec<Since>,
+}
+
+/// When a decision waited for became so: the number of the event of the
+/// fight's thread after which it was first waited for, and that event's
+/// time. A decision still waited for after the next event (the same
+/// combatant, kind, turn and round) keeps its `since`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Since {
+    /// The combatant (index into the fight's fighters).
+    pub who: usize,
+    /// The kind of decision.
+    pub kind: Kind,
+    /// Its turn.
+    pub turn: u32,
+    /// Its round.
+    pub round: usize,
+    /// The step (event number in the thread) at which it became pending.
+    pub step: i64,
+    /// The time of that event, in milliseconds since 1970.
+    pub at_ms: i64,
+}
+
+impl Since {
+    fn of(&self, d: &Decision) -> bool {
+        (self.who, self.kind, self.turn, self.round) == (d.who, d.kind, d.turn, d.round)
+    }
 }
 
 /// Who controls a combatant of a played fight: in JSON `"gm"`, `"engine"`
@@ -425,7 +454,36 @@ impl Played {
             play: Play::new(fight, engine),
             control,
             decision_seconds,
+            since: Vec::new(),
         }
+    }
+
+    /// Notes, after the fight's event number `step` (written at `at_ms`),
+    /// since when each decision waited for is waited for: one waited for
+    /// before keeps its step; a new one gets this one.
+    pub fn track(&mut self, step: i64, at_ms: i64) {
+        let before = std::mem::take(&mut self.since);
+        self.since = self
+            .play
+            .pending_all()
+            .iter()
+            .map(|d| {
+                before.iter().find(|s| s.of(d)).copied().unwrap_or(Since {
+                    who: d.who,
+                    kind: d.kind,
+                    turn: d.turn,
+                    round: d.round,
+                    step,
+                    at_ms,
+                })
+            })
+            .collect();
+    }
+
+    /// Since when `d` (one of the decisions waited for) has been waited
+    /// for.
+    pub fn since_of(&self, d: &Decision) -> Option<Since> {
+        self.since.iter().find(|s| s.of(d)).copied()
     }
 
     /// The names of the combatants the engine controls: what a decision's
@@ -444,23 +502,37 @@ impl Played {
 }
 
 /// What the fight waits for after a decision event, as its result gives
-/// it: the combatant, the kind, the turn and round (no options: those are
-/// shown only to the combatant's controller).
+/// it: the first decision waited for (the combatant, the kind, the turn and
+/// round; no options: those are shown only to the combatant's controller),
+/// or null.
 pub fn waiting(play: &Play) -> Value {
     match play.pending() {
-        Some(d) => json!({"who": d.name, "kind": d.kind, "turn": d.turn, "round": d.round}),
+        Some(d) => waited(d),
         None => Value::Null,
     }
 }
 
+fn waited(d: &Decision) -> Value {
+    json!({"who": d.name, "kind": d.kind, "turn": d.turn, "round": d.round})
+}
+
+/// The decisions waited for after the first, in the shape of [`waiting`]
+/// (a decision event's result has them as `also_waiting` when there are
+/// any: several members of a side declaring their set actions at once).
+pub fn also_waiting(play: &Play) -> Vec<Value> {
+    play.pending_all().iter().skip(1).map(waited).collect()
+}
+
 /// Performs a decision event of a played fight with `dice`: hands the
 /// combatants named in `engine` (and only them) to the engine, answers the
-/// decision waited for with `made` (none: the fight only goes on, as at its
-/// start or when the combatant waited for was handed to the engine), and
-/// runs the fight until a person must decide or it is over. The result
-/// holds the log lines of the rounds resolved, the state, `waiting` (the
-/// next decision's combatant and kind, or null) and, once over, the ending
-/// and the checks earned. `nutshell verify` replays with this.
+/// decision waited for that `made` names (its combatant and kind: any of
+/// those waited for; none: the fight only goes on, as at its start or when
+/// a combatant waited for was handed to the engine), and runs the fight
+/// until a person must decide or it is over. The result holds the log lines
+/// of the rounds resolved, the state, `waiting` (the first decision waited
+/// for next, or null), `also_waiting` (the others, only when there are any)
+/// and, once over, the ending and the checks earned. `nutshell verify`
+/// replays with this.
 pub fn decide(
     play: &mut Play,
     dice: &mut Seeded,
@@ -492,18 +564,24 @@ pub fn decide(
             play.set_controller(i, wanted).map_err(rules)?;
         }
     }
-    match (made, play.pending()) {
-        (Some(m), Some(d)) => {
-            if d.name != m.who || d.kind != m.kind {
+    let pending = play.pending_all();
+    match (made, pending.first()) {
+        (Some(m), Some(_)) => {
+            let Some(d) = pending.iter().find(|d| d.name == m.who && d.kind == m.kind) else {
+                let awaited: Vec<String> = pending
+                    .iter()
+                    .map(|d| format!("{}'s {}", d.name, d.kind.name()))
+                    .collect();
                 return Err(RollError::Rules(format!(
-                    "the fight waits for {}'s {}, not {}'s {}",
-                    d.name,
-                    d.kind.name(),
+                    "the fight waits for {}, not {}'s {}",
+                    awaited.join(", "),
                     m.who,
                     m.kind.name()
                 )));
-            }
-            play.answer_as(m.choice.clone(), m.by).map_err(rules)?;
+            };
+            let (who, kind) = (d.who, d.kind);
+            play.answer_for(who, kind, m.choice.clone(), m.by)
+                .map_err(rules)?;
         }
         (Some(m), None) => {
             return Err(RollError::Rules(format!(
@@ -530,6 +608,12 @@ pub fn decide(
         "over": false,
         "waiting": waiting(play),
     });
+    // Only when several are waited for, so that earlier results keep
+    // their text.
+    let also = also_waiting(play);
+    if !also.is_empty() {
+        result["also_waiting"] = json!(also);
+    }
     if let Some(ending) = fight.ending().cloned() {
         let report = fight.report(&ending);
         result["over"] = json!(true);

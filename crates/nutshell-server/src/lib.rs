@@ -110,7 +110,7 @@ pub fn state_with(store: Store, limits: &ServerLimits, rate: rate::RateLimit) ->
     if store.backend() == store::Backend::Postgres {
         hub.listen_postgres(store.clone());
     }
-    AppState {
+    let state = AppState {
         store,
         hub,
         limits: limits.engine.clone(),
@@ -120,7 +120,13 @@ pub fn state_with(store: Store, limits: &ServerLimits, rate: rate::RateLimit) ->
         pool: Arc::new(work::WorkPool::new(limits.pool.clone())),
         render: Arc::new(work::WorkPool::new(limits.render.clone())),
         request_timeout: limits.request_timeout,
+    };
+    // The decisions of played fights in progress whose time runs out are
+    // taken by the engine even if nobody reads the fight after a restart.
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(api::played::arm_all(state.clone()));
     }
+    state
 }
 
 /// Connects to the database, binds the address and serves until Ctrl-C or

@@ -40,7 +40,7 @@ use serde_json::Value;
 
 use crate::action::Action;
 use crate::fair::{self, Link, RollRecord};
-use crate::fight::{self, FightRequest, Rounds, Running};
+use crate::fight::{self, Control, FightRequest, Rounds, Running};
 use crate::replay::{self, legacy};
 
 /// What a log holds, once checked.
@@ -217,6 +217,9 @@ struct Replay {
     fight: Option<Running>,
     steps: i64,
     waiting: VecDeque<Pending>,
+    /// A played fight's controllers as its events so far leave them (its
+    /// start's `control`, then each change of control), by combatant name.
+    control: Vec<(String, Control)>,
 }
 
 /// Checks the log `text` (JSON lines, as `GET /api/rooms/{room}/log` gives
@@ -695,6 +698,7 @@ impl<'l> Verifier<'l> {
                 fight: None,
                 steps: 0,
                 waiting: VecDeque::new(),
+                control: Vec::new(),
             },
         );
         // (A secret fight's start holds no dice and, from earlier servers,
@@ -726,9 +730,64 @@ impl<'l> Verifier<'l> {
             Running::Stepped(fight)
         };
         if let Some(replay) = self.fights.get_mut(&seq) {
+            if let Running::Played(played) = &running {
+                replay.control = played
+                    .play
+                    .fight()
+                    .fighters()
+                    .iter()
+                    .zip(&played.control)
+                    .map(|(f, c)| (f.sheet.name.clone(), *c))
+                    .collect();
+            }
             replay.fight = Some(running);
         }
         Ok(())
+    }
+
+    /// A played fight's decision is written by whoever controlled its
+    /// combatant then: a person's by that member (the GM's by the GM), the
+    /// engine's by the GM, who writes the engine's decisions.
+    fn decided_by(&self, at: &At, id: i64, action: &Action, roller: i64) -> Result<(), Failure> {
+        let (line, seq) = (at.line, at.seq);
+        let Action::FightDecision {
+            decision: Some(made),
+            ..
+        } = action
+        else {
+            return Ok(());
+        };
+        let Some(replay) = self.fights.get(&id) else {
+            return Ok(());
+        };
+        let Some((_, control)) = replay.control.iter().find(|(n, _)| *n == made.who) else {
+            return Ok(());
+        };
+        let ok = match made.by {
+            nutshell_mls::fight::Controller::Engine => roller == 0,
+            nutshell_mls::fight::Controller::Person => match control {
+                Control::Gm => roller == 0,
+                Control::Member(member) => roller == *member,
+                Control::Engine => false,
+            },
+        };
+        if ok {
+            return Ok(());
+        }
+        let by = match made.by {
+            nutshell_mls::fight::Controller::Engine => "the engine's",
+            nutshell_mls::fight::Controller::Person => "a person's",
+        };
+        fail(
+            line,
+            format!(
+                "event {seq}: {}'s {} is written as {by} by member {roller}, who did not control {} then (their controller: {})",
+                made.who,
+                made.kind.name(),
+                made.who,
+                control.to_json()
+            ),
+        )
     }
 
     /// A played fight's change of control: it draws no dice and takes its
@@ -739,6 +798,15 @@ impl<'l> Verifier<'l> {
         let id = body_int(body, "fight", line)?;
         let number = body_int(body, "step", line)?;
         let full = self.hidden_seen == 0 && self.report.first_seq == 1;
+        if let (Some(replay), Some(name)) = (self.fights.get_mut(&id), body["who"].as_str()) {
+            let control = Control::from_json(&body["controller"]).map_err(|e| Failure {
+                line,
+                message: format!("event {seq}: {e}"),
+            })?;
+            if let Some(entry) = replay.control.iter_mut().find(|(n, _)| n == name) {
+                entry.1 = control;
+            }
+        }
         let Some(replay) = self.fights.get_mut(&id) else {
             if full {
                 return fail(
@@ -860,6 +928,7 @@ impl<'l> Verifier<'l> {
                         ),
                     );
                 }
+                self.decided_by(at, *fight, &action, roller)?;
             }
             Action::FightStep {
                 fight,
@@ -1119,7 +1188,18 @@ impl<'l> Verifier<'l> {
                 );
             }
         };
-        if comparable_hash(&again) != roll.result {
+        // A decision written before several decisions could be awaited at
+        // once says only the first (`waiting`): its result is the same
+        // without the others (`also_waiting`).
+        let earlier = || {
+            let mut without = again.clone();
+            without
+                .as_object_mut()
+                .and_then(|o| o.remove("also_waiting"))
+                .is_some()
+                && comparable_hash(&without) == roll.result
+        };
+        if comparable_hash(&again) != roll.result && !(stepped && earlier()) {
             if stepped {
                 return fail(
                     roll.line,

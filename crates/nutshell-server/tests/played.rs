@@ -55,6 +55,7 @@ on_both_databases!(
     a_secret_played_fight_is_the_gms_alone,
     the_time_for_a_decision_runs_out_and_the_engine_decides,
     the_gm_hands_a_combatant_to_the_engine_and_the_fight_goes_on,
+    two_players_declare_their_set_actions_in_any_order,
 );
 
 const PARTY: &str = include_str!("../../../examples/mls/skirmish/party.toml");
@@ -129,15 +130,27 @@ async fn play_to_end(room: &str, id: i64, seats: &[Seat<'_>]) -> Played {
         let waiting = &view["waiting"][0];
         let who = waiting["who"].as_str().unwrap().to_string();
         let d = decider(seats, &waiting["controller"]);
-        // Each sees who is awaited; only the controller sees the options.
+        // Each sees who is awaited; only the controller sees the options
+        // (another member sees those of their own combatants awaited too).
         for (i, v) in views.iter().enumerate() {
             assert_eq!(v["waiting"][0]["who"], who, "{v}");
             assert_eq!(v["step"], view["step"]);
+            let theirs: Vec<&Value> = v["waiting"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|w| decider(seats, &w["controller"]) == i)
+                .collect();
+            let shown = v["decisions"].as_array().unwrap();
+            assert_eq!(shown.len(), theirs.len(), "{v}");
+            for (w, s) in theirs.iter().zip(shown) {
+                assert_eq!((&w["who"], &w["kind"]), (&s["name"], &s["kind"]), "{v}");
+            }
             if i == d {
                 assert_eq!(v["decision"]["name"], who, "{v}");
             } else {
-                assert!(
-                    v.get("decision").is_none(),
+                assert_ne!(
+                    v["decision"]["name"], who,
                     "{} sees {who}'s options",
                     seats[i].who.name
                 );
@@ -972,4 +985,239 @@ async fn a_combatant_named_as_a_players_sheet_is_that_players() {
         json!({"member": players[0].id, "name": "Ada"})
     );
     assert_eq!(fight["controllers"][1]["controller"], "gm");
+}
+
+/// Ann (Ada's) and Cid (Bo's) on side a, on the line four squares from
+/// Bob (the engine's).
+fn two_players(ada: i64, bo: i64, seconds: Option<u64>) -> Value {
+    let one = |name: &str, thp: i64, dam: i64| {
+        format!(
+            "[[combatant]]\nname = \"{name}\"\nthp = {thp}\nskills = {{ blade = 6 }}\nweapons = [{{ name = \"blade\", skill = \"blade\", dam = {dam} }}]\n"
+        )
+    };
+    // Bob lasts: many hit points, and only a scratch from either.
+    json!({
+        "a": format!("{}{}", one("Ann", 40, 1), one("Cid", 40, 1)), "b": one("Bob", 90, 1),
+        "distance": 4,
+        "played": true, "decision_seconds": seconds,
+        "control": {"Ann": ada, "Cid": bo, "Bob": "engine"},
+    })
+}
+
+/// The set actions awaited (`waiting`), as (who, kind).
+fn awaited(view: &Value) -> Vec<(String, String)> {
+    view["waiting"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["who"].as_str().unwrap().to_string(),
+                w["kind"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn set_actions(names: &[&str]) -> Vec<(String, String)> {
+    names
+        .iter()
+        .map(|n| (n.to_string(), "set-action".to_string()))
+        .collect()
+}
+
+/// Reads the fight until both of side a's set actions are awaited (the
+/// engine's turns go on by themselves; anything else awaited, a timing for
+/// one, is answered with its default by its controller, one of `who`).
+async fn both_awaited(app: &App, path: &str, who: &[&Who]) -> Value {
+    for _ in 0..200 {
+        let (status, view) = app.get(path, &who[0].key).await;
+        assert_eq!(status, 200, "{view}");
+        assert_eq!(view["over"], false, "{view}");
+        if awaited(&view) == set_actions(&["Ann", "Cid"]) {
+            return view;
+        }
+        let member = view["waiting"][0]["controller"]["member"].as_i64().unwrap();
+        let key = &who.iter().find(|w| w.id == member).unwrap().key;
+        let (_, mine) = app.get(path, key).await;
+        let d = &mine["decision"];
+        let answer = json!({"step": mine["step"], "who": d["name"], "kind": d["kind"], "choice": d["default"]});
+        let (status, done) = app.post(&format!("{path}/decisions"), key, answer).await;
+        assert_eq!(status, 201, "{done}");
+    }
+    panic!("both set actions never awaited again");
+}
+
+/// The issue: "the active side's members may declare in any order" (mls,
+/// Party Turns and Turn Order; docs/server.md, "Playing a fight"). Both set
+/// actions are awaited at once and listed in `waiting`, each member seeing
+/// their own in `decisions`; Bo answers Cid's first and Ada then Ann's,
+/// quoting the step she read before Bo answered: both are applied, Cid
+/// choosing first. Next turn both answer at the same moment: both apply.
+/// Then Ada answers Ann's twice at once: one 201, one 409. The log
+/// verifies; a decision for Ann written by Bo (a forged log) fails.
+async fn two_players_declare_their_set_actions_in_any_order(backend: Backend) {
+    let Some(app) = spawn_app(backend, "two_players_declare_in_any_order").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
+    let (ada, bo) = (&players[0], &players[1]);
+    let fights = format!("/api/rooms/{room}/fights");
+    let (status, fight) = app
+        .post(&fights, &gm.key, two_players(ada.id, bo.id, None))
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    let path = format!("{fights}/{id}");
+    let decisions = format!("{path}/decisions");
+    // Both awaited; each member sees their own decision only.
+    let view = both_awaited(&app, &path, &[ada, bo]).await;
+    assert_eq!(view["waiting"][0]["controller"]["member"], ada.id);
+    assert_eq!(view["waiting"][1]["controller"]["member"], bo.id);
+    assert_eq!(view["decision"]["name"], "Ann");
+    assert_eq!(view["decisions"].as_array().unwrap().len(), 1);
+    let (_, bos) = app.get(&path, &bo.key).await;
+    assert_eq!(bos["decision"]["name"], "Cid");
+    assert_eq!(bos["decisions"][0]["name"], "Cid");
+    let (_, gms) = app.get(&path, &gm.key).await;
+    assert!(gms.get("decision").is_none(), "{gms}");
+    assert_eq!(gms["decisions"], json!([]));
+    let step = view["step"].as_i64().unwrap();
+    let answer = |who: &str, step: i64| json!({"step": step, "who": who, "kind": "set-action", "choice": {"action": "respond"}});
+    // Bo first, then Ada on the step she read.
+    let (status, cid) = app.post(&decisions, &bo.key, answer("Cid", step)).await;
+    assert_eq!(status, 201, "{cid}");
+    assert_eq!(cid["result"]["waiting"]["who"], "Ann", "{cid}");
+    assert!(cid["result"].get("also_waiting").is_none(), "{cid}");
+    let (status, ann) = app.post(&decisions, &ada.key, answer("Ann", step)).await;
+    assert_eq!(status, 201, "{ann}");
+    let lines: Vec<&str> = ann["result"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    let at = |part: &str| lines.iter().position(|l| l.contains(part)).unwrap();
+    assert!(
+        at("Cid chooses Respond") < at("Ann chooses Respond"),
+        "{lines:?}"
+    );
+    // Next turn: both at once, both applied one after the other.
+    let view = both_awaited(&app, &path, &[ada, bo]).await;
+    let step = view["step"].as_i64().unwrap();
+    let (a, b) = tokio::join!(
+        app.post(&decisions, &ada.key, answer("Ann", step)),
+        app.post(&decisions, &bo.key, answer("Cid", step)),
+    );
+    assert_eq!((a.0, b.0), (201, 201), "{} / {}", a.1, b.1);
+    // The same decision twice at once: one is written, the other is stale.
+    let view = both_awaited(&app, &path, &[ada, bo]).await;
+    let step = view["step"].as_i64().unwrap();
+    let (a, b) = tokio::join!(
+        app.post(&decisions, &ada.key, answer("Ann", step)),
+        app.post(&decisions, &ada.key, answer("Ann", step)),
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort();
+    assert_eq!(statuses, [201, 409], "{} / {}", a.1, b.1);
+    let lost = if a.0 == 409 { &a.1 } else { &b.1 };
+    assert_eq!(lost["error"]["code"], "stale", "{lost}");
+    // An answer quoting a step before its decision was asked: stale.
+    let (status, error) = app.post(&decisions, &bo.key, answer("Cid", step - 1)).await;
+    assert_eq!(status, 409, "{error}");
+    let log = reveal_and_verify(&app, &room, &gm).await;
+    let events = decision_events(&log, id);
+    let first = &events[0]["body"]["result"];
+    assert_eq!(first["waiting"]["who"], "Ann");
+    assert_eq!(first["also_waiting"][0]["who"], "Cid", "{first}");
+    // Ada's decision for Ann, as if Bo had written it: refused by verify.
+    let forged = events
+        .iter()
+        .find(|e| {
+            e["body"]["action"]["decision"]["who"] == "Ann"
+                && e["body"]["action"]["decision"]["by"] == "person"
+        })
+        .unwrap();
+    let seq = forged["seq"].as_i64().unwrap();
+    let edited = reseal(&log, seq, |body| {
+        body["roller"] = json!(bo.id);
+        body["name"] = json!("Bo");
+    });
+    let failure = verify(&edited).expect_err("a decision by a member who does not control it");
+    assert!(
+        failure.message.contains(&format!("event {seq}")),
+        "{failure}"
+    );
+    assert!(failure.message.contains("did not control Ann"), "{failure}");
+}
+
+/// A server restarted (`kill -9`) in the middle of a played fight whose
+/// decisions have a time: once the time runs out the engine takes its
+/// default, though nobody reads the fight (docs/server.md, "Playing a
+/// fight": a server starting arms the time of every fight in progress).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_takes_an_expired_default_without_a_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite:{}", dir.path().join("table.db").display());
+    let (mut process, base) = serve(&database);
+    let app = table::at(base);
+    let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
+    let (status, fight) = app
+        .post(
+            &format!("/api/rooms/{room}/fights"),
+            &gm.key,
+            two_players(players[0].id, players[1].id, Some(2)),
+        )
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    let id = fight["fight"].as_i64().unwrap();
+    assert_eq!(fight["waiting"].as_array().unwrap().len(), 2, "{fight}");
+    for w in fight["waiting"].as_array().unwrap() {
+        assert!(w["deadline"].is_string(), "{w}");
+    }
+    process.0.kill().unwrap(); // SIGKILL, before the time runs out
+    process.0.wait().unwrap();
+    drop(process);
+    let (_process, base) = serve(&database);
+    let app = table::at(base);
+    // Nobody reads the fight: only the room's log, until the engine's
+    // decisions are in it.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let log = app.log(&room, &gm.key).await;
+        let by_engine: Vec<String> = decision_events(&log, id)
+            .iter()
+            .filter(|e| e["body"]["action"]["decision"]["by"] == "engine")
+            .map(|e| {
+                e["body"]["action"]["decision"]["who"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        if by_engine.iter().any(|w| w == "Ann") && by_engine.iter().any(|w| w == "Cid") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no default taken after the restart: {by_engine:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// A played fight's log written before the members of a side could declare
+/// in any order (Ann and Cid, Ada's and Bo's, on one side, asked one at a
+/// time; recorded by that server) still verifies: every decision replays,
+/// and its results are the same but for `also_waiting`, which it did not
+/// write.
+#[test]
+fn a_played_log_written_before_any_order_still_verifies() {
+    let log = include_str!("data/played-before-any-order.jsonl");
+    let report = verify(log).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(report.rolls_pending, 0);
+    let events = decision_events(log, 4);
+    assert!(events.len() >= 10, "{}", events.len());
+    assert!(!log.contains("also_waiting"));
+    assert_eq!(events[0]["body"]["result"]["waiting"]["who"], "Ann");
 }

@@ -241,6 +241,19 @@ impl Fight {
             }
             return Ok(default);
         }
+        let ask = self.set_action_ask(i, ready, default);
+        self.decide(ask, |_, c| match c {
+            Choice::Action(a) => Ok(*a),
+            _ => Err("the answer is not a set action".into()),
+        })
+        .and_then(|chosen| self.behave(i, chosen, default, dice))
+    }
+
+    /// The question of `i`'s set action (`ready`: standing ready before his
+    /// side's first turn), its options and the sentences that rule the
+    /// others out, with `default` (the engine's) as the default. Draws no
+    /// dice, so that several members can be asked at once.
+    pub(super) fn set_action_ask(&mut self, i: usize, ready: bool, default: Action) -> Ask {
         let mut options = Vec::new();
         let mut ruled_out = Vec::new();
         for action in ACTIONS {
@@ -276,21 +289,14 @@ impl Fight {
         } else {
             format!("{}: your set action for this turn", self.name(i))
         };
-        self.decide(
-            Ask {
-                who: i,
-                kind: Kind::SetAction,
-                question,
-                options,
-                ruled_out,
-                default: Choice::Action(default),
-            },
-            |_, c| match c {
-                Choice::Action(a) => Ok(*a),
-                _ => Err("the answer is not a set action".into()),
-            },
-        )
-        .and_then(|chosen| self.behave(i, chosen, default, dice))
+        Ask {
+            who: i,
+            kind: Kind::SetAction,
+            question,
+            options,
+            ruled_out,
+            default: Choice::Action(default),
+        }
     }
 
     /// A trait of `i`'s personality (a character sheet's; 10 without one).

@@ -332,19 +332,45 @@ pub(super) struct Ask {
 }
 
 /// A fight's decisions: who controls whom, answers waiting to be used, the
-/// decisions made, and the one being waited for.
+/// decisions made, and the ones being waited for (several when the active
+/// side's members are asked for their set actions at once).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Decisions {
     pub controllers: Vec<Controller>,
     pub queue: VecDeque<Made>,
     pub made: Vec<Made>,
-    pub asked: Option<Decision>,
+    pub asked: Vec<Decision>,
     /// The squares of the movement about to be asked, with their costs and
     /// ways (set by the movement's site, taken by the next decision).
     pub moves: Vec<Move>,
 }
 
 impl Fight {
+    /// Waits for `asks` at once (each a person's, none answered yet): the
+    /// fight stops (`FightError::Waiting`) with every one of them pending.
+    pub(super) fn wait_for_all(&mut self, asks: Vec<Ask>) -> FightError {
+        let (turn, round) = (self.turn, self.round);
+        let asked: Vec<Decision> = asks
+            .into_iter()
+            .map(|ask| Decision {
+                turn,
+                round,
+                who: ask.who,
+                name: self.fighters[ask.who].sheet.name.clone(),
+                kind: ask.kind,
+                question: ask.question,
+                options: ask.options,
+                ruled_out: ask.ruled_out,
+                default: ask.default,
+                moves: Vec::new(),
+            })
+            .collect();
+        if let Some(d) = self.decisions.as_mut() {
+            d.asked = asked;
+        }
+        FightError::Waiting
+    }
+
     /// Whether this fight is played by decisions (else every choice is the
     /// engine's and no options are built).
     pub(super) fn deciding(&self) -> bool {
@@ -392,7 +418,7 @@ impl Fight {
                 ask.kind.name()
             )));
         } else {
-            d.asked = Some(Decision {
+            d.asked = vec![Decision {
                 turn,
                 round,
                 who: ask.who,
@@ -403,7 +429,7 @@ impl Fight {
                 ruled_out: ask.ruled_out,
                 default: ask.default,
                 moves,
-            });
+            }];
             return Err(FightError::Waiting);
         };
         let legal = |c: &Choice| -> Result<(), String> {

@@ -8,7 +8,7 @@
 //! checked by running the step again on those faces alone up to the
 //! decision: a refused answer changes nothing.
 
-use super::decide::{Choice, Controller, Decision, Decisions, Made};
+use super::decide::{Choice, Controller, Decision, Decisions, Kind, Made};
 use super::{Fight, Progress};
 use crate::error::FightError;
 use nutshell_dice::source::SourceError;
@@ -30,7 +30,9 @@ pub struct Play {
     fight: Fight,
     /// The faces the undone step drew, served first when it is retried.
     faces: Vec<i64>,
-    asked: Option<Decision>,
+    /// The decisions waited for, in order (several when members of the
+    /// active side are asked for their set actions at once).
+    asked: Vec<Decision>,
 }
 
 /// A dice source that serves some faces again before drawing new ones, and
@@ -77,7 +79,7 @@ impl Play {
         Play {
             fight,
             faces: Vec::new(),
-            asked: None,
+            asked: Vec::new(),
         }
     }
 
@@ -86,9 +88,16 @@ impl Play {
         &self.fight
     }
 
-    /// The decision waited for, if any.
+    /// The decision waited for, if any (the first, when several are).
     pub fn pending(&self) -> Option<&Decision> {
-        self.asked.as_ref()
+        self.asked.first()
+    }
+
+    /// Every decision waited for, in order: the set actions of the active
+    /// side's members a person controls, asked at once (docs/mls/combat.md,
+    /// "Playing a fight by decisions"), or one decision.
+    pub fn pending_all(&self) -> &[Decision] {
+        &self.asked
     }
 
     /// Who controls each combatant.
@@ -97,15 +106,17 @@ impl Play {
     }
 
     /// Hands combatant `i` to a person or to the engine. A decision waited
-    /// for from him is then the engine's to make on the next step.
+    /// for from him is then the engine's to make on the next step: the
+    /// decisions waited for are dropped, and the next step asks the others
+    /// again.
     pub fn set_controller(&mut self, i: usize, controller: Controller) -> Result<(), FightError> {
         let d = self.state_mut();
         let Some(c) = d.controllers.get_mut(i) else {
             return Err(FightError::Invalid(format!("there is no combatant {i}")));
         };
         *c = controller;
-        if self.asked.as_ref().is_some_and(|a| a.who == i) && controller == Controller::Engine {
-            self.asked = None;
+        if controller == Controller::Engine && self.asked.iter().any(|a| a.who == i) {
+            self.asked.clear();
         }
         Ok(())
     }
@@ -150,7 +161,7 @@ impl Play {
 
     /// Runs the next round, or stops at a decision a person must make.
     pub fn step(&mut self, source: &mut dyn DiceSource) -> Result<Next, FightError> {
-        if let Some(d) = &self.asked {
+        if let Some(d) = self.asked.first() {
             return Ok(Next::Decide(d.clone()));
         }
         let start = self.fight.clone();
@@ -168,12 +179,15 @@ impl Play {
                     .fight
                     .decisions
                     .as_mut()
-                    .and_then(|d| d.asked.take())
-                    .ok_or_else(|| FightError::Invalid("a decision was lost".into()))?;
+                    .map(|d| std::mem::take(&mut d.asked))
+                    .unwrap_or_default();
+                let Some(first) = asked.first().cloned() else {
+                    return Err(FightError::Invalid("a decision was lost".into()));
+                };
                 self.faces = dice.served;
                 self.fight = start;
-                self.asked = Some(asked.clone());
-                Ok(Next::Decide(asked))
+                self.asked = asked;
+                Ok(Next::Decide(first))
             }
             Err(e) => {
                 // The step is undone, its faces kept: a source that ran out
@@ -206,8 +220,39 @@ impl Play {
     /// engine's default is taken for a person (a table's time for a
     /// decision ran out), so the log says it was the engine's.
     pub fn answer_as(&mut self, choice: Choice, by: Controller) -> Result<(), FightError> {
-        let Some(asked) = self.asked.clone() else {
+        let Some(asked) = self.asked.first() else {
             return Err(FightError::Invalid("no decision is waited for".into()));
+        };
+        let (who, kind) = (asked.who, asked.kind);
+        self.answer_for(who, kind, choice, by)
+    }
+
+    /// Answers the decision of kind `kind` waited for from combatant `who`
+    /// (any of [`Play::pending_all`]; `by` as for [`Play::answer_as`]). An
+    /// answer that breaks a rule is refused and changes nothing; one that is
+    /// taken is used on the next step, where its combatant acts first.
+    pub fn answer_for(
+        &mut self,
+        who: usize,
+        kind: Kind,
+        choice: Choice,
+        by: Controller,
+    ) -> Result<(), FightError> {
+        let Some(asked) = self
+            .asked
+            .iter()
+            .find(|a| a.who == who && a.kind == kind)
+            .cloned()
+        else {
+            let name = self
+                .fight
+                .fighters
+                .get(who)
+                .map_or_else(|| format!("combatant {who}"), |f| f.sheet.name.clone());
+            return Err(FightError::Invalid(format!(
+                "no {} is waited for from {name}",
+                kind.name()
+            )));
         };
         let made = Made {
             turn: asked.turn,
@@ -234,7 +279,7 @@ impl Play {
             Err(e @ FightError::Refused(_)) => Err(e),
             _ => {
                 self.state_mut().queue.push_back(made);
-                self.asked = None;
+                self.asked.clear();
                 Ok(())
             }
         }

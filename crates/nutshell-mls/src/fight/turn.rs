@@ -2,6 +2,7 @@
 //! actions chosen and moves made), everyone's attacks scheduled, the rounds
 //! resolved in `close` and `shooting`, and the turn's end.
 
+use super::decide::{Controller, Kind};
 use super::{Action, Attacking, Ending, Fight};
 use crate::dice::Dice;
 use crate::error::FightError;
@@ -32,35 +33,112 @@ impl Fight {
         if self.turn == 1 {
             // The side acting second has its set actions ready from the start
             // (project ruling P-22): an archer can shoot back in the first turn.
-            for i in 0..self.fighters.len() {
-                if self.fighters[i].side != active && self.fighters[i].standing() {
-                    let action = self.set_action(i, true, dice)?;
-                    self.fighters[i].action = Some(action);
-                    self.note(Some(rule::SET_ACTIONS), |s| {
-                        format!("{} stands ready to {}", s.name(i), action.name())
-                    });
-                }
-            }
+            self.members_act(1 - active, true, dice)?;
         }
-        for i in 0..self.fighters.len() {
-            if self.fighters[i].side == active && self.fighters[i].standing() {
-                let action = self.set_action(i, false, dice)?;
-                self.fighters[i].action = Some(action);
-                if action == Action::Flee {
-                    self.fighters[i].fled_turn = Some(self.turn);
-                }
-                self.note(Some(rule::SET_ACTIONS), |s| {
-                    format!("{} chooses {}", s.name(i), action.name())
-                });
-                self.make_move(i, action)?;
-            }
-        }
+        self.members_act(active, false, dice)?;
         for i in 0..self.fighters.len() {
             if self.fighters[i].standing() {
                 self.schedule(i, active)?;
             }
         }
         Ok(())
+    }
+
+    /// The standing members of `side` act one at a time, each his set
+    /// action and then his move (`ready`: only standing ready with a set
+    /// action before their side's first turn, P-22). They may declare in any
+    /// order (mls, *Party Turns and Turn Order* orders the sides, not the
+    /// members of a side; the engine's combatants decide at once): the first
+    /// left in the fighters' order acts at once if the engine controls him;
+    /// else the member whose set action is the next answer given acts; with
+    /// none given, the fight waits for every member left whom a person
+    /// controls, asked for their set actions at once. Answers given in the
+    /// fighters' order make them act in that order.
+    fn members_act(
+        &mut self,
+        side: usize,
+        ready: bool,
+        dice: &mut Dice<'_>,
+    ) -> Result<(), FightError> {
+        if !self.deciding() {
+            // Every choice the engine's: in the fighters' order.
+            for i in 0..self.fighters.len() {
+                if self.fighters[i].side == side && self.fighters[i].standing() {
+                    self.act(i, ready, dice)?;
+                }
+            }
+            return Ok(());
+        }
+        let mut acted = vec![false; self.fighters.len()];
+        loop {
+            let left: Vec<usize> = (0..self.fighters.len())
+                .filter(|&i| {
+                    self.fighters[i].side == side && !acted[i] && self.fighters[i].standing()
+                })
+                .collect();
+            if left.is_empty() {
+                return Ok(());
+            }
+            let i = self.next_to_act(&left, ready)?;
+            acted[i] = true;
+            self.act(i, ready, dice)?;
+        }
+    }
+
+    /// `i` chooses his set action and makes its move (`ready`: only stands
+    /// ready with it, P-22).
+    fn act(&mut self, i: usize, ready: bool, dice: &mut Dice<'_>) -> Result<(), FightError> {
+        let action = self.set_action(i, ready, dice)?;
+        self.fighters[i].action = Some(action);
+        if ready {
+            self.note(Some(rule::SET_ACTIONS), |s| {
+                format!("{} stands ready to {}", s.name(i), action.name())
+            });
+            return Ok(());
+        }
+        if action == Action::Flee {
+            self.fighters[i].fled_turn = Some(self.turn);
+        }
+        self.note(Some(rule::SET_ACTIONS), |s| {
+            format!("{} chooses {}", s.name(i), action.name())
+        });
+        self.make_move(i, action)
+    }
+
+    /// Which of `left` (members yet to act, in the fighters' order) acts
+    /// next: the first, at once, if the engine controls him; else the one
+    /// whose set action is the next answer waiting (answers come in any
+    /// order); else, with no answer waiting, the fight waits for the set
+    /// actions of every one of `left` whom a person controls.
+    fn next_to_act(&mut self, left: &[usize], ready: bool) -> Result<usize, FightError> {
+        let first = left[0];
+        let Some(d) = self.decisions.as_deref() else {
+            return Ok(first);
+        };
+        if self.decider(first, Kind::SetAction) == Controller::Engine {
+            return Ok(first);
+        }
+        if let Some(m) = d.queue.front().filter(|m| m.kind == Kind::SetAction)
+            && let Some(&i) = left.iter().find(|&&i| self.fighters[i].sheet.name == m.who)
+        {
+            return Ok(i);
+        }
+        // An answer of another kind first: the first acts, and the answer
+        // is his or an error, as the orders say.
+        if !d.queue.is_empty() {
+            return Ok(first);
+        }
+        let persons: Vec<usize> = left
+            .iter()
+            .copied()
+            .filter(|&i| self.decider(i, Kind::SetAction) == Controller::Person)
+            .collect();
+        let mut asks = Vec::with_capacity(persons.len());
+        for i in persons {
+            let default = self.choose_action(i);
+            asks.push(self.set_action_ask(i, ready, default));
+        }
+        Err(self.wait_for_all(asks))
     }
 
     /// Those of `enemies` who chose Flee! in their side's last turn (mls,

@@ -1,6 +1,7 @@
 //! The MLS tactical layer, rule by rule: each test cites the heading of the
 //! rule text (001, *The Nutshell MLS*) or the ruling it holds.
 
+mod any_order;
 mod damage;
 mod decisions;
 mod decisions_rounds;

@@ -372,6 +372,9 @@ pub(crate) async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Run
             continue;
         }
         replay_step(&mut fight, room, id, event, &seeds).map_err(broken)?;
+        if let Running::Played(played) = &mut fight {
+            played.track(step_number(&event.body).unwrap_or(0), event.at_ms);
+        }
     }
     Ok(fight)
 }

@@ -7,10 +7,11 @@
 //!   `decision_seconds`) starts one: a `fight` event naming every
 //!   combatant's controller, then a `fight-decision` event that runs the
 //!   fight to the first person's decision.
-//! - `GET /fights/{fight}` shows it: the state, who controls whom, whose
-//!   decision is awaited and, to that decision's controller only, its
-//!   options.
-//! - `POST /fights/{fight}/decisions` answers the decision awaited: a
+//! - `GET /fights/{fight}` shows it: the state, who controls whom, every
+//!   decision awaited (several when the members of the side acting are asked
+//!   for their set actions at once) and, to each decision's controller only,
+//!   its options.
+//! - `POST /fights/{fight}/decisions` answers a decision awaited: a
 //!   `fight-decision` event whose action holds the answer and whose dice are
 //!   keyed by it ([`crate::action::Action::FightDecision`]); its result
 //!   holds the rounds it let the fight resolve.
@@ -21,8 +22,11 @@
 //!
 //! Every event of a played fight continues the fight's thread; its `step`
 //! is its number in it (the fight's own event is 0). A decision quotes the
-//! step it answers, so an answer to a decision that is no longer awaited is
-//! refused (409 `stale`) and of two answers at once one is written.
+//! step it read, and is taken only while its decision has been awaited ever
+//! since ([`crate::fight::Since`]): an answer to a decision no longer
+//! awaited, or asked again since, is refused (409 `stale`); of two answers
+//! to one decision at once one is written, while answers to two decisions
+//! at once are both written, one after the other.
 
 use std::time::Duration;
 
@@ -31,7 +35,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use nutshell_mls::Fight;
-use nutshell_mls::fight::{Choice, Controller, Kind, Made};
+use nutshell_mls::fight::{Choice, Controller, Decision, Kind, Made};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -263,7 +267,14 @@ pub(crate) async fn create(
         None,
         fields.client_seed,
     )
-    .await?;
+    .await
+    .map_err(|e| {
+        if e.code == "stale_head" {
+            stale(event.seq)
+        } else {
+            e
+        }
+    })?;
     let mut answer = show_fight(state, me, event.seq).await?;
     answer["seq"] = json!(event.seq);
     answer["started"] = json!(step_event.seq);
@@ -330,7 +341,7 @@ async fn commit(
         .store
         .append_to_thread(&actor.room, id, Some(actor.id), move |room, slot, now| {
             if now.map(|e| e.seq) != Some(head) {
-                return Err(stale(id));
+                return Err(stale_head(id));
             }
             let (draft, result) = plan.draft(room, slot, Some(&mut running))?;
             Ok((draft, (result, running)))
@@ -338,11 +349,21 @@ async fn commit(
         .await
         .map_err(refused)?;
     state.hub.publish(event.clone());
-    if let Running::Played(played) = &running {
-        schedule(state, &actor.room, id, &event, played);
+    let mut running = running;
+    if let Running::Played(played) = &mut running {
+        played.track(number, event.at_ms);
+        schedule(state, &actor.room, id, played);
     }
     state.fights.put(&actor.room, id, event.seq, running);
     Ok((event, result))
+}
+
+/// The thread moved on between reading the fight and writing the event
+/// (a 409 like [`stale`], which a caller may read again and retry).
+fn stale_head(id: i64) -> ApiError {
+    let mut e = stale(id);
+    e.code = "stale_head";
+    e
 }
 
 fn stale(id: i64) -> ApiError {
@@ -355,13 +376,16 @@ fn stale(id: i64) -> ApiError {
     )
 }
 
-/// The time, in milliseconds since 1970, at which the decision awaited
-/// after event `head` is the engine's, if there is a time for decisions.
-fn deadline_ms(played: &Played, head: &Event) -> Option<i64> {
+/// The time, in milliseconds since 1970, at which decision `d` (one of
+/// those awaited) is the engine's, if there is a time for decisions: it
+/// counts from the event after which `d` was first awaited.
+fn deadline_ms(played: &Played, d: &Decision) -> Option<i64> {
     let seconds = played.decision_seconds?;
-    let who = played.play.pending()?.who;
-    (played.control.get(who) != Some(&Control::Engine))
-        .then(|| head.at_ms + i64::try_from(seconds).unwrap_or(i64::MAX / 2000) * 1000)
+    if played.control.get(d.who) == Some(&Control::Engine) {
+        return None;
+    }
+    let since = played.since_of(d)?;
+    Some(since.at_ms + i64::try_from(seconds).unwrap_or(i64::MAX / 2000) * 1000)
 }
 
 fn now_ms() -> i64 {
@@ -393,20 +417,65 @@ fn rfc3339(ms: i64) -> String {
     )
 }
 
-/// Takes the engine's default when the time for the decision awaited after
-/// `head` runs out (in this process; after a restart, or on another
-/// process, the next reader of the fight takes it: [`expire`]).
-fn schedule(state: &AppState, room: &str, id: i64, head: &Event, played: &Played) {
-    let Some(at) = deadline_ms(played, head) else {
+/// Takes the engine's default for each decision awaited when its time
+/// runs out (in this process: a timer per decision; a server starting arms
+/// them for the fights in progress, [`arm_all`]; the next reader of a fight
+/// takes any that ran out meanwhile: [`expire`]).
+fn schedule(state: &AppState, room: &str, id: i64, played: &Played) {
+    let mut deadlines: Vec<i64> = played
+        .play
+        .pending_all()
+        .iter()
+        .filter_map(|d| deadline_ms(played, d))
+        .collect();
+    deadlines.sort_unstable();
+    deadlines.dedup();
+    for at in deadlines {
+        let (state, room) = (state.clone(), room.to_string());
+        let wait = Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0));
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            // Answered meanwhile, or a process stopping: nothing to do.
+            let _ = expire(&state, &room, id).await;
+        });
+    }
+}
+
+/// Arms the timers of every played fight in progress with a time for
+/// decisions (a server starting: decisions whose time runs out while nobody
+/// reads the fight are taken by the engine all the same). Reads each such
+/// fight's events once, and rebuilds only those with a time.
+pub(crate) async fn arm_all(state: AppState) {
+    let Ok(fights) = state.store.played_fights().await else {
         return;
     };
-    let (state, room, seq) = (state.clone(), room.to_string(), head.seq);
-    let wait = Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0));
-    tokio::spawn(async move {
-        tokio::time::sleep(wait).await;
-        // Another decision meanwhile, or a process stopping: nothing to do.
-        let _ = expire(&state, &room, id, Some(seq)).await;
-    });
+    for (room, id) in fights {
+        let Ok(Some(head)) = state.store.thread_head(&room, id).await else {
+            continue;
+        };
+        if head.body["result"]["over"] == true {
+            continue;
+        }
+        // Only a fight with a time for decisions (set at its start or by a
+        // change of control) is replayed.
+        let Ok(events) = state.store.thread(&room, id).await else {
+            continue;
+        };
+        let timed = events
+            .iter()
+            .any(|e| e.body["decision_seconds"].as_u64().is_some());
+        if !timed {
+            continue;
+        }
+        let Ok((_, running)) = current(&state, &room, id).await else {
+            continue;
+        };
+        if let Running::Played(played) = &running
+            && played.play.fight().ending().is_none()
+        {
+            schedule(&state, &room, id, played);
+        }
+    }
 }
 
 /// The room's GM, who writes the engine's decisions.
@@ -445,57 +514,64 @@ async fn current(state: &AppState, room: &str, id: i64) -> Result<(Event, Runnin
     Ok((head, running))
 }
 
-/// If the time for the decision fight `id` awaits has run out (and its
-/// thread is still at `at`, when given), takes the engine's default for it
-/// as a decision event written by the GM's member with `"by": "engine"`.
-/// Whether it did.
-async fn expire(state: &AppState, room: &str, id: i64, at: Option<i64>) -> Result<bool, ApiError> {
+/// Takes the engine's default, as a decision event written by the GM's
+/// member with `"by": "engine"`, for each decision fight `id` awaits whose
+/// time has run out. Whether it took any.
+async fn expire(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError> {
     let Some(first) = state.store.event(room, id).await? else {
         return Ok(false);
     };
-    let (head, running) = current(state, room, id).await?;
-    if at.is_some_and(|at| at != head.seq) {
-        return Ok(false);
+    let mut took = false;
+    // Each taken default is an event; a race lost to another writer is
+    // read again (a few times at most).
+    for _ in 0..16 {
+        let (head, running) = current(state, room, id).await?;
+        let Running::Played(played) = running else {
+            return Ok(took);
+        };
+        if played.play.fight().ending().is_some() {
+            return Ok(took);
+        }
+        let now = now_ms();
+        let Some(asked) = played
+            .play
+            .pending_all()
+            .iter()
+            .find(|d| deadline_ms(&played, d).is_some_and(|at| at <= now))
+            .cloned()
+        else {
+            return Ok(took);
+        };
+        let made = Made {
+            turn: asked.turn,
+            round: asked.round,
+            who: asked.name.clone(),
+            kind: asked.kind,
+            choice: asked.default.clone(),
+            by: Controller::Engine,
+        };
+        let gm = gm(state, room).await?;
+        let step = step_number(&head.body).unwrap_or(0);
+        match commit(
+            state,
+            &gm,
+            &first,
+            head.seq,
+            step,
+            played,
+            Some(made),
+            String::new(),
+        )
+        .await
+        {
+            Ok(_) => took = true,
+            // Someone answered (or another process took the default) first:
+            // read again.
+            Err(e) if e.status == StatusCode::CONFLICT => {}
+            Err(e) => return Err(e),
+        }
     }
-    let Running::Played(played) = running else {
-        return Ok(false);
-    };
-    if played.play.fight().ending().is_some() {
-        return Ok(false);
-    }
-    let (Some(deadline), Some(asked)) = (deadline_ms(&played, &head), played.play.pending()) else {
-        return Ok(false);
-    };
-    if now_ms() < deadline {
-        return Ok(false);
-    }
-    let made = Made {
-        turn: asked.turn,
-        round: asked.round,
-        who: asked.name.clone(),
-        kind: asked.kind,
-        choice: asked.default.clone(),
-        by: Controller::Engine,
-    };
-    let gm = gm(state, room).await?;
-    let step = step_number(&head.body).unwrap_or(0);
-    match commit(
-        state,
-        &gm,
-        &first,
-        head.seq,
-        step,
-        played,
-        Some(made),
-        String::new(),
-    )
-    .await
-    {
-        Ok(_) => Ok(true),
-        // Someone answered (or another process took the default) first.
-        Err(e) if e.status == StatusCode::CONFLICT => Ok(false),
-        Err(e) => Err(e),
-    }
+    Ok(took)
 }
 
 /// The first event of fight `id` if `me` may see it.
@@ -523,10 +599,11 @@ fn controller_json(control: Control, members: &[Member]) -> Value {
 /// `GET /api/rooms/{room}/fights/{fight}`: the fight as it stands, for any
 /// member who may see it: `fight`, `played`, `step` (its thread's last
 /// event's number, which a decision quotes), `start`, `state`, `over`,
-/// `ending` once over, `controllers`, `waiting` (whose decision is awaited,
-/// its kind, its controller, its `deadline`) and `decision` (the engine's
-/// decision with its options, only to whoever controls the combatant
-/// awaited). A decision whose time ran out is taken by the engine first.
+/// `ending` once over, `controllers`, `waiting` (every decision awaited:
+/// whose, its kind, turn, round, controller, `deadline`), `decisions` (the
+/// engine's decisions with their options of those the viewer controls) and
+/// `decision` (the first of them). Decisions whose time ran out are taken by
+/// the engine first.
 pub async fn show(
     State(state): State<AppState>,
     InRoom(me): InRoom,
@@ -534,7 +611,7 @@ pub async fn show(
 ) -> Result<Json<Value>, ApiError> {
     let id = super::seq_param(&id, "fight")?;
     visible_fight(&state, &me, id).await?;
-    expire(&state, &me.room, id, None).await?;
+    expire(&state, &me.room, id).await?;
     Ok(Json(show_fight(&state, &me, id).await?))
 }
 
@@ -553,6 +630,7 @@ async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, Api
         "over": fight.ending().is_some(),
         "controllers": [],
         "waiting": [],
+        "decisions": [],
     });
     if let Some(ending) = fight.ending() {
         answer["ending"] = json!(fight.report(ending).ending);
@@ -582,23 +660,30 @@ async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, Api
         .zip(&played.control)
         .map(|(f, c)| json!({"name": f.sheet.name, "controller": controller_json(*c, &members)}))
         .collect();
-    if let Some(asked) = played.play.pending() {
+    let mut waiting = Vec::new();
+    let mut mine = Vec::new();
+    for asked in played.play.pending_all() {
         let control = played.control[asked.who];
-        let mut waiting = json!({
+        let mut entry = json!({
             "who": asked.name,
             "kind": asked.kind,
             "turn": asked.turn,
             "round": asked.round,
             "controller": controller_json(control, &members),
         });
-        if let Some(at) = deadline_ms(played, &head) {
-            waiting["deadline"] = json!(rfc3339(at));
+        if let Some(at) = deadline_ms(played, asked) {
+            entry["deadline"] = json!(rfc3339(at));
         }
-        answer["waiting"] = json!([waiting]);
+        waiting.push(entry);
         if control.is(me.id, me.role == Role::Gm) {
-            answer["decision"] = json!(asked);
+            mine.push(json!(asked));
         }
     }
+    answer["waiting"] = json!(waiting);
+    if let Some(first) = mine.first() {
+        answer["decision"] = first.clone();
+    }
+    answer["decisions"] = json!(mine);
     Ok(answer)
 }
 
@@ -619,10 +704,11 @@ pub struct DecisionRequest {
     pub client_seed: String,
 }
 
-/// Answers the decision fight `fight` awaits: 403 for a combatant the
-/// member does not control, 400 `illegal_decision` naming the rule's
-/// sentence, 409 `stale` when `step` is not the fight's step or the
-/// decision awaited is another; else 201 with the `fight-decision` event
+/// Answers a decision fight `fight` awaits (`who`'s of kind `kind`): 403
+/// for a combatant the member does not control, 400 `illegal_decision`
+/// naming the rule's sentence, 409 `stale` when that decision is not
+/// awaited or has not been awaited ever since `step`; else 201 with the
+/// `fight-decision` event
 /// (as the member sees it) and its result: the log lines of the rounds the
 /// fight resolved until the next person's decision (or its end), the state
 /// and the next `waiting`.
@@ -639,8 +725,44 @@ pub async fn decide(
     if first.body["played"] != true {
         return Err(not_played(id));
     }
-    expire(&state, &me.room, id, None).await?;
-    let (head, running) = current(&state, &me.room, id).await?;
+    expire(&state, &me.room, id).await?;
+    // Written on the thread's head as read; a race lost to another writer
+    // (another member's answer to another decision) is read again, and the
+    // answer still applies while its decision is still awaited.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let (head, running) = current(&state, &me.room, id).await?;
+        let (event, result, step) =
+            match answer_once(&state, &me, &first, &request, head, running).await {
+                Err(e) if e.code == "stale_head" && tries < 8 => continue,
+                Err(e) if e.code == "stale_head" => return Err(stale(id)),
+                other => other?,
+            };
+        return Ok((
+            StatusCode::CREATED,
+            Json(json!({
+                "event": crate::events::view(&event, &me),
+                "result": result,
+                "fight": id,
+                "step": step + 1,
+            })),
+        ));
+    }
+}
+
+/// One try of [`decide`] on the fight as `head` leaves it: the event, its
+/// result and the step it followed; `stale_head` when another event was
+/// written meanwhile.
+async fn answer_once(
+    state: &AppState,
+    me: &Member,
+    first: &Event,
+    request: &DecisionRequest,
+    head: Event,
+    running: Running,
+) -> Result<(Event, Value, i64), ApiError> {
+    let id = first.seq;
     let Running::Played(played) = running else {
         return Err(not_played(id));
     };
@@ -661,7 +783,7 @@ pub async fn decide(
         )));
     }
     let step = step_number(&head.body).unwrap_or(0);
-    if request.step != step {
+    if request.step > step {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "stale",
@@ -671,25 +793,52 @@ pub async fn decide(
             ),
         ));
     }
-    let Some(asked) = played.play.pending().cloned() else {
-        return Err(stale(id));
-    };
-    if asked.name != request.who || asked.kind != request.kind {
+    let Some(asked) = played
+        .play
+        .pending_all()
+        .iter()
+        .find(|d| d.who == i && d.kind == request.kind)
+        .cloned()
+    else {
+        let awaited: Vec<String> = played
+            .play
+            .pending_all()
+            .iter()
+            .map(|d| format!("{}'s {}", d.name, d.kind.name()))
+            .collect();
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "stale",
             format!(
-                "fight {id} awaits {}'s {}, not {}'s {}",
-                asked.name,
-                asked.kind.name(),
+                "fight {id} awaits {}, not {}'s {}",
+                if awaited.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    awaited.join(", ")
+                },
                 request.who,
                 request.kind.name()
+            ),
+        ));
+    };
+    // Awaited since the step the answer quotes, without a break: else the
+    // member answered a decision asked before, since left and asked again.
+    let since = played.since_of(&asked).map_or(step, |s| s.step);
+    if request.step < since {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "stale",
+            format!(
+                "{}'s {} has been awaited since step {since}, after step {}: read the fight again",
+                asked.name,
+                asked.kind.name(),
+                request.step
             ),
         ));
     }
     // Tried first: a refused answer writes nothing.
     let mut trial = played.play.clone();
-    if let Err(e) = trial.answer(request.choice.clone()) {
+    if let Err(e) = trial.answer_for(i, asked.kind, request.choice.clone(), Controller::Person) {
         return Err(ApiError::bad_request("illegal_decision", e.to_string()));
     }
     let made = Made {
@@ -697,29 +846,21 @@ pub async fn decide(
         round: asked.round,
         who: asked.name.clone(),
         kind: asked.kind,
-        choice: request.choice,
+        choice: request.choice.clone(),
         by: Controller::Person,
     };
     let (event, result) = commit(
-        &state,
-        &me,
-        &first,
+        state,
+        me,
+        first,
         head.seq,
         step,
         played,
         Some(made),
-        request.client_seed,
+        request.client_seed.clone(),
     )
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({
-            "event": crate::events::view(&event, &me),
-            "result": result,
-            "fight": id,
-            "step": step + 1,
-        })),
-    ))
+    Ok((event, result, step))
 }
 
 fn not_played(id: i64) -> ApiError {
@@ -846,11 +987,12 @@ pub async fn control(
         .await
         .map_err(refused)?;
     state.hub.publish(event.clone());
-    // The decision awaited, now the engine's, is taken at once.
+    // A decision awaited, now the engine's, is taken at once.
     let engine_now = played
         .play
-        .pending()
-        .is_some_and(|d| played.control[d.who] == Control::Engine);
+        .pending_all()
+        .iter()
+        .any(|d| played.control[d.who] == Control::Engine);
     if engine_now {
         commit(
             &state,
@@ -862,9 +1004,10 @@ pub async fn control(
             None,
             String::new(),
         )
-        .await?;
+        .await
+        .map_err(|e| if e.code == "stale_head" { stale(id) } else { e })?;
     } else {
-        schedule(&state, &me.room, id, &event, &played);
+        schedule(&state, &me.room, id, &played);
         state
             .fights
             .put(&me.room, id, event.seq, Running::Played(played));

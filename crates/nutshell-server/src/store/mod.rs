@@ -670,6 +670,24 @@ impl Store {
         rows.iter().map(event_from).collect()
     }
 
+    /// The first events of played fights in every room (room and sequence
+    /// number, at most 10,000, the latest first): what a server starting
+    /// looks through for decisions whose time may run out.
+    pub async fn played_fights(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT room, seq FROM events WHERE kind = 'fight' AND body LIKE $1 ORDER BY seq DESC LIMIT 10000",
+        )
+        .bind("%\"played\":true%")
+        .fetch_all(&self.pool)
+        .within(self.timeout())
+        .await?;
+        rows.iter()
+            .map(|row| -> Result<(String, i64), StoreError> {
+                Ok((row.try_get::<String, _>(0)?, row.try_get::<i64, _>(1)?))
+            })
+            .collect()
+    }
+
     /// Up to `limit` events of a room after `after`, in order.
     pub async fn events_after(
         &self,
