@@ -10,8 +10,8 @@ use super::decisions::{labels, logged, next_decision, options_on, play, refused}
 use super::{combatant, text};
 use nutshell_dice::Seeded;
 use nutshell_mls::body::Location;
-use nutshell_mls::log::Line;
 use nutshell_mls::fight::{Action, Choice, Decision, Kind, Next, Play};
+use nutshell_mls::log::Line;
 use nutshell_mls::sheet::Mode;
 
 /// Answers every decision with its default until one of `kind` for which
@@ -409,10 +409,7 @@ fn a_decision_in_a_round_shows_the_round_so_far() {
                 Next::Step(progress) => {
                     let lines = &p.fight().log()[before..];
                     for s in &shown {
-                        assert!(
-                            lines.starts_with(s),
-                            "shown: {s:#?}\nround: {lines:#?}"
-                        );
+                        assert!(lines.starts_with(s), "shown: {s:#?}\nround: {lines:#?}");
                     }
                     assert!(p.so_far().is_empty(), "cleared once the step completes");
                     if advance {
