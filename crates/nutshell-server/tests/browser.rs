@@ -2730,3 +2730,103 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
     desk.close().await;
     phone.close().await;
 }
+
+/// The round in progress of a played fight (docs/web.md, "Playing a
+/// fight", step 7): while a decision in the middle of a round is awaited,
+/// the log ends with "Turn T, round R so far:" and the lines the server's
+/// `so_far` gives; once the round's event comes they are its own lines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_played_fights_log_shows_the_round_so_far() {
+    let Some(driver) = driver("a_played_fights_log_shows_the_round_so_far").await else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let wait = Duration::from_secs(10);
+    let post = reqwest::Method::POST;
+    let get = reqwest::Method::GET;
+    let room = call(
+        post.clone(),
+        &format!("{base}/api/rooms"),
+        None,
+        Some(json!({"name": "The corridor"})),
+    )
+    .await;
+    let (room, gm_key) = (
+        room["room"].as_str().unwrap().to_string(),
+        room["gm_key"].as_str().unwrap().to_string(),
+    );
+    let page = driver.browser(1280, 800).await;
+    page.go(&format!("{base}/#room={room}&key={gm_key}")).await;
+    page.live().await;
+    let started = call(
+        post.clone(),
+        &format!("{base}/api/rooms/{room}/fights"),
+        Some(&gm_key),
+        Some(json!({
+            "a": include_str!("../../../examples/mls/duel/knight.toml"),
+            "b": include_str!("../../../examples/mls/duel/brigand.toml"),
+            "map": include_str!("../../../examples/mls/maps/corridor.toml"),
+            "played": true,
+            "control": {"Sir Aldric": "gm", "Black Wat": "gm"},
+        })),
+    )
+    .await;
+    let path = format!("{base}/api/rooms/{room}/fights/{}", started["fight"]);
+    const SO_FAR: &str =
+        "[...document.querySelectorAll('#fight-log li.so-far')].map(li => li.textContent)";
+    const LOGGED: &str =
+        "[...document.querySelectorAll('#fight-log li:not(.so-far)')].map(li => li.textContent)";
+    let mut shown: Option<Vec<String>> = None;
+    for _ in 0..500 {
+        let view = call(get.clone(), &path, Some(&gm_key), None).await;
+        assert!(view["over"] != true, "no decision in a round's middle");
+        let so_far = view["so_far"].as_array().unwrap();
+        if shown.is_none() && so_far.iter().any(|l| l["round"].as_u64() > Some(0)) {
+            let w = &view["waiting"][0];
+            let lines: Vec<String> = so_far
+                .iter()
+                .map(|l| l["text"].as_str().unwrap().to_string())
+                .collect();
+            let mut want = vec![format!("Turn {}, round {} so far:", w["turn"], w["round"])];
+            want.extend(lines.clone());
+            let want = serde_json::to_string(&want).unwrap();
+            page.until(
+                &format!("return JSON.stringify({SO_FAR}) === {want:?}"),
+                wait,
+                "the round so far at the log's end",
+            )
+            .await;
+            let last = page
+                .js("return document.querySelector('#fight-log li:last-child').textContent")
+                .await;
+            assert_eq!(last.as_str(), lines.last().map(String::as_str));
+            shown = Some(lines);
+        }
+        let d = &view["decision"];
+        let done = call(
+            post.clone(),
+            &format!("{path}/decisions"),
+            Some(&gm_key),
+            Some(json!({"step": view["step"], "who": d["name"], "kind": d["kind"], "choice": d["default"]})),
+        )
+        .await;
+        let completed = !done["result"]["lines"].as_array().unwrap().is_empty();
+        if let (Some(before), true) = (&shown, completed) {
+            // The round's event came: its own lines are in the log (the
+            // shown ones among them, in order), shown as so far no more.
+            let before = serde_json::to_string(before).unwrap();
+            let old = format!("const old = {before:?};");
+            page.until(
+                &format!(
+                    "{old} const want = JSON.parse(old); const l = {LOGGED}; const s = {SO_FAR}; \
+                     return l.some((_, i) => want.every((t, j) => l[i + j] === t)) && !want.every((t, j) => s[j + 1] === t)"
+                ),
+                wait,
+                "the round's own lines in place of the round so far",
+            )
+            .await;
+            return;
+        }
+    }
+    panic!("the fight went on past 500 decisions");
+}

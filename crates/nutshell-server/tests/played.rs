@@ -56,6 +56,7 @@ on_both_databases!(
     the_time_for_a_decision_runs_out_and_the_engine_decides,
     the_gm_hands_a_combatant_to_the_engine_and_the_fight_goes_on,
     two_players_declare_their_set_actions_in_any_order,
+    a_decision_in_a_round_shows_the_round_so_far,
 );
 
 const PARTY: &str = include_str!("../../../examples/mls/skirmish/party.toml");
@@ -517,6 +518,88 @@ async fn a_secret_played_fight_is_the_gms_alone(backend: Backend) {
     assert!(report.rolls_hidden >= 2, "{report:?}");
     let log = reveal_and_verify(&app, &room, &gm).await;
     assert!(!decision_events(&log, id).is_empty());
+}
+
+/// A decision awaited in the middle of a round: the fight's GET shows every
+/// member who may see it the round's lines up to it (`so_far`), and the
+/// event that answers it begins with those same lines; empty once the
+/// fight is over.
+async fn a_decision_in_a_round_shows_the_round_so_far(backend: Backend) {
+    let Some(app) = spawn_app(backend, "a_decision_in_a_round_shows_so_far").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada"]).await;
+    let ada = &players[0];
+    let fights = format!("/api/rooms/{room}/fights");
+    let (mut shown, mut completed) = (0, 0);
+    for _ in 0..10 {
+        let body = json!({
+            "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
+            "control": {"Sir Aldric": ada.id, "Black Wat": "gm"},
+        });
+        let (status, fight) = app.post(&fights, &gm.key, body).await;
+        assert_eq!(status, 201, "{fight}");
+        let id = fight["fight"].as_i64().unwrap();
+        let path = format!("{fights}/{id}");
+        let mut before: Vec<Value> = Vec::new();
+        for _ in 0..2000 {
+            let (_, view) = app.get(&path, &gm.key).await;
+            let (_, hers) = app.get(&path, &ada.key).await;
+            assert_eq!(hers["so_far"], view["so_far"], "every member sees it");
+            if view["over"] == true {
+                assert_eq!(view["so_far"], json!([]));
+                break;
+            }
+            let so_far = view["so_far"].as_array().unwrap().clone();
+            assert!(
+                so_far.len() >= before.len() && so_far[..before.len()] == before[..],
+                "the round so far only grows: {before:?}\nnow: {so_far:?}"
+            );
+            let who = if view["waiting"][0]["controller"] == "gm" {
+                &gm
+            } else {
+                ada
+            };
+            let (_, mine) = app.get(&path, &who.key).await;
+            let d = &mine["decision"];
+            let answer = json!({"step": mine["step"], "who": d["name"], "kind": d["kind"], "choice": d["default"]});
+            let (status, done) = app
+                .post(&format!("{path}/decisions"), &who.key, answer)
+                .await;
+            assert_eq!(status, 201, "{done}");
+            // An answer the round's next decision still waits behind
+            // writes no lines (the round shown so far grows); the one that
+            // completes the round writes it, beginning with what was shown.
+            let lines = done["result"]["lines"].as_array().unwrap();
+            if lines.is_empty() {
+                before = so_far.clone();
+            } else {
+                assert!(
+                    lines.len() >= so_far.len() && lines[..so_far.len()] == so_far[..],
+                    "shown: {so_far:?}\nevent: {lines:?}"
+                );
+                before.clear();
+                // A round's own lines, not only the turn's opening.
+                if so_far.iter().any(|l| l["round"].as_u64() > Some(0)) {
+                    completed += 1;
+                }
+            }
+            if !so_far.is_empty() {
+                // The lines are the log's: text, turn and round.
+                assert!(so_far[0]["text"].is_string(), "{}", so_far[0]);
+                assert!(so_far[0]["turn"].as_u64().unwrap() >= 1);
+                shown += 1;
+            }
+        }
+        if shown > 0 && completed > 0 {
+            break;
+        }
+    }
+    assert!(
+        shown > 0 && completed > 0,
+        "no decision in the middle of a round in 10 fights"
+    );
+    reveal_and_verify(&app, &room, &gm).await;
 }
 
 /// The GM answers every decision of fight `id` with the engine's pick.

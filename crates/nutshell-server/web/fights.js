@@ -229,7 +229,7 @@ function drawFight() {
     if (line.decision) item.append(decisionLine(line.decision, line.by));
     else item.textContent = line.text;
     return item;
-  }));
+  }), ...roundSoFar(fight, view));
   log.scrollTop = log.scrollHeight;
   $("fight-roster").replaceChildren(...(state.combatants ?? []).map((c) => {
     const where = c.square ? `${c.square}, facing ${c.facing}` : `square ${c.position}`;
@@ -237,6 +237,19 @@ function drawFight() {
     item.dataset.name = c.name;
     return item;
   }));
+}
+
+// A played fight's round in progress, at the end of its log: the lines the
+// server shows up to the decision awaited (`so_far`), under "Turn 3, round
+// 2 so far:"; gone once the round's own event (which begins with them) is
+// in, until the server's view catches up with it.
+function roundSoFar(fight, view) {
+  const lines = view && view.step >= fight.step && !view.over ? view.so_far ?? [] : [];
+  if (!lines.length) return [];
+  const at = view.waiting?.[0] ?? lines[lines.length - 1];
+  const when = whenWords({ turn: at.turn, round: at.round });
+  const head = el("li", "latest so-far", `${when[0].toUpperCase()}${when.slice(1)} so far:`);
+  return [head, ...lines.map((line) => el("li", "latest so-far", line.text))];
 }
 
 // The turn and its round in words (round 0 is the movement phase).

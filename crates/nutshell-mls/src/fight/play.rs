@@ -11,6 +11,7 @@
 use super::decide::{Choice, Controller, Decision, Decisions, Kind, Made};
 use super::{Fight, Progress};
 use crate::error::FightError;
+use crate::log::Line;
 use nutshell_dice::source::SourceError;
 use nutshell_dice::{DiceSource, Faces};
 
@@ -33,6 +34,9 @@ pub struct Play {
     /// The decisions waited for, in order (several when members of the
     /// active side are asked for their set actions at once).
     asked: Vec<Decision>,
+    /// The log lines the undone step wrote before its decision: final, as
+    /// its faces are kept; empty once a step completes.
+    so_far: Vec<Line>,
 }
 
 /// A dice source that serves some faces again before drawing new ones, and
@@ -80,6 +84,7 @@ impl Play {
             fight,
             faces: Vec::new(),
             asked: Vec::new(),
+            so_far: Vec::new(),
         }
     }
 
@@ -98,6 +103,13 @@ impl Play {
     /// "Playing a fight by decisions"), or one decision.
     pub fn pending_all(&self) -> &[Decision] {
         &self.asked
+    }
+
+    /// The log lines of the step under way up to the decision it waits for
+    /// (the round so far): the step, retried on the same faces, writes them
+    /// again first when it completes. Empty when no step is under way.
+    pub fn so_far(&self) -> &[Line] {
+        &self.so_far
     }
 
     /// Who controls each combatant.
@@ -173,7 +185,10 @@ impl Play {
             served: Vec::new(),
         };
         match self.fight.step(&mut dice) {
-            Ok(p) => Ok(Next::Step(p)),
+            Ok(p) => {
+                self.so_far.clear();
+                Ok(Next::Step(p))
+            }
             Err(FightError::Waiting) => {
                 let asked = self
                     .fight
@@ -185,6 +200,7 @@ impl Play {
                     return Err(FightError::Invalid("a decision was lost".into()));
                 };
                 self.faces = dice.served;
+                self.so_far = self.fight.log()[start.log().len()..].to_vec();
                 self.fight = start;
                 self.asked = asked;
                 Ok(Next::Decide(first))

@@ -11,6 +11,7 @@ use super::{combatant, text};
 use nutshell_dice::Seeded;
 use nutshell_mls::body::Location;
 use nutshell_mls::fight::{Action, Choice, Decision, Kind, Next, Play};
+use nutshell_mls::log::Line;
 use nutshell_mls::sheet::Mode;
 
 /// Answers every decision with its default until one of `kind` for which
@@ -355,6 +356,74 @@ fn a_fallen_opponents_square_may_be_taken_or_not() {
         }
         assert!(asked, "Bob never fell in 40 seeds");
     }
+}
+
+/// A decision in the middle of a round shows the round so far
+/// (docs/mls/combat.md, "Playing a fight by decisions"): while Ann is asked
+/// whether to take fallen Bob's square (mls, Killing an Opponent), the lines
+/// of the blow that felled him are shown; once the round is resolved they
+/// are its first lines, same text, same order; none are shown after it.
+#[test]
+fn a_decision_in_a_round_shows_the_round_so_far() {
+    let map = super::decisions::map_text(
+        &["........", "........", "........"],
+        &[
+            ("Ann", "B2", "east"),
+            ("Bob", "C2", "west"),
+            ("Cid", "G2", "west"),
+        ],
+    );
+    let ann = combatant("Ann", 16, 12, 60, "");
+    let foes = format!(
+        "{}{}",
+        combatant("Bob", 4, 2, 3, "minor = true"),
+        combatant("Cid", 4, 2, 60, "tactic = { turn_action = \"pray\" }")
+    );
+    for seed in 0..40 {
+        let mut p = play(&ann, &foes, options_on(Some(&map), 1), &["Ann"]);
+        let mut dice = Seeded::new(seed);
+        assert!(p.so_far().is_empty());
+        next_decision(&mut p, &mut dice);
+        p.answer(Choice::Action(Action::Fight)).unwrap();
+        // What each decision of the step under way showed.
+        let mut shown: Vec<Vec<Line>> = Vec::new();
+        let mut advance = false;
+        loop {
+            let before = p.fight().log().len();
+            match p.step(&mut dice).unwrap() {
+                Next::Decide(d) => {
+                    let so_far = p.so_far().to_vec();
+                    assert_eq!(p.fight().log().len(), before, "the step is undone");
+                    if let Some(last) = shown.last() {
+                        assert!(so_far.starts_with(last), "a later decision shows more");
+                    }
+                    if d.kind == Kind::Advance {
+                        let felled = so_far.last().expect("the blow is shown");
+                        assert!(felled.text.contains("Bob"), "{}", felled.text);
+                        assert_eq!(felled.turn, d.turn);
+                        advance = true;
+                    }
+                    shown.push(so_far);
+                    p.answer(d.default).unwrap();
+                }
+                Next::Step(progress) => {
+                    let lines = &p.fight().log()[before..];
+                    for s in &shown {
+                        assert!(lines.starts_with(s), "shown: {s:#?}\nround: {lines:#?}");
+                    }
+                    assert!(p.so_far().is_empty(), "cleared once the step completes");
+                    if advance {
+                        return;
+                    }
+                    shown.clear();
+                    if matches!(progress, nutshell_mls::Progress::Over(_)) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    panic!("Bob never fell in 40 seeds");
 }
 
 /// mls, Following Up a Total Attack: "A character who gets a Critical hit

@@ -602,7 +602,9 @@ fn controller_json(control: Control, members: &[Member]) -> Value {
 /// `ending` once over, `controllers`, `waiting` (every decision awaited:
 /// whose, its kind, turn, round, controller, `deadline`), `decisions` (the
 /// engine's decisions with their options of those the viewer controls) and
-/// `decision` (the first of them). Decisions whose time ran out are taken by
+/// `decision` (the first of them) and `so_far` (the log lines of the round
+/// under way up to the decisions awaited, as the event answering them will
+/// begin with; empty when none). Decisions whose time ran out are taken by
 /// the engine first.
 pub async fn show(
     State(state): State<AppState>,
@@ -631,6 +633,7 @@ async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, Api
         "controllers": [],
         "waiting": [],
         "decisions": [],
+        "so_far": [],
     });
     if let Some(ending) = fight.ending() {
         answer["ending"] = json!(fight.report(ending).ending);
@@ -680,6 +683,9 @@ async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, Api
         }
     }
     answer["waiting"] = json!(waiting);
+    // The round so far: the lines the step under way wrote before the
+    // decision it waits for, which its event will begin with.
+    answer["so_far"] = json!(played.play.so_far());
     if let Some(first) = mine.first() {
         answer["decision"] = first.clone();
     }
