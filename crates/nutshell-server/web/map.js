@@ -152,12 +152,17 @@ export function zoomable(svg, key, follow) {
 
 // The map of a fight as an SVG: the grid, every combatant a token (its
 // side's colour, initials and number, a yellow arrow to the side it faces,
-// a health bar; the fallen grey and crossed out).
+// a health bar; the fallen grey and crossed out, drawn under the standing).
 export function mapPicture(fight) {
   const rows = fight.map.rows;
   const svg = gridPicture(rows, fight.map.name, "fight-svg");
   const numbers = sideNumbers(fight.state?.combatants ?? []);
-  for (const c of fight.state?.combatants ?? []) {
+  // The fallen first: a combatant standing on a fallen one's square is
+  // drawn over him.
+  const combatants = [...(fight.state?.combatants ?? [])];
+  const down = (c) => (c.state !== "standing" ? 0 : 1);
+  combatants.sort((a, b) => down(a) - down(b));
+  for (const c of combatants) {
     if (!squareXY(c.square)) continue;
     const fallen = c.state !== "standing";
     const label = tokenLabel(c.name, numbers.get(c.name));
