@@ -213,7 +213,7 @@ function drawFight() {
     drawnKey = key;
     const svg = fight.map ? mapPicture(shown) : null;
     if (svg) decorate(svg, fight);
-    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.own, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
     drawPanel(fight);
   }
   // The step drawn: a played fight's once the server's view of it is in.

@@ -98,7 +98,8 @@ const STEPS = [0.5, 0.75, 1, 1.5, 2, 3, 4];
 // and in (each map keeps its zoom and where its box was scrolled to as it
 // is drawn again). `follow` selects a token to bring into view when it is
 // another than last time or stands elsewhere (the one awaited, on a phone
-// whose map is wider than the screen).
+// whose map is wider than the screen): selectors apart by commas, tried in
+// their order.
 export function zoomable(svg, key, follow) {
   const box = el("div", "zoom-box");
   const bar = el("div", "zoom-bar");
@@ -109,7 +110,8 @@ export function zoomable(svg, key, follow) {
   requestAnimationFrame(() => {
     const at = scrolls.get(key);
     if (at) [scroll.scrollLeft, scroll.scrollTop] = at;
-    const token = follow ? svg.querySelector(follow) : null;
+    // The first of the selectors that finds a token (in their order).
+    const token = follow ? follow.split(",").map((f) => svg.querySelector(f)).find(Boolean) ?? null : null;
     const which = token ? `${token.dataset.name}@${token.dataset.square}` : null;
     if (!token || followed.get(key) === which) return;
     followed.set(key, which);

@@ -217,14 +217,44 @@ export function drawPanel(fight) {
   // first option of a decision new to this page when the keyboard was in
   // the fight or nowhere in particular (never from a field being typed in).
   if (was) {
+    watchJump(boxes[0] ?? null);
     const box = boxes.find((b) => b.dataset.who === was.who);
     const same = box && [...box.querySelectorAll("button")].find((b) => (was.square && b.dataset.square === was.square) || (was.choice && b.dataset.choice === was.choice));
     const target = same ?? (was.id ? document.getElementById(was.id) : null) ?? boxes[0]?.querySelector("button") ?? status;
     target.focus({ preventScroll: true });
     return;
   }
+  watchJump(boxes[0] ?? null);
   const fresh = boxes.find((b) => !before.has(`${b.dataset.who} ${b.dataset.kind} ${b.dataset.step}`));
   if (fresh && idle(document.activeElement)) fresh.querySelector("button")?.focus({ preventScroll: true });
+}
+
+// "Your decision ↓": a link kept in the window's corner while a decision
+// of this member's is below the fold, to jump to it.
+let jumpWatch = null;
+function watchJump(box) {
+  let jump = $("play-jump");
+  if (!jump) {
+    jump = el("a", "play-jump", "Your decision ↓");
+    jump.id = "play-jump";
+    jump.href = "#play-panel";
+    jump.hidden = true;
+    jump.addEventListener("click", (e) => {
+      e.preventDefault();
+      const target = document.querySelector("#play-panel .play-decision");
+      target?.scrollIntoView({ block: "center" });
+      target?.querySelector("button:not(:disabled)")?.focus({ preventScroll: true });
+      jump.hidden = true;
+    });
+    document.body.append(jump);
+  }
+  jumpWatch?.disconnect();
+  jump.hidden = true;
+  if (!box) return;
+  jumpWatch = new IntersectionObserver(([entry]) => {
+    jump.hidden = entry.isIntersecting || entry.boundingClientRect.top < 0 || !$("fights").open;
+  });
+  jumpWatch.observe(box);
 }
 
 // Nothing being typed or chosen elsewhere: the page itself, the fight, or
@@ -471,6 +501,9 @@ function mark(svg, name, why) {
 export function decorate(svg, fight) {
   const view = views.get(fight.id);
   if (!view?.played || !svg) return;
+  // The tokens of the combatants this member controls (the map of a phone
+  // is first scrolled to one of them).
+  for (const c of view.controllers ?? []) if (mine(c.controller)) svg.querySelector(`.token[data-name="${CSS.escape(c.name)}"]`)?.classList.add("own");
   // Each token awaited drawn over the others (this member's last).
   const awaited = (view.over ? [] : view.waiting ?? []).map((w) => [svg.querySelector(`.token[data-name="${CSS.escape(w.who)}"]`), mine(w.controller)]).filter(([t]) => t);
   for (const [token, yours] of awaited) token.classList.add(yours ? "yours" : "awaited");
