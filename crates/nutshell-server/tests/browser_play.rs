@@ -768,6 +768,54 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
         ]),
         "the form's controllers are the fight's"
     );
+    // Started: the set-up form folds away (a button opens it again) and the
+    // GM's page shows the map.
+    gm.until(
+        "const v = document.getElementById('fight-map-view').getBoundingClientRect(); return getComputedStyle(document.getElementById('fight-form')).display === 'none' && document.getElementById('fight-setup-open').checkVisibility() && v.top >= -5 && v.top < innerHeight / 2",
+        Duration::from_secs(5),
+        "the set-up folded and the map in view",
+    )
+    .await;
+    gm.screenshot("play-gm-started").await;
+    // The phone's map is first scrolled to the player's own token.
+    bob.until(
+        "const t = document.querySelector('#fight-svg .token.own'); const s = document.querySelector('#fight-map-view .zoom-scroll'); if (!t || !s) return false; const a = t.getBoundingClientRect(), b = s.getBoundingClientRect(); return s.scrollWidth > s.clientWidth && a.left >= b.left && a.right <= b.right",
+        Duration::from_secs(5),
+        "the phone's map scrolled to Bob's token",
+    )
+    .await;
+    // A decision of Bob's below the fold (its top in the last quarter of
+    // the screen, or under it): a "Your decision" link in the corner jumps
+    // to it.
+    if shown["waiting"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["who"] == json!("Black Wat"))
+    {
+        bob.until(
+            "const d = document.querySelector('#play-panel .play-decision'); if (!d) return false; window.scrollTo(0, d.getBoundingClientRect().top + scrollY - innerHeight + 50); return d.getBoundingClientRect().top > innerHeight * 0.75",
+            Duration::from_secs(5),
+            "Bob's decision below the fold",
+        )
+        .await;
+        bob.until(
+            "const j = document.getElementById('play-jump'); return j && j.checkVisibility() && j.textContent === 'Your decision ↓'",
+            Duration::from_secs(5),
+            "the link to Bob's decision",
+        )
+        .await;
+        bob.screenshot("play-phone-jump").await;
+        bob.click("#play-jump").await;
+        bob.until(
+            "const d = document.querySelector('#play-panel .play-decision').getBoundingClientRect(); return d.top >= 0 && d.top < innerHeight && document.getElementById('play-jump').hidden",
+            Duration::from_secs(5),
+            "the jump to Bob's decision",
+        )
+        .await;
+    } else {
+        panic!("Bob is awaited at the start: {}", shown["waiting"]);
+    }
 
     let seats = [
         Seat {

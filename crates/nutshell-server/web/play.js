@@ -230,7 +230,8 @@ export function drawPanel(fight) {
 }
 
 // "Your decision ↓": a link kept in the window's corner while a decision
-// of this member's is below the fold, to jump to it.
+// of this member's is below the fold, to jump to it (it scrolls the
+// decision to the middle of the screen).
 let jumpWatch = null;
 function watchJump(box) {
   let jump = $("play-jump");
@@ -251,9 +252,11 @@ function watchJump(box) {
   jumpWatch?.disconnect();
   jump.hidden = true;
   if (!box) return;
+  // Below the fold: under the screen's first three quarters (a box whose
+  // top only peeps in at the bottom is not yet read).
   jumpWatch = new IntersectionObserver(([entry]) => {
     jump.hidden = entry.isIntersecting || entry.boundingClientRect.top < 0 || !$("fights").open;
-  });
+  }, { rootMargin: "0px 0px -25% 0px" });
   jumpWatch.observe(box);
 }
 
