@@ -536,6 +536,9 @@ async fn play_to_end(
                 let want = facing_of(default)
                     .filter(|f| facings.contains(f))
                     .unwrap_or_else(|| facings[0].clone());
+                if played.facings == 1 {
+                    page.screenshot("play-facings").await;
+                }
                 if want != facing_now {
                     facing_button = Some(format!("{boxed} .play-facing[data-facing='{want}']"));
                 }
