@@ -313,7 +313,7 @@ function decisionBox(fight, view, decision, k, labelled) {
     const again = facings.length && !facings.some((o) => facingOf(o) === now)
       ? "Pick a facing below to move there."
       : facings.length
-        ? `Click it again (or press Enter on its button) to move there facing ${now} as now, or pick a facing below.`
+        ? `Click it again (or press Enter on its button) to take it facing ${now}, as now; or pick a facing below.`
         : "Click it again (or press Enter on its button) to move there.";
     say.textContent = picked
       ? `${wayWords(picked)}. ${again}`
