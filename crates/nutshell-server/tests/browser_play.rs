@@ -335,7 +335,11 @@ async fn play_to_end(
             }
             // A fallen token is drawn under a standing one on his square.
             let order = page.js(TOKENS_OVER).await;
-            assert_eq!(order[0], json!(true), "step {step}: the fallen under the standing");
+            assert_eq!(
+                order[0],
+                json!(true),
+                "step {step}: the fallen under the standing"
+            );
             if i == 0 && order[1] == json!(true) {
                 played.shared += 1;
             }

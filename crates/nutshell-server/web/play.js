@@ -4,8 +4,10 @@
 // member (every decision awaited, and this member's own options only), a
 // box for each decision of this member's (options as buttons with the
 // rule's words on hover; for movement the reachable squares shaded on the
-// map and listed as buttons, a first click showing the way and its cost, a
-// second confirming; arrow keys and Enter for the keyboard), the targets
+// map and listed as buttons, a first click showing the way and its cost
+// (and a square's facings as buttons when it has several), a second
+// confirming; arrow keys and Enter for the keyboard; a "Your decision"
+// link while the decision is below the fold), the targets
 // the server names marked on the map, the GM's hand-over of a combatant,
 // and a move walked square by square along the server's way or the log's.
 // Costs, ways and targets come from the server: nothing here computes a
@@ -319,6 +321,22 @@ function decisionBox(fight, view, decision, k, labelled) {
       ? `${wayWords(picked)}. ${again}`
       : "Pick a shaded square (its cost shows on hover), then again to confirm; or a square below (arrow keys move between them, Enter picks).";
     box.append(say);
+    const list = el("div", "play-squares");
+    list.setAttribute("aria-label", `the squares ${decision.name} can reach`);
+    // One button a square (a square with several facings shows them once
+    // picked).
+    for (const square of [...new Set(squares.map((o) => o.square))]) {
+      const option = wayTo(squares, square);
+      const several = facingOptions(squares, square);
+      const label = several.length ? `${square} (${option.cost} MP, ${several.length} facings)` : optionWords(option);
+      const b = el("button", `small${square === pick ? " picked" : ""}`, label);
+      b.type = "button";
+      b.dataset.square = square;
+      b.title = `${square}: ${option.cost} MP${option.rule ? ` (${option.rule})` : ""}`;
+      b.addEventListener("click", () => pickSquare(fight, decision, square));
+      list.append(b);
+    }
+    let facingRow = null;
     if (facings.length) {
       // The square's facings, each a button (the current one marked).
       const row = el("div", "row play-facings");
@@ -335,25 +353,12 @@ function decisionBox(fight, view, decision, k, labelled) {
         row.append(b);
       }
       arrows(row);
-      box.append(row);
-    }
-    const list = el("div", "play-squares");
-    list.setAttribute("aria-label", `the squares ${decision.name} can reach`);
-    // One button a square (a square with several facings shows them once
-    // picked).
-    for (const square of [...new Set(squares.map((o) => o.square))]) {
-      const option = wayTo(squares, square);
-      const several = facingOptions(squares, square);
-      const label = several.length ? `${square} (${option.cost} MP, ${several.length} facings)` : optionWords(option);
-      const b = el("button", `small${square === pick ? " picked" : ""}`, label);
-      b.type = "button";
-      b.dataset.square = square;
-      b.title = `${square}: ${option.cost} MP${option.rule ? ` (${option.rule})` : ""}`;
-      b.addEventListener("click", () => pickSquare(fight, decision, square));
-      list.append(b);
+      facingRow = row;
     }
     arrows(list);
     box.append(list);
+    // After the squares: Tab goes on from the square picked to its facings.
+    if (facingRow) box.append(facingRow);
   }
   if (others.length) {
     const row = el("div", "row play-options");

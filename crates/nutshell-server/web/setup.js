@@ -4,7 +4,7 @@
 // door, open door, ladder; its size and name) with the starts placed by
 // dragging tokens onto squares, and the TOML under "Advanced" it writes:
 // the TOML is what the page sends, and an edit to it is drawn back here
-// when this page can read it.
+// when this page can read it. The form folds away while a fight is shown.
 
 import { $, api, el, table } from "./shared.js";
 import { readToml, tomlLines, tomlString, tomlValue } from "./toml.js";
