@@ -56,6 +56,10 @@ async fn get(base: &str, path: &str, key: &str) -> Value {
 /// The tokens a page draws: name -> (square, facing).
 const TOKENS: &str = "return Object.fromEntries([...document.querySelectorAll('#fight-svg .token')].map(t => [t.dataset.name, [t.dataset.square, t.dataset.facing]]))";
 
+/// Whether no fallen token is drawn after (over) a standing one on his
+/// square, and whether any square holds both.
+const TOKENS_OVER: &str = "const standing = new Set(); let both = false; for (const t of document.querySelectorAll('#fight-svg .token')) { const sq = t.dataset.square; if (t.dataset.state === 'standing') { standing.add(sq); continue; } if (standing.has(sq)) return [false, true]; if ([...document.querySelectorAll('#fight-svg .token')].some(o => o.dataset.square === sq && o.dataset.state === 'standing')) both = true; } return [true, both]";
+
 fn tokens_of(state: &Value) -> Value {
     let mut map = serde_json::Map::new();
     for c in state["combatants"].as_array().unwrap() {
@@ -128,6 +132,11 @@ struct Played {
     /// Squares walked along the server's way, summed over the pages.
     walked: usize,
     reloaded: bool,
+    /// Squares picked whose facings were offered as buttons.
+    facings: usize,
+    /// Steps at which a page drew a fallen combatant and a standing one on
+    /// one square (the standing one over him).
+    shared: usize,
     /// The kinds of decision made.
     kinds: std::collections::BTreeSet<String>,
 }
@@ -294,6 +303,46 @@ async fn play_to_end(
                     "step {step}: the page says whom it waits for: {said}"
                 );
             }
+            // The clock: the turn and round of the decisions awaited (the
+            // state being the last step's), each of them named.
+            let first = &waiting[0];
+            let round = first["round"].as_u64().unwrap();
+            let when = format!(
+                "turn {}, {}",
+                first["turn"],
+                if round == 0 {
+                    "the movement phase".to_string()
+                } else {
+                    format!("round {round}")
+                }
+            );
+            let read = "return document.getElementById('fight-clock').textContent";
+            let mut clock = page.js(read).await;
+            for _ in 0..40 {
+                if clock.as_str().unwrap().contains(&when) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                clock = page.js(read).await;
+            }
+            let clock = clock.as_str().unwrap();
+            assert!(clock.contains(&when), "step {step}: {when}: {clock}");
+            for w in &waiting {
+                assert!(
+                    clock.contains(&format!("{}'s", w["who"].as_str().unwrap())),
+                    "step {step}: the clock names every decision awaited: {clock}"
+                );
+            }
+            // A fallen token is drawn under a standing one on his square.
+            let order = page.js(TOKENS_OVER).await;
+            assert_eq!(
+                order[0],
+                json!(true),
+                "step {step}: the fallen under the standing"
+            );
+            if i == 0 && order[1] == json!(true) {
+                played.shared += 1;
+            }
             if deciding.is_none() && !theirs.is_empty() {
                 page.until(
                     &format!("return Number(document.getElementById('fight-view').dataset.step) === {step} && Number(document.getElementById('fight-view').dataset.events) >= {step}"),
@@ -425,9 +474,87 @@ async fn play_to_end(
                     .await;
                 page.screenshot("play-player-phone").await;
             }
-            match by {
-                By::Clicks => tap(page, &reach).await,
-                By::Keys => {
+            // One button picked (one a square), and the way in words: a
+            // square not left reads "stay".
+            let here: Vec<&Value> = options
+                .iter()
+                .filter(|o| o["square"] == json!(square))
+                .collect();
+            let said = page
+                .js(&format!(
+                    "return [[...document.querySelectorAll('{0} .play-squares button.picked')].map(b => b.dataset.square), document.querySelector('{0} .play-path').textContent]",
+                    boxed.replace('\'', "\\'")
+                ))
+                .await;
+            assert_eq!(said[0], json!([square]), "step {step}: one square picked");
+            let way_said = said[1].as_str().unwrap();
+            assert!(!way_said.contains("by ."), "{way_said}");
+            if here.iter().all(|o| o["path"] == json!([])) {
+                assert!(
+                    way_said.starts_with(&format!("{square}: stay (")),
+                    "step {step}: {way_said}"
+                );
+            }
+            // A square with several facings (a Fight action's): its facings
+            // are buttons, the current one marked; the default's facing is
+            // taken (by a second tap on the square when it is the current
+            // one, else by its button).
+            let facing_of = |o: &Value| {
+                o["choice"]["path"]
+                    .as_array()
+                    .and_then(|p| p.last())
+                    .and_then(Value::as_str)
+                    .and_then(|p| p.split_once(':'))
+                    .map(|(_, f)| f.to_string())
+            };
+            let facings: Vec<String> = here.iter().filter_map(|o| facing_of(o)).collect();
+            let mut facing_button = None;
+            if facings.len() > 1 {
+                played.facings += 1;
+                let facing_now = now["state"]["combatants"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["name"] == json!(who))
+                    .map(|c| c["facing"].as_str().unwrap().to_string())
+                    .unwrap();
+                let words: Vec<String> = facings
+                    .iter()
+                    .map(|f| {
+                        if *f == facing_now {
+                            format!("face {f} (as now)")
+                        } else {
+                            format!("face {f}")
+                        }
+                    })
+                    .collect();
+                assert_eq!(
+                    page.js(&format!(
+                        "return [...document.querySelectorAll('{} .play-facing')].map(b => b.textContent)",
+                        boxed.replace('\'', "\\'")
+                    ))
+                    .await,
+                    json!(words),
+                    "step {step}: the facings of {square} as buttons"
+                );
+                let want = facing_of(default)
+                    .filter(|f| facings.contains(f))
+                    .unwrap_or_else(|| facings[0].clone());
+                if played.facings == 1 {
+                    page.screenshot("play-facings").await;
+                }
+                if want != facing_now {
+                    facing_button = Some(format!("{boxed} .play-facing[data-facing='{want}']"));
+                }
+            }
+            match (by, facing_button) {
+                (By::Clicks, Some(css)) => page.click(&css).await,
+                (By::Keys, Some(css)) => {
+                    page.keys_to(&css).await;
+                    page.keys(ENTER).await;
+                }
+                (By::Clicks, None) => tap(page, &reach).await,
+                (By::Keys, None) => {
                     // The page keeps the focus on the square picked.
                     page.keys_to(&button).await;
                     page.keys(ENTER).await;
@@ -529,11 +656,13 @@ fn report(what: &str, played: &Played) {
     let mut latencies = played.latencies.clone();
     latencies.sort_by(f64::total_cmp);
     eprintln!(
-        "{what}: {} decisions ({:?}), {} squares walked on the pages, {} targets marked; decision -> every other page updated: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
+        "{what}: {} decisions ({:?}), {} squares walked on the pages, {} targets marked, {} squares with their facings as buttons, {} steps with a fallen and a standing token on one square; decision -> every other page updated: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
         played.decisions,
         played.kinds,
         played.walked,
         played.targets,
+        played.facings,
+        played.shared,
         percentile(&latencies, 50.0),
         percentile(&latencies, 99.0),
         latencies.last().copied().unwrap_or(f64::NAN)
@@ -646,6 +775,54 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
         ]),
         "the form's controllers are the fight's"
     );
+    // Started: the set-up form folds away (a button opens it again) and the
+    // GM's page shows the map.
+    gm.until(
+        "const v = document.getElementById('fight-map-view').getBoundingClientRect(); return getComputedStyle(document.getElementById('fight-form')).display === 'none' && document.getElementById('fight-setup-open').checkVisibility() && v.top >= -5 && v.top < innerHeight / 2",
+        Duration::from_secs(5),
+        "the set-up folded and the map in view",
+    )
+    .await;
+    gm.screenshot("play-gm-started").await;
+    // The phone's map is first scrolled to the player's own token.
+    bob.until(
+        "const t = document.querySelector('#fight-svg .token.own'); const s = document.querySelector('#fight-map-view .zoom-scroll'); if (!t || !s) return false; const a = t.getBoundingClientRect(), b = s.getBoundingClientRect(); return s.scrollWidth > s.clientWidth && a.left >= b.left && a.right <= b.right",
+        Duration::from_secs(5),
+        "the phone's map scrolled to Bob's token",
+    )
+    .await;
+    // A decision of Bob's below the fold (its top in the last quarter of
+    // the screen, or under it): a "Your decision" link in the corner jumps
+    // to it.
+    if shown["waiting"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["who"] == json!("Black Wat"))
+    {
+        bob.until(
+            "const d = document.querySelector('#play-panel .play-decision'); if (!d) return false; window.scrollTo(0, d.getBoundingClientRect().top + scrollY - innerHeight + 50); return d.getBoundingClientRect().top > innerHeight * 0.75",
+            Duration::from_secs(5),
+            "Bob's decision below the fold",
+        )
+        .await;
+        bob.until(
+            "const j = document.getElementById('play-jump'); return j && j.checkVisibility() && j.textContent === 'Your decision ↓'",
+            Duration::from_secs(5),
+            "the link to Bob's decision",
+        )
+        .await;
+        bob.screenshot("play-phone-jump").await;
+        bob.click("#play-jump").await;
+        bob.until(
+            "const d = document.querySelector('#play-panel .play-decision').getBoundingClientRect(); return d.top >= 0 && d.top < innerHeight && document.getElementById('play-jump').hidden",
+            Duration::from_secs(5),
+            "the jump to Bob's decision",
+        )
+        .await;
+    } else {
+        panic!("Bob is awaited at the start: {}", shown["waiting"]);
+    }
 
     let seats = [
         Seat {

@@ -213,7 +213,7 @@ function drawFight() {
     drawnKey = key;
     const svg = fight.map ? mapPicture(shown) : null;
     if (svg) decorate(svg, fight);
-    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+    $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.own, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
     drawPanel(fight);
   }
   // The step drawn: a played fight's once the server's view of it is in.
@@ -259,15 +259,17 @@ export function whenWords(state) {
 }
 
 // The clock: the step, the turn and its round (0: the movement phase),
-// and whose decision is awaited while one is (a played fight), else whose
-// turn it is; never once the fight is over.
+// and every decision awaited while any is (a played fight: the turn and
+// round are then the awaited decisions', the state being the last step
+// completed), else whose turn it is; never once the fight is over.
 function clockWords(fight, state, view) {
   if (fight.step === 0) return "Before the first round";
-  const when = whenWords(state);
-  const waiting = view && view.step >= fight.step && !view.over ? view.waiting?.[0] : null;
+  const waiting = view && view.step >= fight.step && !view.over && !fight.over ? view.waiting ?? [] : [];
+  const asked = waiting.find((w) => w.turn !== undefined);
+  const when = whenWords(asked ? { turn: asked.turn, round: asked.round } : state);
   let now = "";
   if (fight.over) now = "";
-  else if (waiting) now = ` (waiting for ${waiting.controller === "gm" ? "the GM" : waiting.controller?.name ?? "the engine"}: ${waiting.who}'s ${kindWords(waiting.kind)})`;
+  else if (waiting.length) now = ` (waiting for ${waiting.map((w) => `${w.controller === "gm" ? "the GM" : w.controller === "engine" ? "the engine" : w.controller?.name ?? "the engine"}: ${w.who}'s ${kindWords(w.kind)}`).join("; ")})`;
   else if (state.acting) now = ` (${state.acting}'s turn)`;
   const clock = `Step ${fight.step}: ${when}${now}`;
   return fight.over ? `${clock}. Over: ${fight.ending?.winner ? `${fight.ending.winner} wins` : "a draw"} (${fight.ending?.reason ?? ""})` : clock;

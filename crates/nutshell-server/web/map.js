@@ -98,7 +98,8 @@ const STEPS = [0.5, 0.75, 1, 1.5, 2, 3, 4];
 // and in (each map keeps its zoom and where its box was scrolled to as it
 // is drawn again). `follow` selects a token to bring into view when it is
 // another than last time or stands elsewhere (the one awaited, on a phone
-// whose map is wider than the screen).
+// whose map is wider than the screen): selectors apart by commas, tried in
+// their order.
 export function zoomable(svg, key, follow) {
   const box = el("div", "zoom-box");
   const bar = el("div", "zoom-bar");
@@ -109,7 +110,8 @@ export function zoomable(svg, key, follow) {
   requestAnimationFrame(() => {
     const at = scrolls.get(key);
     if (at) [scroll.scrollLeft, scroll.scrollTop] = at;
-    const token = follow ? svg.querySelector(follow) : null;
+    // The first of the selectors that finds a token (in their order).
+    const token = follow ? follow.split(",").map((f) => svg.querySelector(f)).find(Boolean) ?? null : null;
     const which = token ? `${token.dataset.name}@${token.dataset.square}` : null;
     if (!token || followed.get(key) === which) return;
     followed.set(key, which);
@@ -152,12 +154,17 @@ export function zoomable(svg, key, follow) {
 
 // The map of a fight as an SVG: the grid, every combatant a token (its
 // side's colour, initials and number, a yellow arrow to the side it faces,
-// a health bar; the fallen grey and crossed out).
+// a health bar; the fallen grey and crossed out, drawn under the standing).
 export function mapPicture(fight) {
   const rows = fight.map.rows;
   const svg = gridPicture(rows, fight.map.name, "fight-svg");
   const numbers = sideNumbers(fight.state?.combatants ?? []);
-  for (const c of fight.state?.combatants ?? []) {
+  // The fallen first: a combatant standing on a fallen one's square is
+  // drawn over him.
+  const combatants = [...(fight.state?.combatants ?? [])];
+  const down = (c) => (c.state !== "standing" ? 0 : 1);
+  combatants.sort((a, b) => down(a) - down(b));
+  for (const c of combatants) {
     if (!squareXY(c.square)) continue;
     const fallen = c.state !== "standing";
     const label = tokenLabel(c.name, numbers.get(c.name));

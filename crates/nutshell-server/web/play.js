@@ -4,8 +4,10 @@
 // member (every decision awaited, and this member's own options only), a
 // box for each decision of this member's (options as buttons with the
 // rule's words on hover; for movement the reachable squares shaded on the
-// map and listed as buttons, a first click showing the way and its cost, a
-// second confirming; arrow keys and Enter for the keyboard), the targets
+// map and listed as buttons, a first click showing the way and its cost
+// (and a square's facings as buttons when it has several), a second
+// confirming; arrow keys and Enter for the keyboard; a "Your decision"
+// link while the decision is below the fold), the targets
 // the server names marked on the map, the GM's hand-over of a combatant,
 // and a move walked square by square along the server's way or the log's.
 // Costs, ways and targets come from the server: nothing here computes a
@@ -217,14 +219,47 @@ export function drawPanel(fight) {
   // first option of a decision new to this page when the keyboard was in
   // the fight or nowhere in particular (never from a field being typed in).
   if (was) {
+    watchJump(boxes[0] ?? null);
     const box = boxes.find((b) => b.dataset.who === was.who);
     const same = box && [...box.querySelectorAll("button")].find((b) => (was.square && b.dataset.square === was.square) || (was.choice && b.dataset.choice === was.choice));
     const target = same ?? (was.id ? document.getElementById(was.id) : null) ?? boxes[0]?.querySelector("button") ?? status;
     target.focus({ preventScroll: true });
     return;
   }
+  watchJump(boxes[0] ?? null);
   const fresh = boxes.find((b) => !before.has(`${b.dataset.who} ${b.dataset.kind} ${b.dataset.step}`));
   if (fresh && idle(document.activeElement)) fresh.querySelector("button")?.focus({ preventScroll: true });
+}
+
+// "Your decision ↓": a link kept in the window's corner while a decision
+// of this member's is below the fold, to jump to it (it scrolls the
+// decision to the middle of the screen).
+let jumpWatch = null;
+function watchJump(box) {
+  let jump = $("play-jump");
+  if (!jump) {
+    jump = el("a", "play-jump", "Your decision ↓");
+    jump.id = "play-jump";
+    jump.href = "#play-panel";
+    jump.hidden = true;
+    jump.addEventListener("click", (e) => {
+      e.preventDefault();
+      const target = document.querySelector("#play-panel .play-decision");
+      target?.scrollIntoView({ block: "center" });
+      target?.querySelector("button:not(:disabled)")?.focus({ preventScroll: true });
+      jump.hidden = true;
+    });
+    document.body.append(jump);
+  }
+  jumpWatch?.disconnect();
+  jump.hidden = true;
+  if (!box) return;
+  // Below the fold: under the screen's first three quarters (a box whose
+  // top only peeps in at the bottom is not yet read).
+  jumpWatch = new IntersectionObserver(([entry]) => {
+    jump.hidden = entry.isIntersecting || entry.boundingClientRect.top < 0 || !$("fights").open;
+  }, { rootMargin: "0px 0px -25% 0px" });
+  jumpWatch.observe(box);
 }
 
 // Nothing being typed or chosen elsewhere: the page itself, the fight, or
@@ -271,26 +306,59 @@ function decisionBox(fight, view, decision, k, labelled) {
   const others = options.filter((o) => !o.square);
   if (squares.length) {
     const pick = picks.get(pickKey(fight.id, decision.name));
-    const picked = pick && squares.filter((o) => o.square === pick).sort((x, y) => x.cost - y.cost)[0];
+    const now = facingNow(view, decision);
+    const picked = pick && wayTo(squares, pick);
+    const facings = pick ? facingOptions(squares, pick) : [];
     const say = el("p", "play-path");
     say.id = `play-path${suffix}`;
     say.setAttribute("aria-live", "polite");
+    const again = facings.length && !facings.some((o) => facingOf(o) === now)
+      ? "Pick a facing below to move there."
+      : facings.length
+        ? `Click it again (or press Enter on its button) to take it facing ${now}, as now; or pick a facing below.`
+        : "Click it again (or press Enter on its button) to move there.";
     say.textContent = picked
-      ? `${picked.square}: ${picked.cost} MP, by ${(picked.path ?? []).join(" → ")}. Click it again (or press Enter on its button) to move there.`
+      ? `${wayWords(picked)}. ${again}`
       : "Pick a shaded square (its cost shows on hover), then again to confirm; or a square below (arrow keys move between them, Enter picks).";
     box.append(say);
     const list = el("div", "play-squares");
     list.setAttribute("aria-label", `the squares ${decision.name} can reach`);
-    for (const option of squares) {
-      const b = el("button", `small${option.square === pick ? " picked" : ""}`, option.label ?? `${option.square} (${option.cost} MP)`);
+    // One button a square (a square with several facings shows them once
+    // picked).
+    for (const square of [...new Set(squares.map((o) => o.square))]) {
+      const option = wayTo(squares, square);
+      const several = facingOptions(squares, square);
+      const label = several.length ? `${square} (${option.cost} MP, ${several.length} facings)` : optionWords(option);
+      const b = el("button", `small${square === pick ? " picked" : ""}`, label);
       b.type = "button";
-      b.dataset.square = option.square;
-      b.title = `${option.square}: ${option.cost} MP${option.rule ? ` (${option.rule})` : ""}`;
-      b.addEventListener("click", () => pickSquare(fight, decision, option));
+      b.dataset.square = square;
+      b.title = `${square}: ${option.cost} MP${option.rule ? ` (${option.rule})` : ""}`;
+      b.addEventListener("click", () => pickSquare(fight, decision, square));
       list.append(b);
+    }
+    let facingRow = null;
+    if (facings.length) {
+      // The square's facings, each a button (the current one marked).
+      const row = el("div", "row play-facings");
+      row.id = `play-facings${suffix}`;
+      row.setAttribute("aria-label", `the facings ${decision.name} can take on ${pick}`);
+      for (const option of facings) {
+        const facing = facingOf(option);
+        const b = el("button", "small play-facing", `face ${facing}${facing === now ? " (as now)" : ""}`);
+        b.type = "button";
+        b.dataset.facing = facing;
+        b.dataset.choice = JSON.stringify(option.choice);
+        b.title = `${optionWords(option)}${option.rule ? ` (${option.rule})` : ""}`;
+        b.addEventListener("click", () => decide(fight.id, view, decision, option));
+        row.append(b);
+      }
+      arrows(row);
+      facingRow = row;
     }
     arrows(list);
     box.append(list);
+    // After the squares: Tab goes on from the square picked to its facings.
+    if (facingRow) box.append(facingRow);
   }
   if (others.length) {
     const row = el("div", "row play-options");
@@ -314,16 +382,51 @@ function decisionBox(fight, view, decision, k, labelled) {
   return box;
 }
 
-function pickSquare(fight, decision, option) {
+// A square's options: several when each names a facing ("F6:east"), one
+// otherwise (the cheapest way there).
+const facingOf = (option) => {
+  const last = option.choice?.path?.[option.choice.path.length - 1];
+  return typeof last === "string" && last.includes(":") ? last.split(":")[1] : null;
+};
+function facingOptions(squares, square) {
+  const here = squares.filter((o) => o.square === square && facingOf(o));
+  return here.length > 1 ? here : [];
+}
+const wayTo = (squares, square) => squares.filter((o) => o.square === square).sort((x, y) => x.cost - y.cost)[0] ?? null;
+function facingNow(view, decision) {
+  return (view?.state?.combatants ?? []).find((c) => c.name === decision.name)?.facing ?? null;
+}
+// An option in words: "F6, facing east" for a square with a facing, else
+// its own label ("C3 (2 MP)").
+function optionWords(option) {
+  const facing = facingOf(option);
+  return facing ? `${option.square}, facing ${facing}` : option.label ?? `${option.square} (${option.cost} MP)`;
+}
+// The way to a square and its cost: "F6: 0 MP, by F6", "F6: stay (0 MP)".
+function wayWords(option) {
+  const path = option.path ?? [];
+  return path.length ? `${option.square}: ${option.cost} MP, by ${path.join(" → ")}` : `${option.square}: stay (${option.cost} MP)`;
+}
+
+// A square picked: once, its way and cost shown (and its facings, when it
+// has several); again, the move taken (with the current facing when the
+// square has several and that is one of them, else nothing until a facing
+// is picked).
+function pickSquare(fight, decision, square) {
   const key = pickKey(fight.id, decision.name);
   onMap.set(fight.id, decision.name);
-  if (picks.get(key) === option.square) {
-    decide(fight.id, views.get(fight.id), decision, option);
+  const view = views.get(fight.id);
+  const squares = (decision.options ?? []).filter((o) => o.square);
+  if (picks.get(key) === square) {
+    const facings = facingOptions(squares, square);
+    const option = facings.length ? facings.find((o) => facingOf(o) === facingNow(view, decision)) : wayTo(squares, square);
+    if (option) decide(fight.id, view, decision, option);
+    else document.querySelector(`.play-decision[data-who="${CSS.escape(decision.name)}"] .play-facing`)?.focus();
     return;
   }
-  picks.set(key, option.square);
+  picks.set(key, square);
   redraw(fight.id);
-  document.querySelector(`.play-decision[data-who="${CSS.escape(decision.name)}"] button[data-square="${CSS.escape(option.square)}"]`)?.focus();
+  document.querySelector(`.play-decision[data-who="${CSS.escape(decision.name)}"] button[data-square="${CSS.escape(square)}"]`)?.focus();
 }
 
 async function decide(id, view, decision, option) {
@@ -406,9 +509,14 @@ function mark(svg, name, why) {
 export function decorate(svg, fight) {
   const view = views.get(fight.id);
   if (!view?.played || !svg) return;
-  for (const w of view.over ? [] : view.waiting ?? []) {
-    svg.querySelector(`.token[data-name="${CSS.escape(w.who)}"]`)?.classList.add(mine(w.controller) ? "yours" : "awaited");
-  }
+  // The tokens of the combatants this member controls (the map of a phone
+  // is first scrolled to one of them).
+  for (const c of view.controllers ?? []) if (mine(c.controller)) svg.querySelector(`.token[data-name="${CSS.escape(c.name)}"]`)?.classList.add("own");
+  // Each token awaited drawn over the others (this member's last).
+  const awaited = (view.over ? [] : view.waiting ?? []).map((w) => [svg.querySelector(`.token[data-name="${CSS.escape(w.who)}"]`), mine(w.controller)]).filter(([t]) => t);
+  for (const [token, yours] of awaited) token.classList.add(yours ? "yours" : "awaited");
+  for (const [token] of awaited.filter(([, yours]) => !yours)) svg.append(token);
+  for (const [token] of awaited.filter(([, yours]) => yours)) svg.append(token);
   walkDrawn(fight);
   const decisions = decisionsOf(view);
   for (const d of decisions) {
@@ -435,7 +543,7 @@ export function decorate(svg, fight) {
     if (!at) continue;
     const rect = svgEl("rect", { x: at.x + 0.04, y: at.y + 0.04, width: 0.92, height: 0.92, class: `reach${option.square === pick ? " picked" : ""}`, "data-reach": option.square });
     rect.append(svgEl("title", {}, `${option.square}: ${option.cost} MP`));
-    rect.addEventListener("click", () => pickSquare(fight, decision, option));
+    rect.addEventListener("click", () => pickSquare(fight, decision, option.square));
     layer.append(rect);
   }
   const picked = pick && cheapest.get(pick);

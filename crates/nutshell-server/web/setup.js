@@ -4,7 +4,7 @@
 // door, open door, ladder; its size and name) with the starts placed by
 // dragging tokens onto squares, and the TOML under "Advanced" it writes:
 // the TOML is what the page sends, and an edit to it is drawn back here
-// when this page can read it.
+// when this page can read it. The form folds away while a fight is shown.
 
 import { $, api, el, table } from "./shared.js";
 import { readToml, tomlLines, tomlString, tomlValue } from "./toml.js";
@@ -434,3 +434,30 @@ $("fight-example").addEventListener("change", useScenario);
 loadScenarios();
 // For the browser test: the set-up as this page holds it.
 window.nutshellSetup = () => ({ sides, map, columns: map.rows[0] ? [...map.rows[0]].map((_, x) => columnName(x)) : [] });
+
+// ---------------------------------------------------------------- folded while a fight is shown
+
+// Once a fight is shown the form folds away (a button opens it again); a
+// fight just started by this page brings its map into view.
+let started = false;
+let foldedFor = null; // the fight title the form was folded for
+$("fight-form").addEventListener("submit", () => { started = true; });
+function fold(shut) {
+  $("fight-form").classList.toggle("folded", shut);
+  $("fight-setup-open").hidden = !shut || $("fight-form").hidden;
+}
+$("fight-setup-open").addEventListener("click", () => {
+  fold(false);
+  $("fight-form").querySelector("h3")?.scrollIntoView();
+  $("fight-example").focus({ preventScroll: true });
+});
+new MutationObserver(() => {
+  const title = $("fight-title").textContent;
+  if (!title || title === foldedFor || $("fight-view").hidden) return;
+  foldedFor = title;
+  fold(true);
+  if (started) {
+    started = false;
+    $("fight-view").scrollIntoView({ block: "start" });
+  }
+}).observe($("fight-title"), { childList: true, characterData: true, subtree: true });
