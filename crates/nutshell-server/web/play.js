@@ -585,6 +585,9 @@ function walkStep(id, step, lines) {
   const key = `${id} ${step}`;
   if (step <= (walkedUpTo.get(id) ?? Infinity)) return Promise.resolve();
   if (!walks.has(key)) {
+    // The step's lines not read yet (a map drawn before its event came):
+    // nothing is noted, so that the walk is made once they are.
+    if (!lines?.length) return Promise.resolve();
     const names = (views.get(id)?.state?.combatants ?? []).map((c) => c.name);
     walks.set(key, Promise.all(movesOfLines(lines, names).map(walk)));
   }
