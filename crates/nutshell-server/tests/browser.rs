@@ -496,9 +496,19 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
             "the valid choices again",
         )
         .await;
+    // The GM has the list of the table's sheets open: another member's new
+    // sheet joins it live, without a reload.
+    gm.js("document.getElementById('characters').open = true;")
+        .await;
     player
         .js("document.querySelector('#sheet-form button[type=submit]').click();")
         .await;
+    gm.until(
+        "return [...document.querySelectorAll('#sheets li summary')].some(s => s.textContent.startsWith('Brana '))",
+        wait,
+        "the player's new sheet in the GM's open list, live",
+    )
+    .await;
     let sheet = player
         .until(
             "const p = document.querySelector('#sheets pre'); return p && p.textContent",

@@ -304,5 +304,11 @@ async function makeSheet(e) {
   showSheets();
 }
 
+// A sheet made or advanced by anyone (the room's live events): the list,
+// when it is open, shows it at once.
+export function sheetsChanged() {
+  if ($("characters").open) showSheets();
+}
+
 $("sheet-form").addEventListener("submit", makeSheet);
 $("characters").addEventListener("toggle", () => { if ($("characters").open) showSheets(); });

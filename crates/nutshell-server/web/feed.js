@@ -7,6 +7,7 @@
 import { $, api, el, errorText, loadedAt, showWho, table, time } from "./shared.js";
 import { countFaces, showOdds } from "./rolls.js";
 import { combatantName, decisionLine, fightDecided, fightStarted, fightStepped, whenWords } from "./fights.js";
+import { sheetsChanged } from "./characters.js";
 
 export const seen = new Map(); // seq -> <li>
 export const shownSecrets = new Set(); // seqs of secret rolls shown to everyone
@@ -278,4 +279,9 @@ export function addEvent(event) {
     if (event.kind === "fight-step") fightStepped(event);
     if (event.kind === "fight-decision" || event.kind === "fight-control") fightDecided(event);
   }
+  // A sheet made or advanced by another member after the page read the
+  // log: the list of the table's sheets follows (this member's own are
+  // shown by the form that made them, with their results).
+  if (!old && !event.hidden && event.seq > table.historyUpTo && event.body?.roller !== table.me?.id
+      && ["sheet", "advance"].includes(event.body?.action?.kind)) sheetsChanged();
 }
