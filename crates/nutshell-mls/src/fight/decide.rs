@@ -297,6 +297,20 @@ impl Serialize for Decision {
     }
 }
 
+impl Decision {
+    /// This decision answered with `choice` by `by`: what the log records.
+    pub fn answered(&self, choice: Choice, by: Controller) -> Made {
+        Made {
+            turn: self.turn,
+            round: self.round,
+            who: self.name.clone(),
+            kind: self.kind,
+            choice,
+            by,
+        }
+    }
+}
+
 /// A decision made: what the JSON log writes and an orders file holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Made {
@@ -349,26 +363,31 @@ impl Fight {
     /// Waits for `asks` at once (each a person's, none answered yet): the
     /// fight stops (`FightError::Waiting`) with every one of them pending.
     pub(super) fn wait_for_all(&mut self, asks: Vec<Ask>) -> FightError {
-        let (turn, round) = (self.turn, self.round);
         let asked: Vec<Decision> = asks
             .into_iter()
-            .map(|ask| Decision {
-                turn,
-                round,
-                who: ask.who,
-                name: self.fighters[ask.who].sheet.name.clone(),
-                kind: ask.kind,
-                question: ask.question,
-                options: ask.options,
-                ruled_out: ask.ruled_out,
-                default: ask.default,
-                moves: Vec::new(),
-            })
+            .map(|ask| self.asking(ask, Vec::new()))
             .collect();
         if let Some(d) = self.decisions.as_mut() {
             d.asked = asked;
         }
         FightError::Waiting
+    }
+
+    /// `ask` as the decision waited for, in this turn and round (`moves`:
+    /// a movement's squares).
+    fn asking(&self, ask: Ask, moves: Vec<Move>) -> Decision {
+        Decision {
+            turn: self.turn,
+            round: self.round,
+            who: ask.who,
+            name: self.fighters[ask.who].sheet.name.clone(),
+            kind: ask.kind,
+            question: ask.question,
+            options: ask.options,
+            ruled_out: ask.ruled_out,
+            default: ask.default,
+            moves,
+        }
     }
 
     /// Whether this fight is played by decisions (else every choice is the
@@ -418,18 +437,10 @@ impl Fight {
                 ask.kind.name()
             )));
         } else {
-            d.asked = vec![Decision {
-                turn,
-                round,
-                who: ask.who,
-                name,
-                kind: ask.kind,
-                question: ask.question,
-                options: ask.options,
-                ruled_out: ask.ruled_out,
-                default: ask.default,
-                moves,
-            }];
+            let asked = self.asking(ask, moves);
+            if let Some(d) = self.decisions.as_mut() {
+                d.asked = vec![asked];
+            }
             return Err(FightError::Waiting);
         };
         let legal = |c: &Choice| -> Result<(), String> {

@@ -270,14 +270,7 @@ impl Play {
                 kind.name()
             )));
         };
-        let made = Made {
-            turn: asked.turn,
-            round: asked.round,
-            who: asked.name.clone(),
-            kind: asked.kind,
-            choice,
-            by,
-        };
+        let made = asked.answered(choice, by);
         // Try it: the step again, on the faces it drew before the decision.
         let mut trial = self.fight.clone();
         trial

@@ -542,14 +542,7 @@ async fn expire(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError>
         else {
             return Ok(took);
         };
-        let made = Made {
-            turn: asked.turn,
-            round: asked.round,
-            who: asked.name.clone(),
-            kind: asked.kind,
-            choice: asked.default.clone(),
-            by: Controller::Engine,
-        };
+        let made = asked.answered(asked.default.clone(), Controller::Engine);
         let gm = gm(state, room).await?;
         let step = step_number(&head.body).unwrap_or(0);
         match commit(
@@ -847,14 +840,7 @@ async fn answer_once(
     if let Err(e) = trial.answer_for(i, asked.kind, request.choice.clone(), Controller::Person) {
         return Err(ApiError::bad_request("illegal_decision", e.to_string()));
     }
-    let made = Made {
-        turn: asked.turn,
-        round: asked.round,
-        who: asked.name.clone(),
-        kind: asked.kind,
-        choice: request.choice.clone(),
-        by: Controller::Person,
-    };
+    let made = asked.answered(request.choice.clone(), Controller::Person);
     let (event, result) = commit(
         state,
         me,
