@@ -126,6 +126,8 @@ pub mod rule {
         "mls, 1. Movement; Forward, Diagonal, Sideways and Rearward Movement";
     /// A Fight action's step and free turn.
     pub const FIGHTING_MOVEMENT: &str = "mls, Fighting Movement";
+    /// A person's decision with no choice left: the rules decide (P-89).
+    pub const DECISIONS: &str = "mls, Set Actions (RULING P-89)";
     /// The square in front; a free turn to face an attacker.
     pub const WHO_MAY_ATTACK: &str = "mls, Who May Attack (P-67)";
     /// Moving into a fallen opponent's square.

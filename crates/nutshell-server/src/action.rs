@@ -80,6 +80,11 @@ pub enum Action {
         decision: Option<nutshell_mls::fight::Made>,
         /// The combatants the engine controls at this point, by name.
         engine: Vec<String>,
+        /// The most rounds this event resolves before it stops (the next
+        /// event goes on); none: until a person's decision or the end, as
+        /// earlier servers wrote.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rounds: Option<u32>,
     },
 }
 

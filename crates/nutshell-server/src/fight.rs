@@ -356,9 +356,11 @@ pub struct Played {
 /// When a decision waited for became so: the number of the event of the
 /// fight's thread after which it was first waited for, and that event's
 /// time. A decision still waited for after the next event (the same
-/// combatant, kind, turn and round) keeps its `since`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// [`Decision::id`]) keeps its `since`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Since {
+    /// The decision ([`Decision::id`]).
+    pub id: String,
     /// The combatant (index into the fight's fighters).
     pub who: usize,
     /// The kind of decision.
@@ -375,7 +377,7 @@ pub struct Since {
 
 impl Since {
     fn of(&self, d: &Decision) -> bool {
-        (self.who, self.kind, self.turn, self.round) == (d.who, d.kind, d.turn, d.round)
+        self.id == d.id
     }
 }
 
@@ -468,7 +470,8 @@ impl Played {
             .pending_all()
             .iter()
             .map(|d| {
-                before.iter().find(|s| s.of(d)).copied().unwrap_or(Since {
+                before.iter().find(|s| s.of(d)).cloned().unwrap_or(Since {
+                    id: d.id.clone(),
                     who: d.who,
                     kind: d.kind,
                     turn: d.turn,
@@ -483,7 +486,7 @@ impl Played {
     /// Since when `d` (one of the decisions waited for) has been waited
     /// for.
     pub fn since_of(&self, d: &Decision) -> Option<Since> {
-        self.since.iter().find(|s| s.of(d)).copied()
+        self.since.iter().find(|s| s.of(d)).cloned()
     }
 
     /// The names of the combatants the engine controls: what a decision's
@@ -513,7 +516,7 @@ pub fn waiting(play: &Play) -> Value {
 }
 
 fn waited(d: &Decision) -> Value {
-    json!({"who": d.name, "kind": d.kind, "turn": d.turn, "round": d.round})
+    json!({"id": d.id, "who": d.name, "kind": d.kind, "turn": d.turn, "round": d.round})
 }
 
 /// The decisions waited for after the first, in the shape of [`waiting`]
@@ -538,6 +541,7 @@ pub fn decide(
     dice: &mut Seeded,
     made: Option<&Made>,
     engine: &[String],
+    rounds: Option<u32>,
 ) -> Result<Value, RollError> {
     let rules = |e: nutshell_mls::FightError| RollError::Rules(e.to_string());
     if play.fight().ending().is_some() {
@@ -564,10 +568,19 @@ pub fn decide(
             play.set_controller(i, wanted).map_err(rules)?;
         }
     }
+    // A change of control asks anew what the fight waits for (the step
+    // retried on its faces).
+    if made.is_some() && play.pending_all().is_empty() && play.fight().ending().is_none() {
+        play.advance(dice).map_err(rules)?;
+    }
     let pending = play.pending_all();
     match (made, pending.first()) {
         (Some(m), Some(_)) => {
-            let Some(d) = pending.iter().find(|d| d.name == m.who && d.kind == m.kind) else {
+            let found = match &m.id {
+                Some(id) => pending.iter().find(|d| &d.id == id),
+                None => pending.iter().find(|d| d.name == m.who && d.kind == m.kind),
+            };
+            let Some(d) = found else {
                 let awaited: Vec<String> = pending
                     .iter()
                     .map(|d| format!("{}'s {}", d.name, d.kind.name()))
@@ -579,9 +592,8 @@ pub fn decide(
                     m.kind.name()
                 )));
             };
-            let (who, kind) = (d.who, d.kind);
-            play.answer_for(who, kind, m.choice.clone(), m.by)
-                .map_err(rules)?;
+            let id = d.id.clone();
+            play.answer_id(&id, m.choice.clone(), m.by).map_err(rules)?;
         }
         (Some(m), None) => {
             return Err(RollError::Rules(format!(
@@ -590,17 +602,26 @@ pub fn decide(
                 m.kind.name()
             )));
         }
-        (None, Some(d)) => {
-            return Err(RollError::Rules(format!(
-                "the fight waits for {}'s {}: a decision must answer it",
-                d.name,
-                d.kind.name()
-            )));
-        }
-        (None, None) => {}
+        // The fight only goes on: at its start, or after a change of
+        // control (which may leave it waiting for the same decisions).
+        (None, _) => {}
     }
     let before = play.fight().log().len();
-    play.advance(dice).map_err(rules)?;
+    match rounds {
+        None => {
+            play.advance(dice).map_err(rules)?;
+        }
+        // At most this many rounds: a long run of the engine's combatants
+        // is written as several events, each within the size of one.
+        Some(limit) => {
+            for _ in 0..limit {
+                match play.step(dice).map_err(rules)? {
+                    nutshell_mls::fight::Next::Step(Progress::Round { .. }) => {}
+                    _ => break,
+                }
+            }
+        }
+    }
     let fight = play.fight();
     let mut result = json!({
         "lines": &fight.log()[before..],

@@ -83,11 +83,18 @@ pub fn perform(
             )),
         },
         Action::FightDecision {
-            decision, engine, ..
+            decision,
+            engine,
+            rounds,
+            ..
         } => match fight {
-            Some(Running::Played(played)) => {
-                crate::fight::decide(&mut played.play, dice, decision.as_ref(), engine)
-            }
+            Some(Running::Played(played)) => crate::fight::decide(
+                &mut played.play,
+                dice,
+                decision.as_ref(),
+                engine,
+                *rounds,
+            ),
             Some(Running::Stepped(_)) => Err(RollError::Rules(
                 "a decision in a fight that is not played by decisions".into(),
             )),

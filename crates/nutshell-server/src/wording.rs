@@ -14,6 +14,7 @@
 //! | `natural 9 + 0 = 9 against DC 10` (fantasy) | `natural 9 = 9 against DC 10` |
 //! | `3d6 6 + skill 12 + 0 = 18: success` (mls) | `3d6 6 + skill 12 = 18: success` |
 //! | `dice [5, 1, 3] = 9, +0 = 9` (favor-3d6) | `dice [5, 1, 3] = 9` |
+//! | a played fight's `waiting` without `id` | `waiting` with the decision's `id` (compared without it) |
 //!
 //! ```
 //! use nutshell_server::wording::comparable;
@@ -43,6 +44,18 @@ fn rewrite(value: &mut Value) {
                     Value::String(text) if key == "text" => {
                         if let Some(today) = today(text) {
                             *text = today;
+                        }
+                    }
+                    // A played fight's decisions awaited: their `id`, which
+                    // earlier versions did not write, follows from the rest
+                    // (the turn, round, combatant, kind and the decisions
+                    // made before), so it is left out of the comparison.
+                    Value::Object(d) if key == "waiting" => {
+                        d.remove("id");
+                    }
+                    Value::Array(ds) if key == "also_waiting" => {
+                        for d in ds.iter_mut().filter_map(Value::as_object_mut) {
+                            d.remove("id");
                         }
                     }
                     _ => rewrite(item),

@@ -196,7 +196,7 @@ export function drawPanel(fight) {
   const active = document.activeElement;
   const inPanel = active && panel.contains(active) && active !== panel;
   const was = inPanel ? { who: active.closest(".play-decision")?.dataset.who, square: active.dataset?.square, choice: active.dataset?.choice, id: active.id } : null;
-  const before = new Set([...panel.querySelectorAll(".play-decision")].map((d) => `${d.dataset.who} ${d.dataset.kind} ${d.dataset.step}`));
+  const before = new Set([...panel.querySelectorAll(".play-decision")].map((d) => d.dataset.id));
   const parts = [];
   const status = el("p", "play-waiting");
   status.id = "play-waiting";
@@ -227,7 +227,7 @@ export function drawPanel(fight) {
     return;
   }
   watchJump(boxes[0] ?? null);
-  const fresh = boxes.find((b) => !before.has(`${b.dataset.who} ${b.dataset.kind} ${b.dataset.step}`));
+  const fresh = boxes.find((b) => !before.has(b.dataset.id));
   if (fresh && idle(document.activeElement)) fresh.querySelector("button")?.focus({ preventScroll: true });
 }
 
@@ -291,6 +291,7 @@ function decisionBox(fight, view, decision, k, labelled) {
   box.dataset.who = decision.name ?? "";
   box.dataset.kind = decision.kind ?? "";
   box.dataset.step = String(view.step);
+  box.dataset.id = decision.id ?? "";
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", `${decision.name}'s ${kindWords(decision.kind)}`);
   // Several at once: each box says whose it is, a line between them.
@@ -433,7 +434,9 @@ async function decide(id, view, decision, option) {
   const box = document.querySelector(`.play-decision[data-who="${CSS.escape(decision.name)}"]`);
   const buttons = box ? [...box.querySelectorAll("button")] : [];
   for (const b of buttons) b.disabled = true;
-  const body = { step: view.step, who: decision.name, kind: decision.kind, choice: option.choice, client_seed: clientSeed() };
+  // The decision's id: a doubled click or a retried request can never
+  // answer the next decision (the server answers 409 `stale`).
+  const body = { id: decision.id, who: decision.name, kind: decision.kind, choice: option.choice, client_seed: clientSeed() };
   const answer = await api("POST", `${roomPath()}/fights/${id}/decisions`, table.current.seat.key, body);
   if (answer.ok) {
     picks.delete(pickKey(id, decision.name));
@@ -448,7 +451,15 @@ async function decide(id, view, decision, option) {
     return;
   }
   for (const b of buttons) b.disabled = false;
-  setError($("play-error"), answer.status === 403 ? `Not yours: ${errorText(answer)}` : `Refused: ${errorText(answer)}`);
+  // The refusal beside the buttons it refused.
+  let near = box?.querySelector(".play-refused");
+  if (box && !near) {
+    near = el("div", "error play-refused");
+    near.setAttribute("role", "alert");
+    box.append(near);
+  }
+  setError(near ?? $("play-error"), answer.status === 403 ? `Not yours: ${errorText(answer)}` : `Refused: ${errorText(answer)}`);
+  near?.scrollIntoView({ block: "nearest" });
 }
 
 // The GM's hand-over: a combatant to the GM, the engine or a player.

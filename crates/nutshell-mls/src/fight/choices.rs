@@ -143,12 +143,15 @@ fn parse_waypoint(text: &str) -> Result<(Square, Option<Facing>), String> {
 }
 
 impl Fight {
-    /// Who decides `i`'s next decision of `kind`: a matching answer waiting
-    /// in the queue says; else his controller.
+    /// Who decides `i`'s next decision of `kind`: a table's answer to it,
+    /// or a matching answer waiting in the queue, says; else his controller.
     pub(super) fn decider(&self, i: usize, kind: Kind) -> Controller {
         let Some(d) = self.decisions.as_deref() else {
             return Controller::Engine;
         };
+        if let Some(m) = self.answer_waiting(i, kind) {
+            return m.by;
+        }
         match d.queue.front() {
             Some(m) if m.who == self.fighters[i].sheet.name && m.kind == kind => m.by,
             _ => d.controllers.get(i).copied().unwrap_or_default(),
@@ -417,6 +420,7 @@ impl Fight {
                 d.queue.pop_front();
             }
             d.made.push(super::decide::Made {
+                id: None,
                 turn,
                 round,
                 who: name,
@@ -522,7 +526,7 @@ impl Fight {
             start.square,
             start.facing
         );
-        let path = self.decide(
+        let path = self.decide_or(
             Ask {
                 who: i,
                 kind: Kind::Movement,
@@ -536,7 +540,22 @@ impl Fight {
                 _ => Err("the answer is not a path".into()),
             },
         )?;
-        self.walk_decided(i, action, budget, &path);
+        match path {
+            Some(path) => self.walk_decided(i, action, budget, &path),
+            None => {
+                // P-89: no way the rules take (a fleer in a dead end cannot
+                // spend his whole allowance): the engine's way, the
+                // furthest the action's movement gets him.
+                self.note(Some(crate::log::rule::DECISIONS), |s| {
+                    format!(
+                        "{} has no way that {} allows: the engine's way is taken (P-89)",
+                        s.name(i),
+                        action.name()
+                    )
+                });
+                self.maneuver(i, action);
+            }
+        }
         Ok(())
     }
 
@@ -598,7 +617,7 @@ impl Fight {
             start.square,
             start.facing
         );
-        let pose = self.decide(
+        let pose = self.decide_or(
             Ask {
                 who: i,
                 kind: Kind::Movement,
@@ -621,6 +640,18 @@ impl Fight {
                 _ => Err("the answer is not a square".into()),
             },
         )?;
+        let Some(pose) = pose else {
+            // P-89: no square one step away has an enemy adjacent (a wall
+            // between, or every square taken): he stands where he is.
+            self.note(Some(crate::log::rule::DECISIONS), |s| {
+                format!(
+                    "{} has no square from which to fight: stands at {} (P-89)",
+                    s.name(i),
+                    start.square
+                )
+            });
+            return Ok(());
+        };
         if pose != start {
             self.place(i, pose);
             self.note_moved(crate::log::rule::FIGHTING_MOVEMENT, &[i], |s| {

@@ -71,6 +71,24 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind as its JSON writes it (`set-action`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Kind::SetAction => "set-action",
+            Kind::Movement => "movement",
+            Kind::Target => "target",
+            Kind::Attack => "attack",
+            Kind::Chain => "chain",
+            Kind::Timing => "timing",
+            Kind::Dodge => "dodge",
+            Kind::FatePoint => "fate-point",
+            Kind::Aim => "aim",
+            Kind::Reload => "reload",
+            Kind::Advance => "advance",
+            Kind::ShootBack => "shoot-back",
+        }
+    }
+
     /// The kind in words.
     pub fn name(self) -> &'static str {
         match self {
@@ -225,6 +243,11 @@ pub struct Move {
 /// to (a movement option carries its `square`, `cost` and `path`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
+    /// The decision's identity: its turn, round, combatant, kind and which
+    /// of his decisions of that kind in that round it is
+    /// ([`decision_id`]). An answer quotes it, so a retried or doubled
+    /// answer can never answer the next decision of the same kind.
+    pub id: String,
     /// The turn and round (0: the movement phase).
     pub turn: u32,
     /// The round.
@@ -283,7 +306,8 @@ impl Serialize for Decision {
                 }
             })
             .collect();
-        let mut s = serializer.serialize_struct("Decision", 9)?;
+        let mut s = serializer.serialize_struct("Decision", 10)?;
+        s.serialize_field("id", &self.id)?;
         s.serialize_field("turn", &self.turn)?;
         s.serialize_field("round", &self.round)?;
         s.serialize_field("who", &self.who)?;
@@ -301,6 +325,7 @@ impl Decision {
     /// This decision answered with `choice` by `by`: what the log records.
     pub fn answered(&self, choice: Choice, by: Controller) -> Made {
         Made {
+            id: Some(self.id.clone()),
             turn: self.turn,
             round: self.round,
             who: self.name.clone(),
@@ -314,6 +339,10 @@ impl Decision {
 /// A decision made: what the JSON log writes and an orders file holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Made {
+    /// The decision it answers ([`Decision::id`]): given by a table's
+    /// answers, absent from orders files (matched by combatant and kind).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The turn it was made in.
     #[serde(default)]
     pub turn: u32,
@@ -335,6 +364,18 @@ fn person() -> Controller {
     Controller::Person
 }
 
+/// The identity of a decision: `t{turn}r{round}-{who}-{kind}-{n}`, where
+/// `who` is the combatant's index and `n` counts his decisions of that kind
+/// in that round, from 1.
+///
+/// ```
+/// use nutshell_mls::fight::{decision_id, Kind};
+/// assert_eq!(decision_id(3, 2, 1, Kind::Dodge, 2), "t3r2-1-dodge-2");
+/// ```
+pub fn decision_id(turn: u32, round: usize, who: usize, kind: Kind, n: usize) -> String {
+    format!("t{turn}r{round}-{who}-{}-{n}", kind.slug())
+}
+
 /// What a decision needs from its site: the question, and its options.
 pub(super) struct Ask {
     pub who: usize,
@@ -351,9 +392,21 @@ pub(super) struct Ask {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Decisions {
     pub controllers: Vec<Controller>,
+    /// Answers of an orders file or a log, used in order.
     pub queue: VecDeque<Made>,
+    /// Answers given at the table, each naming its decision by `id`, in the
+    /// order they came: each is used when its decision is reached,
+    /// whatever is asked before it.
+    pub answers: Vec<Made>,
     pub made: Vec<Made>,
     pub asked: Vec<Decision>,
+    /// The set actions of the acting side's members still to declare, asked
+    /// alongside whatever the fight stops at (so a member's question stays
+    /// while another member moves).
+    pub standing_by: Vec<Decision>,
+    /// A table's answer that no longer held when its decision was reached
+    /// (its decision's id and the sentence): the decision is asked again.
+    pub rejected: Option<(String, String)>,
     /// The squares of the movement about to be asked, with their costs and
     /// ways (set by the movement's site, taken by the next decision).
     pub moves: Vec<Move>,
@@ -367,16 +420,41 @@ impl Fight {
             .into_iter()
             .map(|ask| self.asking(ask, Vec::new()))
             .collect();
+        self.wait_for(asked)
+    }
+
+    /// Stops the fight waiting for `asked`, and for the set actions standing
+    /// by that are not among them.
+    fn wait_for(&mut self, mut asked: Vec<Decision>) -> FightError {
         if let Some(d) = self.decisions.as_mut() {
+            for s in &d.standing_by {
+                if !asked.iter().any(|a| a.id == s.id) {
+                    asked.push(s.clone());
+                }
+            }
             d.asked = asked;
         }
         FightError::Waiting
     }
 
+    /// Notes the set actions of `asks` (members of the acting side yet to
+    /// declare) as standing by: asked with whatever the fight stops at
+    /// before they are reached.
+    pub(super) fn stand_by(&mut self, asks: Vec<Ask>) {
+        let asked: Vec<Decision> = asks
+            .into_iter()
+            .map(|ask| self.asking(ask, Vec::new()))
+            .collect();
+        if let Some(d) = self.decisions.as_mut() {
+            d.standing_by = asked;
+        }
+    }
+
     /// `ask` as the decision waited for, in this turn and round (`moves`:
     /// a movement's squares).
-    fn asking(&self, ask: Ask, moves: Vec<Move>) -> Decision {
+    pub(super) fn asking(&self, ask: Ask, moves: Vec<Move>) -> Decision {
         Decision {
+            id: self.decision_id(ask.who, ask.kind),
             turn: self.turn,
             round: self.round,
             who: ask.who,
@@ -390,16 +468,47 @@ impl Fight {
         }
     }
 
+    /// The id ([`decision_id`]) `i`'s next decision of `kind` has in this
+    /// turn and round.
+    pub(super) fn decision_id(&self, i: usize, kind: Kind) -> String {
+        let name = &self.fighters[i].sheet.name;
+        let n = self.decisions.as_deref().map_or(0, |d| {
+            d.made
+                .iter()
+                .filter(|m| {
+                    m.turn == self.turn && m.round == self.round && &m.who == name && m.kind == kind
+                })
+                .count()
+        });
+        decision_id(self.turn, self.round, i, kind, n + 1)
+    }
+
+    /// The table's answer waiting for `i`'s next decision of `kind`, if any.
+    pub(super) fn answer_waiting(&self, i: usize, kind: Kind) -> Option<&Made> {
+        let d = self.decisions.as_deref()?;
+        if d.answers.is_empty() {
+            return None;
+        }
+        let id = self.decision_id(i, kind);
+        d.answers.iter().find(|m| m.id.as_deref() == Some(id.as_str()))
+    }
+
     /// Whether this fight is played by decisions (else every choice is the
     /// engine's and no options are built).
     pub(super) fn deciding(&self) -> bool {
         self.decisions.is_some()
     }
 
-    /// Asks `ask`: an answer waiting in the queue for this combatant and
-    /// kind is checked by `apply` and used; an engine controller takes the
-    /// default; a person's decision stops the fight (`FightError::Waiting`)
-    /// until it is answered. A one-option decision is not asked.
+    /// Asks `ask`: a table's answer to it, or an answer waiting in the
+    /// queue for this combatant and kind, is checked by `apply` and used; an
+    /// engine controller takes the default; a person's decision stops the
+    /// fight (`FightError::Waiting`) until it is answered.
+    ///
+    /// What is offered is what is accepted: a person is offered only the
+    /// options `apply` takes, the others listed as ruled out with the
+    /// sentence `apply` gives. A decision with one legal option is not
+    /// asked, and one with none is the rules' (the engine's default where it
+    /// holds): P-80, P-89.
     ///
     /// `apply` turns an answer into what the site needs, or says which rule
     /// it breaks; by default an answer must be one of the options.
@@ -408,26 +517,119 @@ impl Fight {
         ask: Ask,
         apply: impl Fn(&Self, &Choice) -> Result<T, String>,
     ) -> Result<T, FightError> {
+        let (who, kind) = (ask.who, ask.kind);
+        self.decide_or(ask, apply)?.ok_or_else(|| {
+            FightError::Invalid(format!(
+                "{:?}'s {} has no legal option",
+                self.fighters[who].sheet.name,
+                kind.name()
+            ))
+        })
+    }
+
+    /// [`Fight::decide`], but a person's decision with no legal option
+    /// (not even the default) is `None`, for the site to do what the rules
+    /// then say (P-89).
+    pub(super) fn decide_or<T>(
+        &mut self,
+        ask: Ask,
+        apply: impl Fn(&Self, &Choice) -> Result<T, String>,
+    ) -> Result<Option<T>, FightError> {
         let name = self.fighters[ask.who].sheet.name.clone();
         if ask.kind != Kind::Movement && ask.options.len() == 1 {
             let only = ask.options[0].choice.clone();
-            return apply(self, &only).map_err(FightError::Invalid);
+            return apply(self, &only).map(Some).map_err(FightError::Invalid);
         }
         let (turn, round) = (self.turn, self.round);
+        let id = self.decision_id(ask.who, ask.kind);
+        let legal = |f: &Self, c: &Choice| -> Result<T, String> {
+            if ask.kind != Kind::Movement && !ask.options.iter().any(|o| &o.choice == c) {
+                return Err(match ask.ruled_out.iter().find(|r| &r.choice == c) {
+                    Some(r) => r.why.clone(),
+                    None => format!(
+                        "not one of the options: {}",
+                        ask.options
+                            .iter()
+                            .map(|o| format!("{:?}", o.label))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            }
+            apply(f, c)
+        };
+        let record = |f: &mut Self, choice: Choice, by: Controller, id: Option<String>| {
+            if let Some(d) = f.decisions.as_mut() {
+                d.made.push(Made {
+                    id,
+                    turn,
+                    round,
+                    who: name.clone(),
+                    kind: ask.kind,
+                    choice,
+                    by,
+                });
+            }
+        };
         let d = self
             .decisions
             .as_mut()
             .expect("decide is only called when deciding");
         let moves = std::mem::take(&mut d.moves);
+        // A table's answer to this very decision.
+        if let Some(at) = d
+            .answers
+            .iter()
+            .position(|m| m.id.as_deref() == Some(id.as_str()))
+        {
+            let m = d.answers.remove(at);
+            match legal(self, &m.choice) {
+                Ok(t) => {
+                    record(self, m.choice, m.by, m.id);
+                    return Ok(Some(t));
+                }
+                Err(why) => {
+                    // It held when given; the fight has moved since (another
+                    // member acted first): asked again, saying why.
+                    if let Some(d) = self.decisions.as_mut() {
+                        d.rejected = Some((id.clone(), why));
+                    }
+                }
+            }
+        }
+        let d = self.decisions.as_mut().expect("deciding");
         let front = d.queue.front();
         let matches = front.is_some_and(|m| m.who == name && m.kind == ask.kind);
         let controller = d.controllers.get(ask.who).copied().unwrap_or_default();
-        let (choice, by) = if matches {
+        if matches {
             let m = d.queue.pop_front().expect("checked");
-            (m.choice, m.by)
-        } else if controller == Controller::Engine {
-            (ask.default.clone(), Controller::Engine)
-        } else if let Some(m) = front {
+            return match legal(self, &m.choice) {
+                Ok(t) => {
+                    record(self, m.choice, m.by, m.id);
+                    Ok(Some(t))
+                }
+                Err(why) => Err(FightError::Refused(format!(
+                    "{name:?}'s {} {:?} is refused: {why}",
+                    ask.kind.name(),
+                    m.choice.to_string()
+                ))),
+            };
+        }
+        if controller == Controller::Engine {
+            let choice = ask.default.clone();
+            return match legal(self, &choice) {
+                Ok(t) => {
+                    record(self, choice, Controller::Engine, None);
+                    Ok(Some(t))
+                }
+                Err(why) => Err(FightError::Refused(format!(
+                    "{name:?}'s {} {:?} is refused: {why}",
+                    ask.kind.name(),
+                    choice.to_string()
+                ))),
+            };
+        }
+        if let Some(m) = front {
             return Err(FightError::Invalid(format!(
                 "the orders' next decision is {:?}'s {} (turn {}, round {}), but the fight asks {name:?} for a {} in turn {turn}, round {round}",
                 m.who,
@@ -436,49 +638,88 @@ impl Fight {
                 m.round,
                 ask.kind.name()
             )));
+        }
+        // A person: offered exactly what the rules accept.
+        let mut options = Vec::with_capacity(ask.options.len());
+        let mut ruled_out = ask.ruled_out.clone();
+        for o in &ask.options {
+            match legal(self, &o.choice) {
+                Ok(_) => options.push(o.clone()),
+                Err(why) => ruled_out.push(RuledOut {
+                    choice: o.choice.clone(),
+                    why,
+                }),
+            }
+        }
+        let default_holds = legal(self, &ask.default).is_ok();
+        let only = match options.as_slice() {
+            [] if default_holds => Some(ask.default.clone()),
+            [one] if ask.kind != Kind::Movement => Some(one.choice.clone()),
+            _ => None,
+        };
+        if let Some(choice) = only {
+            // P-89: nothing to choose, the rules decide.
+            let t = legal(self, &choice).map_err(FightError::Invalid)?;
+            self.note(Some(crate::log::rule::DECISIONS), |s| {
+                format!(
+                    "{} has no other choice for the {}: {choice} (P-89)",
+                    s.name(ask.who),
+                    ask.kind.name()
+                )
+            });
+            return Ok(Some(t));
+        }
+        if options.is_empty() {
+            return Ok(None);
+        }
+        let default = if default_holds {
+            ask.default.clone()
         } else {
-            let asked = self.asking(ask, moves);
-            if let Some(d) = self.decisions.as_mut() {
-                d.asked = vec![asked];
-            }
-            return Err(FightError::Waiting);
+            options[0].choice.clone()
         };
-        let legal = |c: &Choice| -> Result<(), String> {
-            if ask.kind == Kind::Movement || ask.options.iter().any(|o| &o.choice == c) {
-                return Ok(());
-            }
-            match ask.ruled_out.iter().find(|r| &r.choice == c) {
-                Some(r) => Err(r.why.clone()),
-                None => Err(format!(
-                    "not one of the options: {}",
-                    ask.options
-                        .iter()
-                        .map(|o| format!("{:?}", o.label))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            }
-        };
-        let applied = legal(&choice).and_then(|()| apply(self, &choice));
-        match applied {
-            Ok(t) => {
-                if let Some(d) = self.decisions.as_mut() {
-                    d.made.push(Made {
-                        turn,
-                        round,
-                        who: name,
-                        kind: ask.kind,
-                        choice,
-                        by,
-                    });
-                }
-                Ok(t)
-            }
-            Err(why) => Err(FightError::Refused(format!(
-                "{name:?}'s {} {:?} is refused: {why}",
-                ask.kind.name(),
-                choice.to_string()
-            ))),
+        let mut question = ask.question.clone();
+        if let Some((rid, why)) = self.decisions.as_deref().and_then(|d| d.rejected.as_ref())
+            && *rid == id
+        {
+            question = format!("{question} (your answer no longer holds: {why})");
+        }
+        let asked = self.asking(
+            Ask {
+                who: ask.who,
+                kind: ask.kind,
+                question,
+                options,
+                ruled_out,
+                default,
+            },
+            moves,
+        );
+        Err(self.wait_for(vec![asked]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A decision's id spells its kind as the JSON does.
+    #[test]
+    fn a_kinds_slug_is_its_json() {
+        for kind in [
+            Kind::SetAction,
+            Kind::Movement,
+            Kind::Target,
+            Kind::Attack,
+            Kind::Chain,
+            Kind::Timing,
+            Kind::Dodge,
+            Kind::FatePoint,
+            Kind::Aim,
+            Kind::Reload,
+            Kind::Advance,
+            Kind::ShootBack,
+        ] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.slug());
         }
     }
 }

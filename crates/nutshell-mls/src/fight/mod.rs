@@ -44,7 +44,7 @@ mod turn;
 mod wounds;
 
 pub use checks::{EarnedCheck, TURNS_FOR_A_CHECK, TraitCheck};
-pub use decide::{Choice, Controller, Decision, Kind, Made, Move, Opt, RuledOut};
+pub use decide::{Choice, Controller, Decision, Kind, Made, Move, Opt, RuledOut, decision_id};
 pub use play::{Next, Play};
 pub use report::{CombatantReport, EndingReport, FightReport, MapReport};
 pub use shooting::range_penalty;

@@ -117,20 +117,51 @@ impl Play {
         self.state().map_or(&[], |d| &d.controllers)
     }
 
-    /// Hands combatant `i` to a person or to the engine. A decision waited
-    /// for from him is then the engine's to make on the next step: the
-    /// decisions waited for are dropped, and the next step asks the others
-    /// again.
+    /// Hands combatant `i` to a person or to the engine. The decisions
+    /// waited for are asked anew on the next step (the undone step retried
+    /// on its faces, the answers given kept), so the fight then waits for
+    /// exactly the decisions the rules require of the new controllers.
     pub fn set_controller(&mut self, i: usize, controller: Controller) -> Result<(), FightError> {
         let d = self.state_mut();
         let Some(c) = d.controllers.get_mut(i) else {
             return Err(FightError::Invalid(format!("there is no combatant {i}")));
         };
-        *c = controller;
-        if controller == Controller::Engine && self.asked.iter().any(|a| a.who == i) {
+        if *c != controller {
+            *c = controller;
             self.asked.clear();
         }
         Ok(())
+    }
+
+    /// Whether the decision `id` has been answered: made, or answered and
+    /// waiting to be used.
+    pub fn answered(&self, id: &str) -> bool {
+        let Some(d) = self.state() else {
+            return false;
+        };
+        if d.answers.iter().any(|m| m.id.as_deref() == Some(id)) {
+            return true;
+        }
+        // The ids of the decisions made, counted as they were asked.
+        let mut seen: Vec<(u32, usize, &str, Kind, usize)> = Vec::new();
+        d.made.iter().any(|m| {
+            let n = match seen
+                .iter_mut()
+                .find(|s| (s.0, s.1, s.2, s.3) == (m.turn, m.round, m.who.as_str(), m.kind))
+            {
+                Some(s) => {
+                    s.4 += 1;
+                    s.4
+                }
+                None => {
+                    seen.push((m.turn, m.round, m.who.as_str(), m.kind, 1));
+                    1
+                }
+            };
+            self.index_of(&m.who).is_some_and(|who| {
+                super::decide::decision_id(m.turn, m.round, who, m.kind, n) == id
+            })
+        })
     }
 
     /// The combatant named `name`.
@@ -246,7 +277,7 @@ impl Play {
     /// Answers the decision of kind `kind` waited for from combatant `who`
     /// (any of [`Play::pending_all`]; `by` as for [`Play::answer_as`]). An
     /// answer that breaks a rule is refused and changes nothing; one that is
-    /// taken is used on the next step, where its combatant acts first.
+    /// taken is used on the next step, when the fight reaches its decision.
     pub fn answer_for(
         &mut self,
         who: usize,
@@ -258,7 +289,6 @@ impl Play {
             .asked
             .iter()
             .find(|a| a.who == who && a.kind == kind)
-            .cloned()
         else {
             let name = self
                 .fight
@@ -270,28 +300,77 @@ impl Play {
                 kind.name()
             )));
         };
+        let id = asked.id.clone();
+        self.answer_id(&id, choice, by)
+    }
+
+    /// Answers the decision waited for whose [`Decision::id`] is `id` (`by`
+    /// as for [`Play::answer_as`]). An answer that breaks a rule is refused
+    /// (`FightError::Refused`, naming the sentence) and changes nothing; one
+    /// that is taken is used when the fight reaches its decision, whatever
+    /// other decisions are answered meanwhile and in whatever order.
+    pub fn answer_id(&mut self, id: &str, choice: Choice, by: Controller) -> Result<(), FightError> {
+        let Some(asked) = self.asked.iter().find(|a| a.id == id).cloned() else {
+            let why = if self.answered(id) {
+                "has been answered already"
+            } else {
+                "is not waited for"
+            };
+            return Err(FightError::Invalid(format!("decision {id} {why}")));
+        };
         let made = asked.answered(choice, by);
+        let refused = |why: &str| {
+            FightError::Refused(format!(
+                "{:?}'s {} {:?} is refused: {why}",
+                asked.name,
+                asked.kind.name(),
+                made.choice.to_string()
+            ))
+        };
         // Try it: the step again, on the faces it drew before the decision.
         let mut trial = self.fight.clone();
-        trial
-            .decisions
-            .get_or_insert_with(Box::default)
-            .queue
-            .push_back(made.clone());
+        let d = trial.decisions.get_or_insert_with(Box::default);
+        d.rejected = None;
+        d.answers.retain(|m| m.id != made.id);
+        d.answers.push(made.clone());
         let mut dice = Rewind {
             again: &self.faces,
             next: 0,
             source: None,
             served: Vec::new(),
         };
-        match trial.step(&mut dice) {
-            Err(e @ FightError::Refused(_)) => Err(e),
-            _ => {
-                self.state_mut().queue.push_back(made);
-                self.asked.clear();
-                Ok(())
+        let outcome = trial.step(&mut dice);
+        let d = trial.decisions.as_deref();
+        if let Some((rid, why)) = d.and_then(|d| d.rejected.as_ref())
+            && rid == id
+        {
+            return Err(refused(why));
+        }
+        let used = d.is_some_and(|d| !d.answers.iter().any(|m| m.id == made.id));
+        let reached = match outcome {
+            // Only the dice ran out (the trial has no new ones), or the fight
+            // went on: the answer held.
+            Ok(_) | Err(FightError::Waiting | FightError::Dice(_)) => format!("{outcome:?}"),
+            Err(e) => return Err(e),
+        };
+        if !used {
+            // Not reached yet (a set action standing by while another member
+            // acts): one of its options, which are exactly those the rules
+            // take.
+            if !asked.options.iter().any(|o| o.choice == made.choice) {
+                return Err(match asked.ruled_out.iter().find(|r| r.choice == made.choice) {
+                    Some(r) => refused(&r.why),
+                    None => refused(&format!("not one of the options (not reached: {reached})")),
+                });
             }
         }
+        let answers = &mut self.state_mut().answers;
+        answers.retain(|m| m.id != made.id);
+        answers.push(made);
+        // The step is retried on its faces: the answer is used where its
+        // decision comes, and the fight asks anew what it then waits for.
+        self.asked.clear();
+        Ok(())
     }
 
     /// Runs the fight to its end, every decision the engine's or queued.

@@ -77,6 +77,7 @@ impl Fight {
                 })
                 .collect();
             if left.is_empty() {
+                self.stand_by(Vec::new());
                 return Ok(());
             }
             let i = self.next_to_act(&left, ready)?;
@@ -107,17 +108,48 @@ impl Fight {
 
     /// Which of `left` (members yet to act, in the fighters' order) acts
     /// next: the first, at once, if the engine controls him; else the one
-    /// whose set action is the next answer waiting (answers come in any
-    /// order); else, with no answer waiting, the fight waits for the set
-    /// actions of every one of `left` whom a person controls.
+    /// whose set action was answered first at the table (answers come in
+    /// any order), the others a person controls standing by (asked with
+    /// whatever the fight stops at while he acts); else the one whose set
+    /// action is the next answer of the queue; else, with no answer waiting,
+    /// the fight waits for the set actions of every one of `left` whom a
+    /// person controls.
     fn next_to_act(&mut self, left: &[usize], ready: bool) -> Result<usize, FightError> {
         let first = left[0];
         let Some(d) = self.decisions.as_deref() else {
             return Ok(first);
         };
         if self.decider(first, Kind::SetAction) == Controller::Engine {
+            self.stand_by(Vec::new());
             return Ok(first);
         }
+        let answered = d.answers.iter().find_map(|m| {
+            if m.kind != Kind::SetAction {
+                return None;
+            }
+            left.iter().copied().find(|&i| {
+                self.fighters[i].sheet.name == m.who
+                    && m.id.as_deref() == Some(self.decision_id(i, Kind::SetAction).as_str())
+            })
+        });
+        let persons: Vec<usize> = left
+            .iter()
+            .copied()
+            .filter(|&i| self.decider(i, Kind::SetAction) == Controller::Person)
+            .collect();
+        if let Some(i) = answered {
+            let mut asks = Vec::new();
+            for &j in &persons {
+                if j != i && self.answer_waiting(j, Kind::SetAction).is_none() {
+                    let default = self.choose_action(j);
+                    asks.push(self.set_action_ask(j, ready, default));
+                }
+            }
+            self.stand_by(asks);
+            return Ok(i);
+        }
+        self.stand_by(Vec::new());
+        let d = self.decisions.as_deref().expect("deciding");
         if let Some(m) = d.queue.front().filter(|m| m.kind == Kind::SetAction)
             && let Some(&i) = left.iter().find(|&&i| self.fighters[i].sheet.name == m.who)
         {
@@ -128,11 +160,6 @@ impl Fight {
         if !d.queue.is_empty() {
             return Ok(first);
         }
-        let persons: Vec<usize> = left
-            .iter()
-            .copied()
-            .filter(|&i| self.decider(i, Kind::SetAction) == Controller::Person)
-            .collect();
         let mut asks = Vec::with_capacity(persons.len());
         for i in persons {
             let default = self.choose_action(i);

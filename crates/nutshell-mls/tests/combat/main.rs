@@ -9,6 +9,7 @@ mod fights;
 mod files;
 mod health;
 mod map_fights;
+mod playouts;
 mod properties;
 mod schedule;
 mod simulate;

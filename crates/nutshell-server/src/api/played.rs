@@ -45,7 +45,7 @@ use super::rolls::{RollPlan, check_client_seed, refused};
 use crate::action::Action;
 use crate::app::{ApiError, AppState, InRoom};
 use crate::fight::{self, Control, FightRequest, Played, Running};
-use crate::store::{Draft, Event, Member, Role};
+use crate::store::{AppendError, Draft, Event, Member, Role, Slot};
 
 /// The longest time for a decision that may be set, in seconds (a day).
 pub const MAX_DECISION_SECONDS: u64 = 86_400;
@@ -227,13 +227,35 @@ pub(crate) async fn create(
     } else {
         sheet_owners(state, me).await?
     };
+    let gm = me.role == Role::Gm;
+    if !gm && table.decision_seconds.is_some() {
+        return Err(ApiError::forbidden(
+            "only the GM sets the time for decisions (`decision_seconds`)",
+        ));
+    }
     let mut control = Vec::with_capacity(names.len());
     for name in &names {
-        control.push(match table.control.get(name) {
-            Some(value) => check_control(&members, name, value, secret)?,
+        let named = match table.control.get(name) {
+            Some(value) => Some(check_control(&members, name, value, secret)?),
+            None => None,
+        };
+        // Only the GM drafts: a player names himself or the engine; the
+        // sheets of others stay with the GM until the GM hands them out.
+        if !gm
+            && let Some(c) = named
+            && c != Control::Member(me.id)
+            && c != Control::Engine
+        {
+            return Err(ApiError::forbidden(format!(
+                "{name:?}: a player may give a combatant only to himself or to the engine; the GM hands combatants to others"
+            )));
+        }
+        control.push(match named {
+            Some(c) => c,
             None => match owners.iter().find(|(n, _)| n == name) {
-                Some((_, 0)) | None => Control::Gm,
-                Some((_, owner)) => Control::Member(*owner),
+                Some((_, owner)) if gm && *owner != 0 => Control::Member(*owner),
+                Some((_, owner)) if *owner == me.id => Control::Member(me.id),
+                _ => Control::Gm,
             },
         });
     }
@@ -302,11 +324,19 @@ async fn sheet_owners(state: &AppState, me: &Member) -> Result<Vec<(String, i64)
     Ok(owners)
 }
 
-/// Appends a `fight-decision` event to fight `first` by `actor`: `made`
+/// The most rounds one `fight-decision` event resolves: a longer run of the
+/// engine's combatants (an all-engine fight, a hand-over) is written as
+/// several events, each well within the size of one.
+pub const ROUNDS_PER_EVENT: u32 = 40;
+
+/// Appends `fight-decision` events to fight `first` by `actor`: `made`
 /// answered (none: the fight only goes on), the fight run until the next
-/// person's decision or its end with the dice of the action. Refused with
-/// 409 `stale` when the fight's thread is no longer at `head`. The event is
-/// announced, the fight kept, and the time for the next decision set.
+/// person's decision or its end with the dice of each event's action, at
+/// most [`ROUNDS_PER_EVENT`] rounds an event. Refused with 409 `stale`
+/// when the fight's thread is no longer at `head`. Each event is announced,
+/// the fight kept, and the time for the next decision set. Answers the
+/// first event and the result of the whole run (every event's lines, the
+/// last one's state and `waiting`).
 #[allow(clippy::too_many_arguments)]
 async fn commit(
     state: &AppState,
@@ -318,6 +348,46 @@ async fn commit(
     made: Option<Made>,
     client_seed: String,
 ) -> Result<(Event, Value), ApiError> {
+    let (mut head, mut step, mut played, mut made) = (head, step, played, made);
+    let mut answered: Option<(Event, Value)> = None;
+    loop {
+        let (event, result, after) =
+            commit_one(state, actor, first, head, step, played, made.take(), &client_seed).await?;
+        let goes_on = result["over"] != true && result["waiting"].is_null();
+        match &mut answered {
+            None => answered = Some((event.clone(), result.clone())),
+            Some((_, whole)) => {
+                let mut lines = whole["lines"].as_array().cloned().unwrap_or_default();
+                lines.extend(result["lines"].as_array().cloned().unwrap_or_default());
+                let mut last = result.clone();
+                last["lines"] = json!(lines);
+                *whole = last;
+            }
+        }
+        if !goes_on {
+            break;
+        }
+        (head, step, played) = (event.seq, step + 1, after);
+    }
+    Ok(answered.expect("one event at least"))
+}
+
+/// One `fight-decision` event of [`commit`]: the engine's run computed on
+/// the pool for long work, outside the write transaction, from the room's
+/// epoch and the actor's count read ahead; written if the transaction finds
+/// the thread's head, the epoch and the count unchanged (computed again
+/// otherwise). Answers the event, its result and the fight after it.
+#[allow(clippy::too_many_arguments)]
+async fn commit_one(
+    state: &AppState,
+    actor: &Member,
+    first: &Event,
+    head: i64,
+    step: i64,
+    played: Played,
+    made: Option<Made>,
+    client_seed: &str,
+) -> Result<(Event, Value, Played), ApiError> {
     let id = first.seq;
     let number = step + 1;
     let action = Action::FightDecision {
@@ -325,37 +395,76 @@ async fn commit(
         step: number,
         decision: made,
         engine: played.engine_names(),
+        rounds: Some(ROUNDS_PER_EVENT),
     };
-    let plan = RollPlan::new(
-        state,
-        actor,
-        action,
-        client_seed,
-        first.secret,
-        "illegal_decision",
-    )?
-    .with("fight", json!(id))
-    .with("step", json!(number));
-    let mut running = Running::Played(played);
-    let (event, (result, running)) = state
-        .store
-        .append_to_thread(&actor.room, id, Some(actor.id), move |room, slot, now| {
-            if now.map(|e| e.seq) != Some(head) {
-                return Err(stale_head(id));
-            }
-            let (draft, result) = plan.draft(room, slot, Some(&mut running))?;
-            Ok((draft, (result, running)))
-        })
-        .await
-        .map_err(refused)?;
-    state.hub.publish(event.clone());
-    let mut running = running;
-    if let Running::Played(played) = &mut running {
+    let plan = std::sync::Arc::new(
+        RollPlan::new(
+            state,
+            actor,
+            action,
+            client_seed.to_string(),
+            first.secret,
+            "illegal_decision",
+        )?
+        .with("fight", json!(id))
+        .with("step", json!(number)),
+    );
+    for _ in 0..16 {
+        let (room, count) = state.store.slot_ahead(&actor.room, Some(actor.id)).await?;
+        let slot = Slot { seq: 0, count };
+        let (job, ahead, mut running) = (
+            plan.clone(),
+            room.clone(),
+            Running::Played(played.clone()),
+        );
+        let (draft, result, running) = state
+            .pool
+            .run(&actor.room, move |_| {
+                job.draft(&ahead, slot, Some(&mut running))
+                    .map(|(draft, result)| (draft, result, running))
+            })
+            .await??;
+        let written = state
+            .store
+            .append_to_thread(&actor.room, id, Some(actor.id), move |now_room, now_slot, now| {
+                if now.map(|e| e.seq) != Some(head) {
+                    return Err(stale_head(id));
+                }
+                if now_slot.count != count
+                    || now_room.epoch != room.epoch
+                    || now_room.seed != room.seed
+                {
+                    return Err(moved());
+                }
+                Ok((draft, (result, running)))
+            })
+            .await;
+        let (event, (result, running)) = match written {
+            Err(AppendError::Refused(e)) if e.code == "moved" => continue,
+            other => other.map_err(refused)?,
+        };
+        state.hub.publish(event.clone());
+        let Running::Played(mut played) = running else {
+            return Err(not_played(id));
+        };
         played.track(number, event.at_ms);
-        schedule(state, &actor.room, id, played);
+        schedule(state, &actor.room, id, &played);
+        state
+            .fights
+            .put(&actor.room, id, event.seq, Running::Played(played.clone()));
+        return Ok((event, result, played));
     }
-    state.fights.put(&actor.room, id, event.seq, running);
-    Ok((event, result))
+    Err(ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "the room's epoch or the member's rolls kept moving while the fight was computed; try again",
+    ))
+}
+
+/// The epoch or the actor's count moved between reading them ahead and the
+/// write: the run is computed again.
+fn moved() -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, "moved", "computed again")
 }
 
 /// The thread moved on between reading the fight and writing the event
@@ -567,6 +676,44 @@ async fn expire(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError>
     Ok(took)
 }
 
+/// Makes fight `id` await someone again when it does not: a fight not over
+/// that awaits nobody (a process stopped between a start or a hand-over
+/// and the run it causes, or between the events of a long run), or whose
+/// engine's combatants are not those its controllers say, goes on at once
+/// with decision events written by the GM's member. Whether it wrote any.
+async fn settle(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError> {
+    let Some(first) = state.store.event(room, id).await? else {
+        return Ok(false);
+    };
+    for _ in 0..4 {
+        let (head, running) = current(state, room, id).await?;
+        let Running::Played(played) = running else {
+            return Ok(false);
+        };
+        if played.play.fight().ending().is_some() {
+            return Ok(false);
+        }
+        let synced = played
+            .play
+            .controllers()
+            .iter()
+            .zip(&played.control)
+            .all(|(c, want)| (*c == Controller::Engine) == (*want == Control::Engine));
+        if synced && !played.play.pending_all().is_empty() {
+            return Ok(false);
+        }
+        let gm = gm(state, room).await?;
+        let step = step_number(&head.body).unwrap_or(0);
+        match commit(state, &gm, &first, head.seq, step, played, None, String::new()).await {
+            Ok(_) => return Ok(true),
+            // Someone else wrote first: read again.
+            Err(e) if e.status == StatusCode::CONFLICT => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
+}
+
 /// The first event of fight `id` if `me` may see it.
 async fn visible_fight(state: &AppState, me: &Member, id: i64) -> Result<Event, ApiError> {
     state
@@ -605,8 +752,11 @@ pub async fn show(
     Path((_room, id)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let id = super::seq_param(&id, "fight")?;
-    visible_fight(&state, &me, id).await?;
-    expire(&state, &me.room, id).await?;
+    let first = visible_fight(&state, &me, id).await?;
+    if first.body["played"] == true {
+        settle(&state, &me.room, id).await?;
+        expire(&state, &me.room, id).await?;
+    }
     Ok(Json(show_fight(&state, &me, id).await?))
 }
 
@@ -661,6 +811,7 @@ async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, Api
     for asked in played.play.pending_all() {
         let control = played.control[asked.who];
         let mut entry = json!({
+            "id": asked.id,
             "who": asked.name,
             "kind": asked.kind,
             "turn": asked.turn,
@@ -690,8 +841,14 @@ async fn show_fight(state: &AppState, me: &Member, id: i64) -> Result<Value, Api
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DecisionRequest {
-    /// The fight's step the decision answers (`GET`'s `step`).
-    pub step: i64,
+    /// The decision answered (`GET`'s `id` of it): an answer to a decision
+    /// already answered is refused (409 `stale`), whatever is asked next.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The fight's step the answer was read at (`GET`'s `step`): without
+    /// an `id`, the decision of `who` and `kind` awaited ever since.
+    #[serde(default)]
+    pub step: Option<i64>,
     /// The combatant deciding, by name.
     pub who: String,
     /// The kind of decision.
@@ -724,6 +881,7 @@ pub async fn decide(
     if first.body["played"] != true {
         return Err(not_played(id));
     }
+    settle(&state, &me.room, id).await?;
     expire(&state, &me.room, id).await?;
     // Written on the thread's head as read; a race lost to another writer
     // (another member's answer to another decision) is read again, and the
@@ -782,62 +940,19 @@ async fn answer_once(
         )));
     }
     let step = step_number(&head.body).unwrap_or(0);
-    if request.step > step {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "stale",
-            format!(
-                "step {} is not fight {id}'s step: it is at step {step}",
-                request.step
-            ),
-        ));
-    }
-    let Some(asked) = played
-        .play
-        .pending_all()
-        .iter()
-        .find(|d| d.who == i && d.kind == request.kind)
-        .cloned()
-    else {
-        let awaited: Vec<String> = played
-            .play
-            .pending_all()
-            .iter()
-            .map(|d| format!("{}'s {}", d.name, d.kind.name()))
-            .collect();
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "stale",
-            format!(
-                "fight {id} awaits {}, not {}'s {}",
-                if awaited.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    awaited.join(", ")
-                },
-                request.who,
-                request.kind.name()
-            ),
-        ));
+    let asked = match (&request.id, request.step) {
+        (Some(wanted), _) => awaited_by_id(&played, id, wanted, request)?,
+        (None, Some(read)) => awaited_since(&played, id, read, step, request)?,
+        (None, None) => {
+            return Err(ApiError::bad_request(
+                "bad_decision",
+                "an answer names its decision: give its `id` (or the `step` it was read at)",
+            ));
+        }
     };
-    // Awaited since the step the answer quotes, without a break: else the
-    // member answered a decision asked before, since left and asked again.
-    let since = played.since_of(&asked).map_or(step, |s| s.step);
-    if request.step < since {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "stale",
-            format!(
-                "{}'s {} has been awaited since step {since}, after step {}: read the fight again",
-                asked.name,
-                asked.kind.name(),
-                request.step
-            ),
-        ));
-    }
     // Tried first: a refused answer writes nothing.
     let mut trial = played.play.clone();
-    if let Err(e) = trial.answer_for(i, asked.kind, request.choice.clone(), Controller::Person) {
+    if let Err(e) = trial.answer_id(&asked.id, request.choice.clone(), Controller::Person) {
         return Err(ApiError::bad_request("illegal_decision", e.to_string()));
     }
     let made = asked.answered(request.choice.clone(), Controller::Person);
@@ -853,6 +968,108 @@ async fn answer_once(
     )
     .await?;
     Ok((event, result, step))
+}
+
+/// The decision `wanted` names, if the fight awaits it: else 409 `stale`,
+/// saying whether it was answered already.
+fn awaited_by_id(
+    played: &Played,
+    fight: i64,
+    wanted: &str,
+    request: &DecisionRequest,
+) -> Result<Decision, ApiError> {
+    if let Some(d) = played.play.pending_all().iter().find(|d| d.id == wanted) {
+        if d.name != request.who || d.kind != request.kind {
+            return Err(ApiError::bad_request(
+                "bad_decision",
+                format!(
+                    "decision {wanted} is {}'s {}, not {}'s {}",
+                    d.name,
+                    d.kind.name(),
+                    request.who,
+                    request.kind.name()
+                ),
+            ));
+        }
+        return Ok(d.clone());
+    }
+    let why = if played.play.answered(wanted) {
+        format!("decision {wanted} of fight {fight} has been answered already")
+    } else {
+        format!(
+            "fight {fight} does not await decision {wanted} (it awaits {})",
+            awaited_list(played)
+        )
+    };
+    Err(ApiError::new(StatusCode::CONFLICT, "stale", why))
+}
+
+/// `who`'s decision of `kind` if the fight has awaited it ever since step
+/// `read` (an answer that quotes no `id`): else 409 `stale`.
+fn awaited_since(
+    played: &Played,
+    fight: i64,
+    read: i64,
+    step: i64,
+    request: &DecisionRequest,
+) -> Result<Decision, ApiError> {
+    if read > step {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "stale",
+            format!("step {read} is not fight {fight}'s step: it is at step {step}"),
+        ));
+    }
+    let Some(asked) = played
+        .play
+        .pending_all()
+        .iter()
+        .find(|d| d.name == request.who && d.kind == request.kind)
+        .cloned()
+    else {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "stale",
+            format!(
+                "fight {fight} awaits {}, not {}'s {}",
+                awaited_list(played),
+                request.who,
+                request.kind.name()
+            ),
+        ));
+    };
+    // Awaited since the step the answer quotes, without a break: else the
+    // member answered a decision asked before (an earlier one of the same
+    // kind, or this one before it was asked again).
+    let since = played.since_of(&asked).map_or(step, |s| s.step);
+    if read < since {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "stale",
+            format!(
+                "{}'s {} ({}) has been awaited since step {since}, after step {read}: read the fight again",
+                asked.name,
+                asked.kind.name(),
+                asked.id
+            ),
+        ));
+    }
+    Ok(asked)
+}
+
+/// The decisions a fight awaits, in words.
+fn awaited_list(played: &Played) -> String {
+    let awaited: Vec<String> = played
+        .play
+        .pending_all()
+        .iter()
+        .map(|d| format!("{}'s {} ({})", d.name, d.kind.name(), d.id))
+        .collect();
+    if awaited.is_empty() {
+        "nothing".to_string()
+    } else {
+        awaited.join(", ")
+    }
 }
 
 fn not_played(id: i64) -> ApiError {
@@ -949,6 +1166,7 @@ pub async fn control(
     }
     let step = step_number(&head.body).unwrap_or(0);
     change["step"] = json!(step + 1);
+    let engine_before = played.engine_names();
     apply_control(&mut played, &change).map_err(|e| ApiError::bad_request("bad_control", e))?;
     let nonce = if first.secret {
         Some(super::rolls::nonce()?)
@@ -979,13 +1197,10 @@ pub async fn control(
         .await
         .map_err(refused)?;
     state.hub.publish(event.clone());
-    // A decision awaited, now the engine's, is taken at once.
-    let engine_now = played
-        .play
-        .pending_all()
-        .iter()
-        .any(|d| played.control[d.who] == Control::Engine);
-    if engine_now {
+    // A combatant handed to the engine or back: the fight goes on at once
+    // (a decision event with no answer), asking anew what the rules now
+    // require of whom (a decision awaited, now the engine's, is taken).
+    if played.engine_names() != engine_before {
         commit(
             &state,
             &me,

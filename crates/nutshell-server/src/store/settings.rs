@@ -93,6 +93,7 @@ where
 pub(crate) fn is_unavailable(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::Io(_)
+        | sqlx::Error::Protocol(_)
         | sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed
@@ -112,10 +113,12 @@ pub(crate) fn is_unavailable(error: &sqlx::Error) -> bool {
 /// PostgreSQL SQLSTATEs of a server that cannot serve now: class 08
 /// (connection), 53 (insufficient resources), 57 (operator intervention:
 /// shutting down, starting up, a statement cancelled by its timeout), 58
-/// (system error), serialization failures and deadlocks (40001, 40P01) and
-/// a lock not available (55P03).
+/// (system error), serialization failures and deadlocks (40001, 40P01), a
+/// lock not available (55P03), and the database gone (3D000: dropped or
+/// renamed away while the server runs).
 fn postgres_unavailable(code: &str) -> bool {
-    matches!(&code[..2], "08" | "53" | "57" | "58") || matches!(code, "40001" | "40P01" | "55P03")
+    matches!(&code[..2], "08" | "53" | "57" | "58")
+        || matches!(code, "40001" | "40P01" | "55P03" | "3D000")
 }
 
 /// SQLite result codes (extended codes carry the primary one in their low
@@ -132,7 +135,7 @@ mod tests {
     #[test]
     fn sqlstates_and_sqlite_codes_are_classified() {
         for code in [
-            "08006", "08001", "57P01", "57P03", "57014", "53300", "40001", "40P01", "55P03",
+            "08006", "08001", "57P01", "57P03", "57014", "53300", "40001", "40P01", "55P03", "3D000",
         ] {
             assert!(postgres_unavailable(code), "{code}");
         }

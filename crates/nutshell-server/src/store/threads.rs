@@ -69,6 +69,26 @@ impl Store {
         }
     }
 
+    /// What an append by `roller` will be given, read ahead of it without
+    /// the write lock: the room (its epoch and seed) and `roller`'s next
+    /// count. Work computed from them outside the write transaction (a
+    /// fight's engine run) is written only if the transaction finds the
+    /// same ([`Store::append_to_thread`]'s `build` compares), so the dice
+    /// are exactly those the count and epoch give.
+    pub async fn slot_ahead(&self, room: &str, roller: Option<i64>) -> Result<(Room, i64), StoreError> {
+        let read = async {
+            let mut tx = self.pool.begin().await?;
+            let state = room_in(&mut tx, room).await?;
+            let count = match roller {
+                Some(roller) => rolls_of(&mut tx, room, roller).await? + 1,
+                None => 0,
+            };
+            tx.rollback().await?;
+            Ok::<_, StoreError>((state, count))
+        };
+        read.within(self.timeout()).await
+    }
+
     async fn append_to_thread_now<E, T>(
         &self,
         room: &str,
