@@ -269,6 +269,72 @@ async fn main() {
     let (latencies, failed) = measuring.await.unwrap();
     report("quiet", latencies, failed, json!({}), options.pid);
 
+    // Played fights with every combatant on the engine, started again and
+    // again in the attacker's room (far apart, up to 1,000 turns): the
+    // engine's runs go on the pool for long work, outside the database's
+    // write transaction, so the bystander's rolls do not wait for them.
+    let (fight_room, fight_gm) = room(&attacker, &url).await;
+    let fight_tally = Arc::new(Tally::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let starters = repeat(2, &stop, {
+        let (attacker, url, room, key, tally) = (
+            attacker.clone(),
+            url.clone(),
+            fight_room.clone(),
+            fight_gm.clone(),
+            fight_tally.clone(),
+        );
+        move || {
+            let (attacker, url, room, key, tally) = (
+                attacker.clone(),
+                url.clone(),
+                room.clone(),
+                key.clone(),
+                tally.clone(),
+            );
+            async move {
+                let body = json!({
+                    "a": include_str!("../../../examples/mls/skirmish/party.toml"),
+                    "b": include_str!("../../../examples/mls/skirmish/goblins.toml"),
+                    "distance": 10000, "max_turns": 1000, "played": true,
+                    "control": {
+                        "Brenna": "engine", "Corwin": "engine", "Tamsin": "engine",
+                        "Master Odo": "engine", "Goblin 1": "engine", "Goblin 2": "engine",
+                        "Goblin 3": "engine", "Goblin 4": "engine",
+                        "Goblin archer 1": "engine", "Goblin archer 2": "engine",
+                    },
+                });
+                let (status, _) =
+                    post(&attacker, format!("{url}/api/rooms/{room}/fights"), Some(&key), body)
+                        .await;
+                tally.add("all-engine played fight", status);
+                if status != 201 {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    });
+    let measuring = tokio::spawn(bystander(
+        client.clone(),
+        url.clone(),
+        quiet_room.clone(),
+        quiet_gm.clone(),
+        stop.clone(),
+    ));
+    tokio::time::sleep(Duration::from_secs_f64(options.seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    let (latencies, failed) = measuring.await.unwrap();
+    for s in starters {
+        let _ = s.await;
+    }
+    report(
+        "engine fights",
+        latencies,
+        failed,
+        json!({"attacker": fight_tally.value()}),
+        options.pid,
+    );
+
     // The attacker's rooms: one filled with the biggest rolls allowed
     // (players join to share the rolling), and more for simulations.
     let (big_room, big_gm) = room(&attacker, &url).await;

@@ -57,6 +57,8 @@ on_both_databases!(
     the_gm_hands_a_combatant_to_the_engine_and_the_fight_goes_on,
     two_players_declare_their_set_actions_in_any_order,
     a_decision_in_a_round_shows_the_round_so_far,
+    random_play_through_the_api_never_stalls,
+    a_player_drafts_nobody,
 );
 
 const PARTY: &str = include_str!("../../../examples/mls/skirmish/party.toml");
@@ -1303,4 +1305,165 @@ fn a_played_log_written_before_any_order_still_verifies() {
     assert!(events.len() >= 10, "{}", events.len());
     assert!(!log.contains("also_waiting"));
     assert_eq!(events[0]["body"]["result"]["waiting"]["who"], "Ann");
+}
+
+/// A small generator of the test's own (SplitMix64).
+struct Pick(u64);
+
+impl Pick {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// Random play through the API (the guide's random playouts, at the
+/// table): a GM and two players play fights on the map, each decision
+/// answered by its controller with an option the server offered, picked at
+/// random among every decision awaited (members answer in any order),
+/// sometimes sent twice at once (a double click), with the GM handing
+/// random combatants to the engine, to a player or back at random points.
+/// After every answer: what is offered is accepted (201, never 400), a
+/// doubled answer is written once (the other 409 `stale`), a fight not
+/// over awaits someone and every decision awaited shows its controller
+/// options; every fight ends; the log verifies.
+async fn random_play_through_the_api_never_stalls(backend: Backend) {
+    let Some(app) = spawn_app(backend, "random_play_through_the_api").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
+    let members = [gm.clone(), players[0].clone(), players[1].clone()];
+    let fights = format!("/api/rooms/{room}/fights");
+    let (mut answers, mut doubles, mut hand_overs) = (0, 0, 0);
+    for seed in 0..3u64 {
+        let mut pick = Pick(seed);
+        let body = if seed % 2 == 0 {
+            crossroads(players[0].id, players[1].id)
+        } else {
+            json!({
+                "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
+                "control": {"Sir Aldric": players[0].id, "Black Wat": "gm"},
+            })
+        };
+        let (status, fight) = app.post(&fights, &gm.key, body).await;
+        assert_eq!(status, 201, "{fight}");
+        let id = fight["fight"].as_i64().unwrap();
+        let path = format!("{fights}/{id}");
+        let mut over = false;
+        for _ in 0..3000 {
+            let (status, view) = app.get(&path, &gm.key).await;
+            assert_eq!(status, 200, "{view}");
+            if view["over"] == true {
+                over = true;
+                break;
+            }
+            let waiting = view["waiting"].as_array().unwrap().clone();
+            assert!(!waiting.is_empty(), "a fight not over awaits nobody: {view}");
+            if pick.below(10) == 0 {
+                let names: Vec<String> = view["controllers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["name"].as_str().unwrap().to_string())
+                    .collect();
+                let who = &names[pick.below(names.len())];
+                let to = [json!("engine"), json!("gm"), json!(players[0].id), json!(players[1].id)]
+                    [pick.below(4)]
+                .clone();
+                let (status, changed) = app
+                    .post(&format!("{path}/control"), &gm.key, json!({"who": who, "controller": to}))
+                    .await;
+                assert_eq!(status, 201, "{changed}");
+                hand_overs += 1;
+                continue;
+            }
+            let w = &waiting[pick.below(waiting.len())];
+            let seat = if w["controller"] == "gm" {
+                0
+            } else {
+                let member = w["controller"]["member"].as_i64().expect("a person's decision");
+                members.iter().position(|m| m.id == member).unwrap()
+            };
+            let who = &members[seat];
+            let (status, mine) = app.get(&path, &who.key).await;
+            assert_eq!(status, 200, "{mine}");
+            let Some(d) = mine["decisions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|d| d["id"] == w["id"])
+                .cloned()
+            else {
+                // Answered or handed over between the two reads.
+                continue;
+            };
+            let options = d["options"].as_array().unwrap();
+            assert!(!options.is_empty(), "a decision with no option: {d}");
+            let option = &options[pick.below(options.len())];
+            let answer = json!({
+                "id": d["id"], "who": d["name"], "kind": d["kind"], "choice": option["choice"],
+            });
+            let decisions = format!("{path}/decisions");
+            let statuses: Vec<u16> = if pick.below(4) == 0 {
+                doubles += 1;
+                let (a, b) = tokio::join!(
+                    app.post(&decisions, &who.key, answer.clone()),
+                    app.post(&decisions, &who.key, answer.clone())
+                );
+                // And once more after both: already answered.
+                let (c, late) = app.post(&decisions, &who.key, answer.clone()).await;
+                assert_eq!(c, 409, "an answer sent again after its decision was answered: {late}");
+                vec![a.0, b.0]
+            } else {
+                vec![app.post(&decisions, &who.key, answer.clone()).await.0]
+            };
+            assert!(
+                !statuses.contains(&400),
+                "an offered option was refused: {answer} ({statuses:?})"
+            );
+            let written = statuses.iter().filter(|s| **s == 201).count();
+            assert!(written <= 1, "one answer written twice: {statuses:?}");
+            answers += written;
+        }
+        assert!(over, "fight {id} did not end");
+    }
+    println!("random play ({backend:?}): {answers} answers, {doubles} doubled, {hand_overs} hand-overs");
+    reveal_and_verify(&app, &room, &gm).await;
+}
+
+/// docs/server.md, Security model: only the GM drafts. A player starting a
+/// played fight may give combatants only to himself or to the engine, and
+/// may not set the time for decisions.
+async fn a_player_drafts_nobody(backend: Backend) {
+    let Some(app) = spawn_app(backend, "a_player_drafts_nobody").await else {
+        return;
+    };
+    let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
+    let (ada, bo) = (&players[0], &players[1]);
+    let fights = format!("/api/rooms/{room}/fights");
+    for (control, seconds) in [
+        (json!({"Sir Aldric": ada.id, "Black Wat": bo.id}), Value::Null),
+        (json!({"Sir Aldric": ada.id, "Black Wat": "gm"}), Value::Null),
+        (json!({"Sir Aldric": ada.id}), json!(1)),
+    ] {
+        let body = json!({
+            "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
+            "control": control, "decision_seconds": seconds,
+        });
+        let (status, error) = app.post(&fights, &ada.key, body).await;
+        assert_eq!(status, 403, "{error}");
+    }
+    let body = json!({
+        "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
+        "control": {"Sir Aldric": ada.id},
+    });
+    let (status, fight) = app.post(&fights, &ada.key, body).await;
+    assert_eq!(status, 201, "{fight}");
+    let controllers = fight["controllers"].as_array().unwrap();
+    assert_eq!(controllers[0]["controller"]["member"], ada.id);
+    assert_eq!(controllers[1]["controller"], "gm");
+    let _ = gm;
 }
