@@ -95,14 +95,16 @@ fn a_side_of_two_persons_is_asked_both_set_actions_at_once() {
 /// mls, 1. Movement; the issue: "the active side's members may declare in
 /// any order". Cid, second in the fighters' order, answers first: he
 /// chooses and moves first (his token moves before Ann's, in the log and on
-/// the map); while his movement is awaited it is the only decision
-/// pending, and Ann is asked again after his move.
+/// the map); while his movement is awaited Ann's set action stays awaited
+/// beside it (issue: "a member's box stays while its decision is awaited,
+/// whatever another member answers"), with the same id.
 #[test]
 fn the_second_member_answering_first_moves_first() {
     let (a, b, options) = setting();
     let mut p = play(&a, &b, options, &["Ann", "Cid"]);
     let mut dice = Seeded::new(4);
     wait(&mut p, &mut dice);
+    let ann_id = p.pending_all()[0].id.clone();
     p.answer_for(
         1,
         Kind::SetAction,
@@ -111,7 +113,11 @@ fn the_second_member_answering_first_moves_first() {
     )
     .unwrap();
     wait(&mut p, &mut dice);
-    assert_eq!(who_asked(&p), [("Cid", Kind::Movement)]);
+    assert_eq!(
+        who_asked(&p),
+        [("Cid", Kind::Movement), ("Ann", Kind::SetAction)]
+    );
+    assert_eq!(p.pending_all()[1].id, ann_id, "the same decision, still awaited");
     p.answer_for(
         1,
         Kind::Movement,
