@@ -836,8 +836,9 @@ impl<'c, 'a> Walker<'c, 'a> {
                 ctx.tail_per_die,
                 ctx.limits.max_repeats_per_die,
             );
-            // With a cap, deep enough that every chain reaches it, when the
-            // explosion limit allows: then nothing is left in the tail.
+            // With a cap, deep enough that every chain reaches it, as far as
+            // the explosion limit allows: within the limit nothing is left in
+            // the tail; past it, only the chains the limit cuts short.
             let to_cap = cap.and_then(|c| {
                 let first_least = first_go.iter().map(|&(v, _)| v).min()?;
                 let step = added_go.iter().map(|&(v, _)| v).min()?;
@@ -849,11 +850,11 @@ impl<'c, 'a> Walker<'c, 'a> {
                 }
                 let needed = (i128::from(c) - i128::from(first_least) + i128::from(step) - 1)
                     / i128::from(step);
-                u32::try_from(needed).ok()
+                Some(u32::try_from(needed).unwrap_or(u32::MAX))
             });
             match to_cap {
-                Some(needed) if needed <= ctx.limits.max_repeats_per_die => by_tail.max(needed),
-                _ => by_tail,
+                Some(needed) => by_tail.max(needed.min(ctx.limits.max_repeats_per_die)),
+                None => by_tail,
             }
         };
         let mut acc = ctx.counts_dist(&first_stop, denom.clone())?;

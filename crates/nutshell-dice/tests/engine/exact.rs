@@ -377,9 +377,14 @@ fn thresholds_far_past_the_tail_depth_are_exact() {
     assert!(full.at_least(110) <= two.probability(1));
     assert!(two.probability(1) <= full.at_least(110) + full.tail());
     // Past the explosion limit the chains that could still reach T are the
-    // tail, as the docs say: 1d6! needs 166 explosions to reach 1000.
+    // tail, as the docs say: 1d6! needs 166 explosions to reach 1000, and
+    // is followed to the limit of 100: 101 sixes are the tail.
     let far = dist("1d6! >= 1000");
-    assert!(far.tail() > BigRational::zero());
+    assert_eq!(far.probability(1), BigRational::zero());
+    assert_eq!(
+        far.tail(),
+        BigRational::new(BigInt::from(1), BigInt::from(6).pow(101))
+    );
 }
 
 /// docs/odds.md, "The tail": each die stops at the least L with
