@@ -17,7 +17,10 @@ fn main() {
     }
     // `--once`: one run each, for a CPU-time measure of the whole process
     // (`perf stat -e task-clock`), which the machine's load does not change.
-    let once = args.iter().position(|a| a == "--once").map(|pos| args.remove(pos));
+    let once = args
+        .iter()
+        .position(|a| a == "--once")
+        .map(|pos| args.remove(pos));
     if let Some(pos) = args.iter().position(|a| a == "--max-nesting") {
         limits.max_nesting = args[pos + 1].parse().expect("a number");
         args.drain(pos..pos + 2);
@@ -30,7 +33,8 @@ fn main() {
         let mut mean = String::new();
         let mut work = 0;
         while runs < 1
-            || (once.is_none() && (runs < 3 || (started.elapsed().as_secs_f64() < 1.0 && runs < 1000)))
+            || (once.is_none()
+                && (runs < 3 || (started.elapsed().as_secs_f64() < 1.0 && runs < 1000)))
         {
             let t = Instant::now();
             let d = expr.distribution().expect("computable");
@@ -40,7 +44,11 @@ fn main() {
             runs += 1;
         }
         let short_text = if text.len() > 60 {
-            format!("{}… ({} characters)", text.chars().take(40).collect::<String>(), text.len())
+            format!(
+                "{}… ({} characters)",
+                text.chars().take(40).collect::<String>(),
+                text.len()
+            )
         } else {
             text.clone()
         };

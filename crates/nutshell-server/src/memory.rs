@@ -152,9 +152,9 @@ fn claim(delta: isize) {
 /// The bytes the process holds on its heap, when [`Counting`] is installed.
 pub fn in_use() -> Option<usize> {
     COUNTING.load(Ordering::Relaxed).then(|| {
-        let sum = SLOTS
-            .iter()
-            .fold(0isize, |acc, s| acc.wrapping_add(s.0.load(Ordering::Relaxed)));
+        let sum = SLOTS.iter().fold(0isize, |acc, s| {
+            acc.wrapping_add(s.0.load(Ordering::Relaxed))
+        });
         // The slots are read one after another while threads go on
         // counting: a sum caught mid-way may fall below zero.
         sum.max(0) as usize

@@ -58,7 +58,12 @@ const MOST_CALLS: u64 = 900;
 /// Most bytes a roll may allocate (measured: 66,568 when set).
 const MOST_BYTES: u64 = 100_000;
 
-async fn call(app: &axum::Router, path: &str, key: Option<&str>, body: Value) -> (StatusCode, Value) {
+async fn call(
+    app: &axum::Router,
+    path: &str,
+    key: Option<&str>,
+    body: Value,
+) -> (StatusCode, Value) {
     let mut request = Request::post(path).header(header::CONTENT_TYPE, "application/json");
     if let Some(key) = key {
         request = request.header(header::AUTHORIZATION, format!("Bearer {key}"));
@@ -72,7 +77,10 @@ async fn call(app: &axum::Router, path: &str, key: Option<&str>, body: Value) ->
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await
         .unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -185,7 +185,9 @@ impl<'c, 'a> Walker<'c, 'a> {
         let mut dists: Vec<Option<Dist>> = dists.into_iter().map(Some).collect();
         let mut merge = Merge::new(cap.zip(total_bound), self.ctx.one_by_one);
         for (first, count) in groups {
-            let d = dists[first].take().expect("each part's first occurrence once");
+            let d = dists[first]
+                .take()
+                .expect("each part's first occurrence once");
             let power = if count == 1 {
                 d
             } else {

@@ -366,7 +366,11 @@ impl Expression {
 /// outcomes to rebuild and print): a job past [`Limits::max_work`] is refused
 /// then, before any large step, and any other runs again with all its lanes
 /// (restarting with more should a denominator still outgrow them).
-fn exact(expr: &Expression, cap: Option<i64>, one_by_one: bool) -> Result<Distribution, ExactError> {
+fn exact(
+    expr: &Expression,
+    cap: Option<i64>,
+    one_by_one: bool,
+) -> Result<Distribution, ExactError> {
     let limits = expr.limits();
     let exploding = tail::exploding_dice(expr.root(), limits.max_dice);
     PROGRESS_TOTAL.store(0, std::sync::atomic::Ordering::Relaxed);

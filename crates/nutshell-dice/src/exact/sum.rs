@@ -135,10 +135,7 @@ pub(crate) fn identical(keys: &[(bool, String)], dists: &[Dist]) -> Vec<(usize, 
         std::collections::HashMap::new();
     for (i, key) in keys.iter().enumerate() {
         let candidates = by_key.entry(key).or_default();
-        match candidates
-            .iter()
-            .find(|&&g| dists[groups[g].0] == dists[i])
-        {
+        match candidates.iter().find(|&&g| dists[groups[g].0] == dists[i]) {
             Some(&g) => groups[g].1 += 1,
             None => {
                 candidates.push(groups.len());

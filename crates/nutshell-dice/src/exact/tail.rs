@@ -174,12 +174,21 @@ mod tests {
         assert_eq!(depth(1, 1, &ten, 10.0, share(12, 1), 100), 11);
         // A d6 exploding on 5 and 6: (1/3)^(L+1) <= 1e-12 first at L = 25
         // (3^26 = 2.5e12, 3^25 = 8.5e11).
-        assert_eq!(depth(2, 2, &BigUint::from(6u32), 6.0, share(12, 1), 100), 25);
+        assert_eq!(
+            depth(2, 2, &BigUint::from(6u32), 6.0, share(12, 1), 100),
+            25
+        );
     }
 
     #[test]
     fn the_threshold_is_shared_among_the_exploding_dice() {
-        assert_eq!(per_die(12, 10), Some(Share { digits: 12, dice: 10 }));
+        assert_eq!(
+            per_die(12, 10),
+            Some(Share {
+                digits: 12,
+                dice: 10
+            })
+        );
         assert!((per_die(12, 10).unwrap().to_f64() - 1e-13).abs() < 1e-25);
         assert_eq!(per_die(0, 10), None);
     }

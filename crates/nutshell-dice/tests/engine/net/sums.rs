@@ -116,7 +116,10 @@ fn grouped_and_reordered_sums_equal_sums_added_in_written_order() {
 fn a_thousand_identical_terms_are_the_pool_and_a_deep_nesting_its_flat_sum() {
     let thousand = vec!["1d6"; 1000].join(" + ");
     let pool = Expression::parse("1000d6").unwrap().distribution().unwrap();
-    let sum = Expression::parse(&thousand).unwrap().distribution().unwrap();
+    let sum = Expression::parse(&thousand)
+        .unwrap()
+        .distribution()
+        .unwrap();
     assert_eq!(Probabilities::of(&sum), Probabilities::of(&pool));
 
     // `{1d6, {1d6, ... {1d6}}}` 999 deep is 999d6.
