@@ -10,6 +10,7 @@ use super::denom::Denom;
 use super::dist::Dist;
 use super::draws::{DieDraws, Draws};
 use super::keep::PoolType;
+use super::sum::{self, Merge};
 use super::{Ctx, ExactError};
 use crate::plan::*;
 use crate::roll::{clamp, digit_faces};
@@ -63,6 +64,9 @@ impl<'c, 'a> Walker<'c, 'a> {
         let d = match &node.kind {
             NodeKind::Const(v) => self.ctx.point(*v),
             NodeKind::Dice(term) => self.dice(node, term, cap)?,
+            NodeKind::Group(_) | NodeKind::Chain(..) if !self.ctx.in_order && sum::is_sum(node) => {
+                self.sum(node, cap)?
+            }
             NodeKind::Group(group) => self.group(group)?,
             NodeKind::Negate(inner) => {
                 let d = self.node(inner, None)?;
@@ -105,6 +109,98 @@ impl<'c, 'a> Walker<'c, 'a> {
             NodeKind::Labeled(inner, _) => self.node(inner, cap)?,
         };
         self.ctx.cap(d, cap)
+    }
+
+    /// A sum of independent parts (an additive chain, a group that adds its
+    /// members, however nested): identical parts as one power, the rest
+    /// merged smallest first (see [`super::sum`]). A cap passes into the
+    /// parts and partial sums as in [`Walker::chain`].
+    fn sum(&mut self, node: &Node, cap: Option<i64>) -> Result<Dist, ExactError> {
+        let parts = sum::parts(node);
+        // What each part adds at the least (a part taken away: minus the
+        // most it takes), when a cap asks and every bound is known.
+        let bounds: Option<Vec<i64>> = match cap {
+            Some(_) => parts
+                .iter()
+                .map(|p| match p.negated {
+                    true => self.upper_bound(p.node)?.checked_neg(),
+                    false => self.lower_bound(p.node),
+                })
+                .collect(),
+            None => None,
+        };
+        let total_bound: Option<i64> = bounds
+            .as_ref()
+            .and_then(|b| b.iter().try_fold(0i64, |a, &x| a.checked_add(x)));
+        if let (Some(c), Some(total)) = (cap, total_bound)
+            && total >= c
+        {
+            // Certain to reach the cap; the dice are rolled all the same.
+            for part in &parts {
+                self.note_static_draws(part.node)?;
+            }
+            return Ok(self.ctx.point(c));
+        }
+        let draws_before = self.ctx.draws.clone();
+        let mut dists = Vec::with_capacity(parts.len());
+        for (i, part) in parts.iter().enumerate() {
+            // A part that is added may be capped at what the others leave
+            // room for; one taken away is needed whole.
+            let part_cap = match (cap, &bounds, total_bound) {
+                (Some(c), Some(b), Some(total)) if !part.negated => total
+                    .checked_sub(b[i])
+                    .and_then(|others| c.checked_sub(others)),
+                _ => None,
+            };
+            let mut d = self.node(part.node, part_cap)?;
+            if part.negated {
+                d = self.ctx.map(&d, |v| v.checked_neg())?;
+            }
+            dists.push(d);
+        }
+        if !sum::order_is_free(&dists) {
+            // A partial sum could pass 64 bits in some order: the written
+            // order decides whether the roll fails.
+            self.ctx.draws = draws_before;
+            self.ctx.in_order = true;
+            let result = match &node.kind {
+                NodeKind::Chain(first, rest) => self.chain(first, rest, cap),
+                NodeKind::Group(group) => self.group(group),
+                _ => unreachable!("a sum is a chain or a group"),
+            };
+            self.ctx.in_order = false;
+            return result;
+        }
+        let keys: Vec<(bool, String)> = match self.ctx.one_by_one {
+            true => Vec::new(),
+            false => parts
+                .iter()
+                .map(|p| (p.negated, p.node.to_string()))
+                .collect(),
+        };
+        let groups = match self.ctx.one_by_one {
+            true => (0..dists.len()).map(|i| (i, 1)).collect(),
+            false => sum::identical(&keys, &dists),
+        };
+        let mut dists: Vec<Option<Dist>> = dists.into_iter().map(Some).collect();
+        let mut merge = Merge::new(cap.zip(total_bound), self.ctx.one_by_one);
+        for (first, count) in groups {
+            let d = dists[first]
+                .take()
+                .expect("each part's first occurrence once");
+            let power = if count == 1 {
+                d
+            } else {
+                self.ctx.power(&d, count)?
+            };
+            let least = bounds
+                .as_ref()
+                .and_then(|b| b[first].checked_mul(i64::try_from(count).ok()?));
+            let power = self.ctx.cap(power, merge.cap_of(least))?;
+            merge.push(power, least);
+        }
+        // The whole sum is capped by `node_inner`.
+        merge.finish(self.ctx)
     }
 
     fn chain(
@@ -727,21 +823,42 @@ impl<'c, 'a> Walker<'c, 'a> {
         cap: Option<i64>,
     ) -> Result<Dist, ExactError> {
         let ctx = &mut *self.ctx;
+        let monotone = added_stop.iter().chain(&added_go).all(|&(v, _)| v >= 0);
+        let cap = cap.filter(|_| monotone);
         let limit = if once {
             1
         } else {
             // Deep enough for the tail threshold, never past the limit.
-            let mass = |v: &[(i64, u64)]| v.iter().map(|&(_, c)| c as f64).sum::<f64>();
-            let d = denom.to_f64();
-            super::tail::depth(
-                mass(&first_go) / d,
-                mass(&added_go) / d,
+            let mass = |v: &[(i64, u64)]| v.iter().map(|&(_, c)| u128::from(c)).sum::<u128>();
+            let by_tail = super::tail::depth(
+                mass(&first_go),
+                mass(&added_go),
+                &denom.to_biguint(),
+                denom.to_f64(),
                 ctx.tail_per_die,
                 ctx.limits.max_repeats_per_die,
-            )
+            );
+            // With a cap, deep enough that every chain reaches it, as far as
+            // the explosion limit allows: within the limit nothing is left in
+            // the tail; past it, only the chains the limit cuts short.
+            let to_cap = cap.and_then(|c| {
+                let first_least = first_go.iter().map(|&(v, _)| v).min()?;
+                let step = added_go.iter().map(|&(v, _)| v).min()?;
+                if first_least >= c {
+                    return Some(0);
+                }
+                if step <= 0 {
+                    return None;
+                }
+                let needed = (i128::from(c) - i128::from(first_least) + i128::from(step) - 1)
+                    / i128::from(step);
+                Some(u32::try_from(needed).unwrap_or(u32::MAX))
+            });
+            match to_cap {
+                Some(needed) => by_tail.max(needed.min(ctx.limits.max_repeats_per_die)),
+                None => by_tail,
+            }
         };
-        let monotone = added_stop.iter().chain(&added_go).all(|&(v, _)| v >= 0);
-        let cap = cap.filter(|_| monotone);
         let mut acc = ctx.counts_dist(&first_stop, denom.clone())?;
         if first_go.is_empty() {
             return Ok(acc);

@@ -7,7 +7,7 @@
 //! rolls the engine did not follow (explosions beyond the limit).
 
 use super::denom::Denom;
-use super::field::{Prime, split_sum};
+use super::field::{LAZY_TERMS, Prime, split_sum};
 use super::{Ctx, ExactError};
 
 /// Weights for outcomes `min .. min + len`, lane-interleaved: the weight of
@@ -176,16 +176,35 @@ impl Ctx<'_> {
             return Ok(self.placeholder(out, symmetric));
         }
         let k = self.k;
-        for j in 0..b.len {
-            if b.is_zero_at(j, k) {
-                continue;
-            }
-            let bw = &b.w[j * k..(j + 1) * k];
-            for i in 0..a.len {
-                let o = (i + j) * k;
-                for (l, f) in self.lanes.iter().enumerate() {
-                    out.w[o + l] = f.add(out.w[o + l], f.mul(a.w[i * k + l], bw[l]));
+        if b.len <= 2 {
+            // A constant or a coin added: a product and a sum per weight.
+            for j in 0..b.len {
+                let bw = &b.w[j * k..(j + 1) * k];
+                for i in 0..a.len {
+                    let o = (i + j) * k;
+                    for (l, f) in self.lanes.iter().enumerate() {
+                        out.w[o + l] = f.add(out.w[o + l], f.mul(a.w[i * k + l], bw[l]));
+                    }
                 }
+            }
+            return Ok(out);
+        }
+        // Lane by lane over contiguous copies: each outcome's weight is one
+        // dot product of a reversed against b, its products summed unreduced
+        // and reduced once per LAZY_TERMS (`convolve_lane`).
+        let mut reversed = self.filled(a.len, 0u64)?;
+        let mut forward = self.filled(b.len, 0u64)?;
+        let mut lane_out = self.filled(out.len, 0u64)?;
+        for (l, f) in self.lanes.iter().enumerate() {
+            for i in 0..a.len {
+                reversed[a.len - 1 - i] = a.w[i * k + l];
+            }
+            for j in 0..b.len {
+                forward[j] = b.w[j * k + l];
+            }
+            convolve_lane(f, &reversed, &forward, &mut lane_out);
+            for (t, &x) in lane_out.iter().enumerate() {
+                out.w[t * k + l] = x;
             }
         }
         Ok(out)
@@ -402,5 +421,30 @@ impl Ctx<'_> {
             }
         }
         Ok(out)
+    }
+}
+
+/// The convolution of one lane: `out[t] = Σ_j a[t − j]·b[j]`, given `a`
+/// reversed (so each sum is a dot product of two runs read forward), its
+/// products summed unreduced, folded every [`LAZY_TERMS`] and reduced once.
+fn convolve_lane(f: &Prime, a_reversed: &[u64], b: &[u64], out: &mut [u64]) {
+    let (n, m) = (a_reversed.len(), b.len());
+    debug_assert_eq!(out.len(), n + m - 1);
+    for (t, slot) in out.iter_mut().enumerate() {
+        // j from max(0, t − (n − 1)) to min(t, m − 1); a[t − j] is
+        // a_reversed[n − 1 − t + j].
+        let lo = t.saturating_sub(n - 1);
+        let hi = t.min(m - 1);
+        let xs = &a_reversed[n - 1 + lo - t..=n - 1 + hi - t];
+        let ys = &b[lo..=hi];
+        let mut acc = 0u128;
+        for (xc, yc) in xs.chunks(LAZY_TERMS).zip(ys.chunks(LAZY_TERMS)) {
+            let mut s = acc;
+            for (&x, &y) in xc.iter().zip(yc) {
+                s += Prime::wide(x, y);
+            }
+            acc = f.fold(s);
+        }
+        *slot = f.reduce_wide(acc);
     }
 }

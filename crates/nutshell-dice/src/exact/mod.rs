@@ -32,6 +32,7 @@ mod keep;
 mod lane_field;
 mod lanes;
 mod lowest;
+mod sum;
 mod tail;
 mod threshold;
 mod words;
@@ -211,7 +212,7 @@ pub(crate) struct Ctx<'a> {
     /// The span of the node being computed, for errors.
     pub span: Span,
     /// The tail each exploding die may leave out (see `tail`).
-    pub tail_per_die: Option<f64>,
+    pub tail_per_die: Option<tail::Share>,
     /// In a measuring pass ([`exact`]), a denominator too large for the
     /// lanes is noted in `outgrown_bits` (the most bits one needed) instead of
     /// refused.
@@ -219,6 +220,13 @@ pub(crate) struct Ctx<'a> {
     pub outgrown_bits: std::cell::Cell<u64>,
     /// The faces a roll draws, against `max_dice` (see `draws`).
     pub draws: draws::Draws,
+    /// Sums are computed by the written structure of the plan, one operand
+    /// after another (sums that could overflow in some other order).
+    pub in_order: bool,
+    /// Sums are read as flat lists of parts and capped as [`sum`] does, but
+    /// every part is added on its own in written order: the tests'
+    /// reference for the grouping and ordering.
+    pub one_by_one: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -239,6 +247,8 @@ impl<'a> Ctx<'a> {
             measuring: false,
             outgrown_bits: std::cell::Cell::new(0),
             draws: draws::Draws::default(),
+            in_order: false,
+            one_by_one: false,
         }
     }
 
@@ -327,7 +337,16 @@ impl<'a> Ctx<'a> {
 impl Expression {
     /// The exact distribution of the expression's total.
     pub fn distribution(&self) -> Result<Distribution, ExactError> {
-        exact(self, None)
+        exact(self, None, false)
+    }
+
+    /// The distribution computed with every part of every sum added on its
+    /// own in written order (capped at `cap` if given): the reference the
+    /// tests compare the engine's grouping of identical parts and ordering
+    /// of partial sums against. The same answer, slower on long sums.
+    #[doc(hidden)]
+    pub fn distribution_in_order(&self, cap: Option<i64>) -> Result<Distribution, ExactError> {
+        exact(self, cap, true)
     }
 
     /// The exact distribution of `min(total, cap)`: outcomes at or above `cap`
@@ -335,7 +354,7 @@ impl Expression {
     /// reaches `cap`, so threshold questions (`P(total >= cap)`) are often
     /// answered with no tail at all.
     pub fn distribution_capped(&self, cap: i64) -> Result<Distribution, ExactError> {
-        exact(self, Some(cap))
+        exact(self, Some(cap), false)
     }
 }
 
@@ -347,12 +366,17 @@ impl Expression {
 /// outcomes to rebuild and print): a job past [`Limits::max_work`] is refused
 /// then, before any large step, and any other runs again with all its lanes
 /// (restarting with more should a denominator still outgrow them).
-fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError> {
+fn exact(
+    expr: &Expression,
+    cap: Option<i64>,
+    one_by_one: bool,
+) -> Result<Distribution, ExactError> {
     let limits = expr.limits();
     let exploding = tail::exploding_dice(expr.root(), limits.max_dice);
     PROGRESS_TOTAL.store(0, std::sync::atomic::Ordering::Relaxed);
     let mut measure = Ctx::new(1, limits, exploding);
     measure.measuring = true;
+    measure.one_by_one = one_by_one;
     let first = compute::Walker::new(&mut measure).node(expr.root(), cap)?;
     // Rolls that draw more than `max_dice` faces fail: refuse an expression
     // where that could happen more often than the tail threshold.
@@ -395,6 +419,7 @@ fn exact(expr: &Expression, cap: Option<i64>) -> Result<Distribution, ExactError
     PROGRESS_TOTAL.store(estimate, std::sync::atomic::Ordering::Relaxed);
     loop {
         let mut ctx = Ctx::with_family(k, family, limits, exploding);
+        ctx.one_by_one = one_by_one;
         ctx.work = per_lane;
         let result = compute::Walker::new(&mut ctx).node(expr.root(), cap);
         match result {

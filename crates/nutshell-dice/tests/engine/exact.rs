@@ -338,6 +338,72 @@ fn thresholds_on_explosions_have_no_tail() {
     assert_eq!(capped.range().unwrap().1, 25);
 }
 
+/// docs/odds.md, "The tail": a threshold on exploding dice is "exact with a
+/// tail of 0 whenever the explosion limit lets every chain reach T", however
+/// far past the tail threshold's depth T lies (issue 38: `1d6! >= 110` came
+/// out 0 with a tail of 6^-17). 110 needs eighteen sixes and then a face of
+/// 2 or more: 5/6^19.
+#[test]
+fn thresholds_far_past_the_tail_depth_are_exact() {
+    let d = dist("1d6! >= 110");
+    assert_eq!(d.tail(), BigRational::zero());
+    assert_eq!(d.probability(1), ratio(5, 609_359_740_010_496));
+    assert_eq!(609_359_740_010_496i64, 6i64.pow(19));
+    // --at-least and --at-most ask the capped distribution.
+    let expr = Expression::parse("1d6!").unwrap();
+    let capped = expr.distribution_capped(110).unwrap();
+    assert_eq!(capped.tail(), BigRational::zero());
+    assert_eq!(capped.at_least(110), ratio(5, 609_359_740_010_496));
+    // P(X <= 109) = 1 - P(X >= 110), from the distribution capped at 110.
+    assert_eq!(
+        capped.at_most(109),
+        BigRational::one() - ratio(5, 609_359_740_010_496)
+    );
+    // Two dice: each chain is followed until the sum can reach 110.
+    let two = dist("1d6! + 1d6! >= 110");
+    assert_eq!(two.tail(), BigRational::zero());
+    let full = Expression::parse_with(
+        "1d6! + 1d6!",
+        &Limits {
+            tail_digits: 0,
+            ..Limits::default()
+        },
+    )
+    .unwrap()
+    .distribution()
+    .unwrap();
+    // The full distribution to the explosion limit leaves a tail below
+    // 6^-100; the threshold's answer lies between its sum and that.
+    assert!(full.at_least(110) <= two.probability(1));
+    assert!(two.probability(1) <= full.at_least(110) + full.tail());
+    // Past the explosion limit the chains that could still reach T are the
+    // tail, as the docs say: 1d6! needs 166 explosions to reach 1000, and
+    // is followed to the limit of 100: 101 sixes are the tail.
+    let far = dist("1d6! >= 1000");
+    assert_eq!(far.probability(1), BigRational::zero());
+    assert_eq!(
+        far.tail(),
+        BigRational::new(BigInt::from(1), BigInt::from(6).pow(101))
+    );
+}
+
+/// docs/odds.md, "The tail": each die stops at the least L with
+/// `p_first · p_go^L <= P / n`; its tail is `p_first · p_go^L`. For `1d6!`
+/// at the default 1e-12 that is L = 15 and a tail of 6^-16; for `10d6!`
+/// (1e-13 a die) L = 16.
+#[test]
+fn the_tail_depth_is_the_documented_formula() {
+    assert_eq!(dist("1d6!").tail(), ratio(1, 6i64.pow(16)));
+    let ten = dist("10d6!");
+    // Ten dice each leaving out the chains of 17 sixes: 1 - (1 - 6^-17)^10.
+    let one = BigRational::one() - ratio(1, 6i64.pow(17));
+    let mut kept = BigRational::one();
+    for _ in 0..10 {
+        kept *= one.clone();
+    }
+    assert_eq!(ten.tail(), BigRational::one() - kept);
+}
+
 #[test]
 fn compounding_and_penetrating() {
     let limits = Limits {

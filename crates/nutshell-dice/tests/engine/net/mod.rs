@@ -18,6 +18,7 @@ pub mod chi_square;
 mod generate;
 mod oracles;
 mod rng;
+mod sums;
 
 use crate::enumerate::enumerate;
 use generate::Generator;
