@@ -79,8 +79,17 @@ pub fn clip(text: String) -> String {
 }
 
 /// A refusal: what was wrong, in the route's own words.
+/// A message of several lines (an expression with a caret under the
+/// error) keeps its layout in a code block.
 pub fn refusal(message: &str) -> String {
-    clip(format!("⚠️ {}", message.trim()))
+    let message = message.trim();
+    match message.split_once('\n') {
+        None => clip(format!("⚠️ {message}")),
+        Some((first, rest)) => clip(format!(
+            "⚠️ {first}\n```\n{}\n```",
+            rest.replace("```", "'''")
+        )),
+    }
 }
 
 /// The event line under a roll: its number in the room's log, and the

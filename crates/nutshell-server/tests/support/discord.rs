@@ -320,8 +320,22 @@ impl Bot {
         name: &str,
         options: Vec<Value>,
     ) -> Answer {
+        let typed = typed(name, &options);
         let interaction = self.interaction(channel, who, name, options);
-        self.send(&interaction).await
+        let answer = self.send(&interaction).await;
+        // The session as Discord shows it (`--nocapture` prints it).
+        let shown = match answer.body["type"].as_u64() {
+            Some(4) => answer.content().to_string(),
+            Some(5) => "(nutshell is thinking…)".to_string(),
+            _ => format!("HTTP {}: {}", answer.status, answer.body),
+        };
+        let private = if answer.ephemeral() { " [only you can see this]" } else { "" };
+        println!(
+            "{} used {typed}   ({:.1} ms){private}\n{shown}\n",
+            who.name,
+            answer.took.as_secs_f64() * 1000.0
+        );
+        answer
     }
 
     /// A count of rows in one of the database's tables.
@@ -353,4 +367,29 @@ pub fn now() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
+}
+
+/// A command as its sender typed it: `/check fantasy dc: 15 mod: 5`.
+fn typed(name: &str, options: &[Value]) -> String {
+    let mut out = format!("/{name}");
+    for option in options {
+        if option["type"] == 1 {
+            out.push_str(&format!(" {}", option["name"].as_str().unwrap_or("")));
+            for inner in option["options"].as_array().into_iter().flatten() {
+                out.push_str(&format!(" {}: {}", inner["name"].as_str().unwrap_or(""), shown_value(&inner["value"])));
+            }
+        } else {
+            out.push_str(&format!(" {}: {}", option["name"].as_str().unwrap_or(""), shown_value(&option["value"])));
+        }
+    }
+    out
+}
+
+fn shown_value(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        other => other.to_string(),
+    }
 }
