@@ -4,6 +4,8 @@
 //! body); a stand-in for Discord's API on another port records what the
 //! server sends it (deferred answers, command registration).
 
+#[path = "support/postgres.rs"]
+mod postgres;
 #[path = "support/discord.rs"]
 mod support;
 
@@ -171,7 +173,25 @@ async fn unsigned_forged_and_old_requests_are_refused_and_write_nothing() {
 /// channel's room; `nutshell verify` passing on the room's export.
 #[tokio::test]
 async fn a_game_in_a_channel_is_a_room_whose_log_verifies() {
-    let bot = bot().await;
+    a_game_in_a_channel(bot().await).await;
+}
+
+#[tokio::test]
+async fn a_game_in_a_channel_is_a_room_whose_log_verifies_on_postgres() {
+    let Some(database) = postgres::fresh_postgres("discord_game").await else {
+        return;
+    };
+    let bot = start_on(
+        Some(database),
+        "http://127.0.0.1:9",
+        Duration::from_secs(20),
+        no_limits(),
+    )
+    .await;
+    a_game_in_a_channel(bot).await;
+}
+
+async fn a_game_in_a_channel(bot: Bot) {
     // Alice's first command makes the room; she is its GM.
     let roll = bot
         .command(
@@ -210,7 +230,8 @@ async fn a_game_in_a_channel_is_a_room_whose_log_verifies() {
     assert!(bad.ephemeral());
     assert!(bad.content().starts_with("⚠️ "), "{}", bad.content());
     assert!(
-        bad.content().ends_with("\n```\n  2d\n    ^ expected a number, `%`, `F`, `{` or `(`\n```"),
+        bad.content()
+            .ends_with("\n```\n  2d\n    ^ expected a number, `%`, `F`, `{` or `(`\n```"),
         "{}",
         bad.content()
     );

@@ -145,8 +145,19 @@ pub fn new_key() -> SigningKey {
 /// A server on a fresh SQLite file answering Discord at `api` (answers
 /// deferred after `answer_within`), with `rate` limits.
 pub async fn start(api: &str, answer_within: Duration, rate: RateLimit) -> Bot {
+    start_on(None, api, answer_within, rate).await
+}
+
+/// [`start`] on `database` (a fresh SQLite file when none).
+pub async fn start_on(
+    database: Option<String>,
+    api: &str,
+    answer_within: Duration,
+    rate: RateLimit,
+) -> Bot {
     let dir = tempfile::tempdir().unwrap();
-    let database = format!("sqlite:{}", dir.path().join("discord.db").display());
+    let database =
+        database.unwrap_or_else(|| format!("sqlite:{}", dir.path().join("discord.db").display()));
     let store = Store::connect(&database).await.unwrap();
     let key = new_key();
     let mut config =
@@ -329,7 +340,11 @@ impl Bot {
             Some(5) => "(nutshell is thinking…)".to_string(),
             _ => format!("HTTP {}: {}", answer.status, answer.body),
         };
-        let private = if answer.ephemeral() { " [only you can see this]" } else { "" };
+        let private = if answer.ephemeral() {
+            " [only you can see this]"
+        } else {
+            ""
+        };
         println!(
             "{} used {typed}   ({:.1} ms){private}\n{shown}\n",
             who.name,
@@ -376,10 +391,18 @@ fn typed(name: &str, options: &[Value]) -> String {
         if option["type"] == 1 {
             out.push_str(&format!(" {}", option["name"].as_str().unwrap_or("")));
             for inner in option["options"].as_array().into_iter().flatten() {
-                out.push_str(&format!(" {}: {}", inner["name"].as_str().unwrap_or(""), shown_value(&inner["value"])));
+                out.push_str(&format!(
+                    " {}: {}",
+                    inner["name"].as_str().unwrap_or(""),
+                    shown_value(&inner["value"])
+                ));
             }
         } else {
-            out.push_str(&format!(" {}: {}", option["name"].as_str().unwrap_or(""), shown_value(&option["value"])));
+            out.push_str(&format!(
+                " {}: {}",
+                option["name"].as_str().unwrap_or(""),
+                shown_value(&option["value"])
+            ));
         }
     }
     out
