@@ -254,6 +254,15 @@ impl Reply {
         }
         message
     }
+
+    /// The message as an edit of a deferred answer: without flags (an edit
+    /// cannot change them; the deferred answer's flags made it private).
+    fn edit(&self) -> Value {
+        json!({
+            "content": self.content,
+            "allowed_mentions": {"parse": []},
+        })
+    }
 }
 
 /// Discord's message flag for an answer only its user sees.
@@ -351,7 +360,7 @@ async fn answer(
                 });
                 if let Err(error) = discord
                     .api
-                    .edit_original(&application, &token, &reply.message())
+                    .edit_original(&application, &token, &reply.edit())
                     .await
                 {
                     tracing::warn!(%error, "the deferred Discord answer could not be sent");
