@@ -118,6 +118,9 @@ pub enum Command {
     Serve(crate::server_cmd::ServeArgs),
     /// Check an exported room log offline: hash chain, commitments, every revealed roll
     Verify(crate::server_cmd::VerifyArgs),
+    /// Slash commands in Discord: print them as Discord's JSON, or register them
+    #[command(subcommand)]
+    Discord(crate::discord_cmd::DiscordCommand),
     /// Print a shell completion script
     Completions {
         /// The shell
@@ -161,6 +164,7 @@ const SUBCOMMANDS: &[&str] = &[
     "mls",
     "serve",
     "verify",
+    "discord",
     "completions",
     "help",
 ];
@@ -217,6 +221,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Mls(command) => crate::mls_cmd::run(&command, &limits),
         Command::Serve(args) => crate::server_cmd::serve(&args, &limits),
         Command::Verify(args) => crate::server_cmd::verify(&args, &limits),
+        Command::Discord(command) => crate::discord_cmd::run(&command),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

@@ -19,6 +19,7 @@ mod character_json;
 mod character_new;
 mod character_play;
 mod cli;
+mod discord_cmd;
 mod exit;
 mod files;
 mod fraction;

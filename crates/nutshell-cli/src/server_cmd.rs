@@ -137,6 +137,8 @@ pub struct ServeArgs {
     pub rooms_per_hour: f64,
     #[command(flatten)]
     pub exact: crate::limits_args::ExactLimitArgs,
+    #[command(flatten)]
+    pub discord: crate::discord_cmd::DiscordServeArgs,
 }
 
 /// `SECONDS` of a timeout flag, or why not.
@@ -252,6 +254,7 @@ pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
         listen: args.listen,
         database,
         limits: server_limits(args, limits)?,
+        discord: args.discord.config()?,
     };
     nutshell_server::run(config, |address| {
         eprintln!("nutshell serve: listening on http://{address}/ (API description: http://{address}/api/openapi.json; Ctrl-C stops)");

@@ -43,6 +43,9 @@ pub struct AppState {
     /// How long a request may take from its head to its answer's head
     /// (reading its body included).
     pub request_timeout: std::time::Duration,
+    /// Discord's interactions endpoint, when the server answers Discord
+    /// (`--discord-public-key`).
+    pub discord: Option<Arc<crate::discord::Discord>>,
 }
 
 /// The whole API.
@@ -92,6 +95,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{room}/odds", post(api::odds::odds))
         .route("/api/rooms/{room}/log", get(api::log::log))
         .route("/api/rooms/{room}/events", get(api::log::events))
+        .route("/discord/interactions", post(crate::discord::interactions))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         // A request must be read and answered (its head; a stream goes on)

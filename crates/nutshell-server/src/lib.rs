@@ -14,6 +14,7 @@
 pub mod action;
 pub mod api;
 pub mod app;
+pub mod discord;
 pub mod events;
 pub mod fair;
 pub mod fight;
@@ -52,6 +53,8 @@ pub struct Config {
     /// connections', the rates (a per-key rate of 0 turns every rate limit
     /// off).
     pub limits: ServerLimits,
+    /// Answering Discord's slash commands (`--discord-public-key`), or not.
+    pub discord: Option<discord::DiscordConfig>,
 }
 
 /// Why the server could not start or stopped.
@@ -71,6 +74,8 @@ pub enum ServeError {
     },
     #[error("server: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Discord(String),
 }
 
 /// The default database: `nutshell.db` in the data directory (created if
@@ -120,6 +125,7 @@ pub fn state_with(store: Store, limits: &ServerLimits, rate: rate::RateLimit) ->
         pool: Arc::new(work::WorkPool::new(limits.pool.clone())),
         render: Arc::new(work::WorkPool::new(limits.render.clone())),
         request_timeout: limits.request_timeout,
+        discord: None,
     };
     // The decisions of played fights in progress whose time runs out are
     // taken by the engine even if nobody reads the fight after a restart.
@@ -153,6 +159,12 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeEr
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    let discord = match &config.discord {
+        Some(discord) => Some(Arc::new(
+            discord::Discord::new(discord).map_err(ServeError::Discord)?,
+        )),
+        None => None,
+    };
     runtime.block_on(async move {
         let store = Store::connect_with(&config.database, config.limits.store.clone()).await?;
         let listener = tokio::net::TcpListener::bind(config.listen)
@@ -169,7 +181,9 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeEr
         } else {
             rate::RateLimit::off()
         };
-        let app = router(state_with(store, &config.limits, rate));
+        let mut state = state_with(store, &config.limits, rate);
+        state.discord = discord;
+        let app = router(state);
         serve::serve(
             listener,
             app,

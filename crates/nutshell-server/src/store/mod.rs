@@ -306,6 +306,12 @@ impl Store {
         self.settings.timeout
     }
 
+    /// The pool and the timeout every operation runs under, for a module
+    /// with tables of its own (`discord::links`).
+    pub(crate) fn pool_within(&self) -> (&AnyPool, std::time::Duration) {
+        (&self.pool, self.timeout())
+    }
+
     /// Which database this is.
     pub fn backend(&self) -> Backend {
         self.backend
