@@ -48,9 +48,7 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     for (text, origin) in &texts {
         // Another tool's `6#4d6kh3`: six rolls, as `--repeat 6`.
         let (times, text) = match nutshell_dice::syntax::repeated(text) {
-            Some((times, inner)) if Expression::parse_with(inner, limits).is_ok() => {
-                (times, inner)
-            }
+            Some((times, inner)) if Expression::parse_with(inner, limits).is_ok() => (times, inner),
             _ => (1, text.as_str()),
         };
         let expr = Expression::parse_with(text, limits).map_err(|e| {

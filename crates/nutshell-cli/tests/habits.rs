@@ -94,7 +94,10 @@ fn a_count_and_hash_rolls_that_many_times() {
     let (out, err) = stdout_of(&["roll", "6#4d6kh3", "--seed", "7"]);
     assert_eq!(out.lines().count(), 6, "{out}");
     assert!(out.lines().all(|l| l.starts_with("4d6kh3 = [")), "{out}");
-    assert!(err.contains("rolls `4d6kh3` 6 times (as --repeat 6)"), "{err}");
+    assert!(
+        err.contains("rolls `4d6kh3` 6 times (as --repeat 6)"),
+        "{err}"
+    );
     let (repeated, _) = stdout_of(&["roll", "4d6kh3", "--repeat", "6", "--seed", "7"]);
     assert_eq!(out, repeated);
     // With --repeat, both count.
@@ -110,7 +113,9 @@ fn a_count_and_hash_rolls_that_many_times() {
         .args(["odds", "6#4d6kh3"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("`6#` asks for 6 rolls of `4d6kh3`"));
+        .stderr(predicate::str::contains(
+            "`6#` asks for 6 rolls of `4d6kh3`",
+        ));
 }
 
 /// `1d20cs>19` alone: the total is a count, and the roll says so.

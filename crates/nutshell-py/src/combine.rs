@@ -44,7 +44,11 @@ pub fn combine(a: &Distribution, op: &str, b: &Distribution) -> PyResult<Dist> {
             } else {
                 Some(x.checked_div_euclid(y).map(|q| {
                     // Python's floor division, toward negative infinity.
-                    if (x.rem_euclid(y) != 0) && y < 0 { q - 1 } else { q }
+                    if (x.rem_euclid(y) != 0) && y < 0 {
+                        q - 1
+                    } else {
+                        q
+                    }
                 }))
             }
         },
@@ -91,7 +95,9 @@ pub fn map(a: &Distribution, op: &str) -> PyResult<Dist> {
     let mut out: BTreeMap<i64, BigUint> = BTreeMap::new();
     for (x, w) in a.outcomes() {
         let v = f(*x).ok_or_else(|| {
-            PyOverflowError::new_err(format!("{op} {x} passes the range of a 64-bit whole number"))
+            PyOverflowError::new_err(format!(
+                "{op} {x} passes the range of a 64-bit whole number"
+            ))
         })?;
         *out.entry(v).or_default() += w;
     }

@@ -181,7 +181,10 @@ impl Dist {
     /// the distribution of `min(total, t)`, which follows explosions only
     /// until the total reaches `t` (as `nutshell odds --at-least`).
     fn at_least(&self, py: Python<'_>, t: i64) -> PyResult<(BigInt, BigInt)> {
-        let Some(expr) = self.expr.as_ref().filter(|_| self.dist.tail_weight() != &BigUint::ZERO)
+        let Some(expr) = self
+            .expr
+            .as_ref()
+            .filter(|_| self.dist.tail_weight() != &BigUint::ZERO)
         else {
             return Ok(pair(&self.dist.at_least(t)));
         };
@@ -191,7 +194,10 @@ impl Dist {
 
     /// `P(total <= t)` exactly: `1 - P(total >= t + 1)` (as `--at-most`).
     fn at_most(&self, py: Python<'_>, t: i64) -> PyResult<(BigInt, BigInt)> {
-        let Some(expr) = self.expr.as_ref().filter(|_| self.dist.tail_weight() != &BigUint::ZERO)
+        let Some(expr) = self
+            .expr
+            .as_ref()
+            .filter(|_| self.dist.tail_weight() != &BigUint::ZERO)
         else {
             return Ok(pair(&self.dist.at_most(t)));
         };

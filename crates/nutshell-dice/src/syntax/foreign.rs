@@ -198,7 +198,10 @@ mod tests {
         assert!(refused("[lowest 1 of 2d20] + 5").contains("as in `2d20kl1 + 5`"));
         assert!(refused("[HIGHEST 2 of 3d8]").contains("AnyDice"));
         assert_eq!(offered("[highest 3 of 4d6]").normalized(), "4d6kh3");
-        assert_eq!(offered("1 + [highest 1 of 2d20]").normalized(), "1 + 2d20kh1");
+        assert_eq!(
+            offered("1 + [highest 1 of 2d20]").normalized(),
+            "1 + 2d20kh1"
+        );
         let best = offered("[highest 1 of 2d20]").distribution().unwrap();
         for k in 1..=20i64 {
             assert_eq!(best.probability(k).to_string(), {
@@ -223,7 +226,10 @@ mod tests {
     #[test]
     fn attribute_references_are_explained() {
         let message = refused("1d20+@str");
-        assert!(message.contains("`@str` refers to a character's attribute"), "{message}");
+        assert!(
+            message.contains("`@str` refers to a character's attribute"),
+            "{message}"
+        );
         assert!(message.contains("as in `1d20+3`"), "{message}");
         assert!(refused("1d20 + @{strength_mod}").contains("`@{strength_mod}`"));
         assert!(refused("1@3d6").contains("AnyDice's pick"));

@@ -515,12 +515,7 @@ mod tests {
         let counted = Expression::parse("8d10>=7 + 2").unwrap();
         assert_eq!(counted.notes().len(), 1);
         assert!(!counted.notes()[0].contains("Roll20"));
-        for quiet in [
-            "1d20+5",
-            "8d10>=7",
-            "3d6 >= 15",
-            "{3d6, 2d6}kh1 + 2",
-        ] {
+        for quiet in ["1d20+5", "8d10>=7", "3d6 >= 15", "{3d6, 2d6}kh1 + 2"] {
             assert!(
                 Expression::parse(quiet).unwrap().notes().is_empty(),
                 "{quiet}"
@@ -544,7 +539,10 @@ mod tests {
             assert_eq!(expr.notes().len(), 1, "{text}: {:?}", expr.notes());
             let note = &expr.notes()[0];
             assert!(note.contains("the total is how many"), "{text}: {note}");
-            assert!(note.contains(&format!("write `{without}`")), "{text}: {note}");
+            assert!(
+                note.contains(&format!("write `{without}`")),
+                "{text}: {note}"
+            );
             // Still a count, as documented: a 2 matches nothing.
             let roll = expr.roll(&mut Scripted::new([2, 2, 2])).unwrap();
             assert_eq!(roll.total, total, "{text}");
@@ -558,17 +556,28 @@ mod tests {
     #[test]
     fn versus_is_at_least() {
         assert_eq!(normalized("1d20+5 vs 15"), "1d20 + 5 >= 15");
-        assert_eq!(normalized("1d20+5 VS 15 to hit"), "(1d20 + 5 >= 15)[to hit]");
+        assert_eq!(
+            normalized("1d20+5 VS 15 to hit"),
+            "(1d20 + 5 >= 15)[to hit]"
+        );
         assert_eq!(normalized("2d6 versus 1d6+3"), "2d6 >= 1d6 + 3");
         assert_eq!(normalized("1d20 vs. 12"), "1d20 >= 12");
         let expr = Expression::parse("1d20+5 vs 15").unwrap();
         assert_eq!(expr.roll(&mut Scripted::new([10])).unwrap().total, 1);
         assert_eq!(expr.roll(&mut Scripted::new([9])).unwrap().total, 0);
-        assert!(expr.notes()[0].contains("read as `>= 15`"), "{:?}", expr.notes());
+        assert!(
+            expr.notes()[0].contains("read as `>= 15`"),
+            "{:?}",
+            expr.notes()
+        );
         // The odds are those of `>=`.
         assert_eq!(
             expr.distribution().unwrap().probability(1),
-            Expression::parse("1d20+5 >= 15").unwrap().distribution().unwrap().probability(1)
+            Expression::parse("1d20+5 >= 15")
+                .unwrap()
+                .distribution()
+                .unwrap()
+                .probability(1)
         );
         // Not followed by a number or dice: flavour text, as before.
         assert_eq!(normalized("1d20 vs goblins"), "1d20[vs goblins]");
@@ -579,7 +588,10 @@ mod tests {
     #[test]
     fn another_tools_repetition_is_refused_naming_repeat() {
         let message = refused("6#4d6kh3");
-        assert!(message.contains("`6#` asks for 6 rolls of `4d6kh3`"), "{message}");
+        assert!(
+            message.contains("`6#` asks for 6 rolls of `4d6kh3`"),
+            "{message}"
+        );
         assert!(message.contains("--repeat 6"), "{message}");
         assert!(message.contains("repeat=6"), "{message}");
         // A comment after white space stays a label.

@@ -466,10 +466,12 @@ impl Parser {
                 })
             }
             '{' => self.group(),
-            '[' => Err(super::foreign::bracket(&self.chars, self.pos).unwrap_or_else(|| {
-                NotationError::new(self.here(), "a label must follow the term it names")
-                    .with_label("as in `2d6[fire]`")
-            })),
+            '[' => Err(
+                super::foreign::bracket(&self.chars, self.pos).unwrap_or_else(|| {
+                    NotationError::new(self.here(), "a label must follow the term it names")
+                        .with_label("as in `2d6[fire]`")
+                }),
+            ),
             '@' => Err(super::foreign::reference(&self.chars, self.pos)),
             c if c.is_ascii_alphabetic() => self.call(),
             ')' => Err(NotationError::new(
