@@ -20,8 +20,9 @@ pub struct PlayArgs {
     pub scenario: ScenarioArgs,
     #[command(flatten)]
     pub source: SourceArgs,
-    /// Hand this combatant (or every combatant of this side) to the engine,
-    /// which plays it by its tactic; repeat for more. Everyone else is asked
+    /// Hand this combatant (or every combatant of this side: its name, or
+    /// `a` or `b` as `--surprised` names them) to the engine, which plays it
+    /// by its tactic; repeat for more. Everyone else is asked
     #[arg(long, value_name = "NAME")]
     pub engine: Vec<String>,
     /// Take decisions from this file (JSON or TOML: `decisions`, a list as
@@ -291,8 +292,8 @@ fn parse_answer(d: &Decision, text: &str) -> Result<Said, String> {
 }
 
 /// The log lines from `from` on, as `mls fight` prints them.
-fn print_log(out: &mut impl Write, fight: &Fight, from: usize) {
-    for line in &fight.log()[from..] {
+fn print_log(out: &mut impl Write, lines: &[nutshell_mls::log::Line]) {
+    for line in lines {
         let indent = match (line.turn, line.round) {
             (0, _) => "",
             (_, 0) if line.text.starts_with("Turn ") => "",
@@ -361,22 +362,31 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
     let names = fight.side_names().clone();
     let mut controllers = vec![Controller::Person; fight.fighters().len()];
     for name in &args.engine {
+        let named = |f: &nutshell_mls::Fighter| &f.sheet.name == name || &names[f.side] == name;
+        // A side as `--surprised` names it: `a` the first file, `b` the second.
+        let letter = match name.to_ascii_lowercase().as_str() {
+            "a" => Some(0),
+            "b" => Some(1),
+            _ => None,
+        };
+        let by_name = fight.fighters().iter().any(named);
         let mut found = false;
         for (i, f) in fight.fighters().iter().enumerate() {
-            if &f.sheet.name == name || &names[f.side] == name {
+            if named(f) || (!by_name && letter == Some(f.side)) {
                 controllers[i] = Controller::Engine;
                 found = true;
             }
         }
         if !found {
             return Err(Failure::bad_input(format!(
-                "error: --engine {name}: no combatant or side of that name (combatants: {})",
+                "error: --engine {name}: no combatant or side of that name (combatants: {}; sides: {}, or a and b)",
                 fight
                     .fighters()
                     .iter()
                     .map(|f| f.sheet.name.as_str())
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                names.join(", ")
             )));
         }
     }
@@ -404,7 +414,11 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         .map_err(bad)?;
         let mut term = term.borrow_mut();
         let fight = play.fight();
-        print_log(&mut term.out, fight, shown);
+        // The ending is printed once: with the result on standard output
+        // (in the log on standard error when the result is JSON).
+        let over = !args.json && matches!(next, Next::Step(Progress::Over(_)));
+        let upto = fight.log().len() - usize::from(over && fight.log().len() > shown);
+        print_log(&mut term.out, &fight.log()[shown..upto]);
         for line in &fight.log()[shown..] {
             board.update(line);
         }

@@ -37,12 +37,29 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
     // Parse everything first: a bad expression rolls nothing.
     // One positional takes a leading hyphen: a list of them would swallow
     // the flags that follow it.
-    let given = with_flavour(std::iter::once(&args.first).chain(&args.rest), limits);
+    let arguments: Vec<String> = std::iter::once(&args.first)
+        .chain(&args.rest)
+        .cloned()
+        .collect();
+    let (joined, several) = joined(&arguments);
+    let given = with_flavour(joined.iter(), limits);
     let texts = expression_texts(&given)?;
     let mut parsed = Vec::with_capacity(texts.len());
     for (text, origin) in &texts {
+        // Another tool's `6#4d6kh3`: six rolls, as `--repeat 6`.
+        let (times, text) = match nutshell_dice::syntax::repeated(text) {
+            Some((times, inner)) if Expression::parse_with(inner, limits).is_ok() => (times, inner),
+            _ => (1, text.as_str()),
+        };
         let expr = Expression::parse_with(text, limits).map_err(|e| {
-            let message = e.render(text);
+            let mut message = e.render(text);
+            if several.iter().any(|s| s == text) {
+                message = format!(
+                    "{}\nhelp: the arguments `{text}` were read as one expression; quote an expression with spaces: nutshell roll {}",
+                    message.trim_end(),
+                    quoted(text)
+                );
+            }
             Failure::bad_input(match message.strip_prefix("error: ") {
                 Some(rest) if texts.len() > 1 => {
                     format!("error: {origin} (nothing was rolled): {rest}")
@@ -50,18 +67,31 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
                 _ => message,
             })
         })?;
-        parsed.push(expr);
+        let rolls = times.saturating_mul(args.repeat);
+        if rolls > MAX_REPEAT {
+            return Err(Failure::bad_input(format!(
+                "error: `{times}#` with --repeat {} asks for {rolls} rolls; the most is {MAX_REPEAT}",
+                args.repeat
+            )));
+        }
+        if times > 1 {
+            let _ = writeln!(
+                anstream::stderr(),
+                "note: `{times}#{text}` rolls `{text}` {times} times (as --repeat {times})"
+            );
+        }
+        parsed.push((expr, rolls));
     }
     let mut source = args.source.source()?;
     let painter = crate::style::Terminal::new();
     let styles = painter.sequences();
     let mut out = anstream::stdout().lock();
-    for expr in &parsed {
+    for (expr, rolls) in &parsed {
         for note in expr.notes() {
             let _ = writeln!(anstream::stderr(), "note: {note}");
         }
         let mut roller = expr.roller();
-        for _ in 0..args.repeat {
+        for _ in 0..*rolls {
             let total = roller
                 .roll(source.dice())
                 .map_err(|e| Failure::bad_input(e.render(expr.text())))?;
@@ -85,6 +115,65 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
         crate::exit::Failure::other(warning).print();
     }
     Ok(())
+}
+
+/// The arguments with those that only parse together joined into one
+/// expression (`nutshell roll d20 + 5` rolls `d20 + 5`), and the texts so
+/// joined (for an error's hint to quote them). An argument joins the one
+/// before it when that ends with an operator (`+`, `>=`, `vs`, `(`, ...) or
+/// it starts with one (`+5`, `)`, `[fire]`); a lone `-` between two
+/// arguments is a subtraction (first or last, it reads standard input).
+fn joined(arguments: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for (i, argument) in arguments.iter().enumerate() {
+        let join = groups.last().is_some_and(|(prev, _)| {
+            prev != "-"
+                && (ends_open(prev)
+                    || starts_closing(argument)
+                    || (argument == "-" && i + 1 < arguments.len()))
+        });
+        match groups.last_mut() {
+            Some((prev, n)) if join => {
+                prev.push(' ');
+                prev.push_str(argument);
+                *n += 1;
+            }
+            _ => groups.push((argument.clone(), 1)),
+        }
+    }
+    let several = groups
+        .iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|(g, _)| g.clone())
+        .collect();
+    (groups.into_iter().map(|(g, _)| g).collect(), several)
+}
+
+/// Whether `text` ends with an operator, so the next argument continues it.
+fn ends_open(text: &str) -> bool {
+    let text = text.trim_end();
+    let last_word = text.rsplit(char::is_whitespace).next().unwrap_or("");
+    text.ends_with(['+', '-', '*', '/', '(', '{', ',', '>', '<', '=', '≥', '≤'])
+        || matches!(
+            last_word.to_ascii_lowercase().as_str(),
+            "vs" | "vs." | "versus"
+        )
+}
+
+/// Whether `text` starts with an operator that continues the argument before it.
+fn starts_closing(text: &str) -> bool {
+    let text = text.trim_start();
+    let first_word = text.split(char::is_whitespace).next().unwrap_or("");
+    text.starts_with(['+', '*', '/', ')', '}', ',', '>', '<', '=', '≥', '≤', '['])
+        || matches!(
+            first_word.to_ascii_lowercase().as_str(),
+            "vs" | "vs." | "versus"
+        )
+}
+
+/// `text` quoted for a POSIX shell.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// The arguments with flavour text joined to the expression before it:

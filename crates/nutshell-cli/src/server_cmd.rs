@@ -23,7 +23,8 @@ pub struct ServeArgs {
         value_name = "ADDRESS:PORT"
     )]
     pub listen: SocketAddr,
-    /// The database: `sqlite:PATH` or `postgres://USER@HOST/DB` (default: an
+    /// The database: a file for SQLite (`room.db` or `sqlite:room.db`) or
+    /// `postgres://USER@HOST/DB` (default: an
     /// SQLite file `nutshell.db` in the data directory, `NUTSHELL_DATA` or
     /// `~/.local/share/nutshell`, created on first start)
     #[arg(long, env = "NUTSHELL_DATABASE_URL", value_name = "URL")]
@@ -233,15 +234,20 @@ pub fn serve(args: &ServeArgs, limits: &Limits) -> Result<(), Failure> {
     }
     let database = match &args.database {
         Some(url) => {
-            if !(url.starts_with("sqlite:")
+            if url.starts_with("sqlite:")
                 || url.starts_with("postgres://")
-                || url.starts_with("postgresql://"))
+                || url.starts_with("postgresql://")
             {
+                url.clone()
+            } else if url.trim().is_empty() || url.contains("://") {
                 return Err(Failure::bad_input(format!(
-                    "error: --database `{url}`: expected `sqlite:PATH` or `postgres://...`"
+                    "error: --database `{url}`: expected a file for SQLite (`room.db`, also written `sqlite:room.db`) or `postgres://USER@HOST/DB`"
                 )));
+            } else {
+                // A plain path is an SQLite file, as `sqlite:PATH`.
+                eprintln!("nutshell serve: data in {url} (SQLite)");
+                format!("sqlite:{url}")
             }
-            url.clone()
         }
         None => {
             let (url, file) = nutshell_server::default_database()

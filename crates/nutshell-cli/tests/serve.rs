@@ -293,7 +293,26 @@ fn serve_refuses_a_database_url_it_does_not_know() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("sqlite:PATH"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("expected a file for SQLite (`room.db`, also written `sqlite:room.db`)")
+    );
+}
+
+/// Issue "The second hour": `--database room.db` (a plain path) is an
+/// SQLite file, as `sqlite:room.db`; the rooms made go into it.
+#[test]
+fn serve_takes_a_plain_path_as_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("room.db");
+    let server = serve(file.to_str().unwrap());
+    let (status, body) = request(&server.address, "POST", "/api/rooms", None, "{}");
+    assert_eq!(status, 201, "{body}");
+    drop(server);
+    let written = std::fs::metadata(&file).expect("the SQLite file is made");
+    assert!(written.len() > 0);
+    let head = std::fs::read(&file).unwrap();
+    assert!(head.starts_with(b"SQLite format 3\0"));
 }
 
 /// SIGKILL in the middle of many clients' rolls: after a restart on the same

@@ -65,6 +65,57 @@ fn roll_with(
     })
 }
 
+/// Rolls `expr` `repeat` times from one stream of dice (as the command
+/// line's `--repeat`).
+fn rolls_with(
+    py: Python<'_>,
+    expr: &Arc<nutshell_dice::Expression>,
+    seed: Option<u64>,
+    faces: Option<FacesArg>,
+    repeat: u64,
+) -> PyResult<Vec<Roll>> {
+    if !(1..=MAX_REPEAT).contains(&repeat) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "repeat={repeat}: from 1 to {MAX_REPEAT} rolls"
+        )));
+    }
+    let mut source = Source::new(seed, faces)?;
+    let mut rolls = Vec::with_capacity(repeat as usize);
+    for _ in 0..repeat {
+        let rolled = source.with(|dice| {
+            expr.roll(dice)
+                .map(|r| (r.total, r.transcript))
+                .map_err(|e| crate::errors::roll(py, &e, expr.text()))
+        })??;
+        rolls.push(Roll {
+            expr: expr.clone(),
+            total: rolled.0,
+            transcript: rolled.1,
+        });
+    }
+    source.warn_leftover(py)?;
+    Ok(rolls)
+}
+
+/// The most rolls one `repeat=` may ask for (the command line's `--repeat`).
+const MAX_REPEAT: u64 = 1_000_000;
+
+/// One roll, or a list of `repeat` rolls.
+fn one_or_many<'py>(
+    py: Python<'py>,
+    expr: &Arc<nutshell_dice::Expression>,
+    seed: Option<u64>,
+    faces: Option<FacesArg>,
+    repeat: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match repeat {
+        None => Ok(Bound::new(py, roll_with(py, expr, seed, faces)?)?.into_any()),
+        Some(n) => Ok(rolls_with(py, expr, seed, faces, n)?
+            .into_pyobject(py)?
+            .into_any()),
+    }
+}
+
 /// Rolls a dice expression once and returns the :class:`Roll`.
 ///
 /// ``seed`` gives the same faces on every machine and in every version (the
@@ -84,19 +135,26 @@ fn roll_with(
 /// [6, 5, 3]
 /// >>> nutshell.roll("2d20kh1 + 5", seed=7).total == nutshell.roll("2d20kh1 + 5", seed=7).total
 /// True
+///
+/// ``repeat=n`` rolls it ``n`` times from the same dice and returns the
+/// list of rolls (the command line's ``--repeat``):
+///
+/// >>> [r.total for r in nutshell.roll("1d6", faces=[4, 1, 6], repeat=3)]
+/// [4, 1, 6]
 #[pyfunction]
-#[pyo3(signature = (expression, *, seed=None, faces=None, max_dice=None, max_explosions=None, max_nesting=None, max_length=None))]
+#[pyo3(signature = (expression, *, seed=None, faces=None, repeat=None, max_dice=None, max_explosions=None, max_nesting=None, max_length=None))]
 #[allow(clippy::too_many_arguments)]
-pub fn roll(
-    py: Python<'_>,
+pub fn roll<'py>(
+    py: Python<'py>,
     expression: &str,
     seed: Option<u64>,
     faces: Option<FacesArg>,
+    repeat: Option<u64>,
     max_dice: Option<u64>,
     max_explosions: Option<u32>,
     max_nesting: Option<usize>,
     max_length: Option<usize>,
-) -> PyResult<Roll> {
+) -> PyResult<Bound<'py, PyAny>> {
     let limits = LimitArgs {
         max_dice,
         max_explosions,
@@ -105,7 +163,7 @@ pub fn roll(
         ..LimitArgs::default()
     };
     let expr = parse(py, expression, &limits)?;
-    roll_with(py, &expr, seed, faces)
+    one_or_many(py, &expr, seed, faces, repeat)
 }
 
 /// A dice expression parsed once, to roll many times.
@@ -116,9 +174,13 @@ pub fn roll(
 /// '4d6kh3 + 2'
 /// >>> e.roll(faces="6,5,3,1").total
 /// 16
+/// >>> e.odds()[20]
+/// Fraction(7, 432)
 #[pyclass(frozen, module = "nutshell")]
 pub struct Expression {
     pub expr: Arc<nutshell_dice::Expression>,
+    /// The limits it was parsed with, which its `odds()` keeps.
+    limits: LimitArgs,
 }
 
 #[pymethods]
@@ -142,6 +204,7 @@ impl Expression {
         };
         Ok(Expression {
             expr: parse(py, expression, &limits)?,
+            limits,
         })
     }
 
@@ -157,10 +220,43 @@ impl Expression {
         self.expr.normalized()
     }
 
-    /// Rolls once (see :func:`nutshell.roll` for ``seed`` and ``faces``).
-    #[pyo3(signature = (*, seed=None, faces=None))]
-    fn roll(&self, py: Python<'_>, seed: Option<u64>, faces: Option<FacesArg>) -> PyResult<Roll> {
-        roll_with(py, &self.expr, seed, faces)
+    /// Rolls once, or ``repeat`` times as a list (see :func:`nutshell.roll`
+    /// for ``seed``, ``faces`` and ``repeat``).
+    #[pyo3(signature = (*, seed=None, faces=None, repeat=None))]
+    fn roll<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        faces: Option<FacesArg>,
+        repeat: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        one_or_many(py, &self.expr, seed, faces, repeat)
+    }
+
+    /// Its exact distribution: :func:`nutshell.odds` of its text with the
+    /// limits it was parsed with (``tail``, ``max_work`` and
+    /// ``max_outcomes`` as there).
+    #[pyo3(signature = (*, tail=None, max_work=None, max_outcomes=None))]
+    fn odds<'py>(
+        &self,
+        py: Python<'py>,
+        tail: Option<f64>,
+        max_work: Option<u64>,
+        max_outcomes: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let kwargs = pyo3::types::PyDict::new(py);
+        if let Some(tail) = tail {
+            kwargs.set_item("tail", tail)?;
+        }
+        kwargs.set_item("max_work", max_work)?;
+        kwargs.set_item("max_outcomes", max_outcomes)?;
+        kwargs.set_item("max_dice", self.limits.max_dice)?;
+        kwargs.set_item("max_explosions", self.limits.max_explosions)?;
+        kwargs.set_item("max_nesting", self.limits.max_nesting)?;
+        kwargs.set_item("max_length", self.limits.max_length)?;
+        py.import("nutshell")?
+            .getattr("odds")?
+            .call((self.expr.text(),), Some(&kwargs))
     }
 
     fn __repr__(&self) -> String {

@@ -41,6 +41,54 @@ pub fn limit_named(message: &str) -> Option<&'static str> {
     })
 }
 
+/// A library's message in Python's words: the command line's flags become
+/// the keyword arguments of the same names (`(--dc N)` is `(dc=N)`,
+/// `--vs-skill` is `vs_skill`), and `--simulate` becomes many rolls.
+///
+/// ```text
+/// fantasy needs the DC (--dc N)    fantasy needs the DC (dc=N)
+/// (--skill, --vs-mod)              (skill, vs_mod)
+/// estimate it with --simulate      estimate it from many rolls: roll(expression, repeat=n)
+/// ```
+///
+/// (Checked by the pytest suite, `tests/test_errors.py`.)
+pub fn keywords(message: &str) -> String {
+    let message = message.replace(
+        "with --simulate",
+        "from many rolls: roll(expression, repeat=n)",
+    );
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message.as_str();
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+            .unwrap_or(after.len());
+        let name = &after[..name_len];
+        if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str("--");
+            rest = after;
+            continue;
+        }
+        out.push_str(&name.replace('-', "_"));
+        rest = &after[name_len..];
+        // `--dc N`: a placeholder value in capitals is the keyword's value.
+        if let Some(value) = rest.strip_prefix(' ') {
+            let word_len = value
+                .find(|c: char| !c.is_ascii_uppercase())
+                .unwrap_or(value.len());
+            if word_len > 0 {
+                out.push('=');
+                out.push_str(&value[..word_len]);
+                rest = &value[word_len..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `class(message, rendered, position, expression[, limit])`.
 fn positioned(
     py: Python<'_>,
@@ -108,7 +156,7 @@ pub fn exact(py: Python<'_>, e: &ExactError, text: &str) -> PyErr {
         ExactError::OutOfMemory { .. } => ("LimitError", Some("memory")),
         _ => ("DiceError", None),
     };
-    let message = e.to_string();
+    let message = keywords(&e.to_string());
     // A refusal of rolls that may pass max_dice names the limit.
     let limit = limit.or_else(|| limit_named(&message));
     let class = if limit.is_some() { "LimitError" } else { class };
@@ -116,7 +164,7 @@ pub fn exact(py: Python<'_>, e: &ExactError, text: &str) -> PyErr {
         py,
         class,
         message.clone(),
-        e.render(text),
+        keywords(&e.render(text)),
         e.span().start,
         text,
         limit,
@@ -125,7 +173,7 @@ pub fn exact(py: Python<'_>, e: &ExactError, text: &str) -> PyErr {
 
 /// A ruleset's or the MLS layer's refusal: `RuleError`.
 pub fn rule(py: Python<'_>, message: impl Into<String>) -> PyErr {
-    let message: String = message.into();
+    let message: String = keywords(&message.into());
     match (message,).into_pyobject(py) {
         Ok(args) => raise(py, "RuleError", args),
         Err(e) => e,

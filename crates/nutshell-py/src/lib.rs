@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`dice`] | `roll`, `Expression`, `Roll`, `Die`: rolls with a transcript |
 //! | [`odds`] | `_odds` and `_Dist`: exact distributions, wrapped by the package's `Distribution` |
+//! | [`combine`] | distributions given by weights (icepool dice) combined outcome by outcome |
 //! | [`rules`] | `_check`, `_contest`: the rulesets' requests as JSON, as the server takes them |
 //! | [`mls`] | `Fight` and `_simulate`: the MLS tactical layer |
 //! | [`errors`] | the libraries' errors as the package's exceptions |
@@ -17,6 +18,7 @@
 
 use pyo3::prelude::*;
 
+pub mod combine;
 pub mod dice;
 pub mod errors;
 pub mod limits;

@@ -1,6 +1,8 @@
 //! Exact odds: `_odds` computes an expression's distribution with the
 //! interpreter detached; `_Dist` holds it and answers the package's
 //! `Distribution` (`python/nutshell/_odds.py`), which makes the fractions.
+//! A `_Dist` without an expression (`_Dist._from_weights`: an icepool die
+//! converted) is combined with others by [`crate::combine`].
 
 use crate::limits::LimitArgs;
 use num_bigint::{BigInt, BigUint};
@@ -13,8 +15,10 @@ use std::sync::Arc;
 /// weights over one denominator, and the tail.
 #[pyclass(frozen, module = "nutshell._nutshell", name = "_Dist")]
 pub struct Dist {
-    expr: Arc<nutshell_dice::Expression>,
-    dist: Distribution,
+    /// The expression it is the distribution of; `None` for one given by
+    /// its weights.
+    pub(crate) expr: Option<Arc<nutshell_dice::Expression>>,
+    pub(crate) dist: Distribution,
 }
 
 /// `(numerator, denominator)` of a rational in lowest terms.
@@ -62,15 +66,42 @@ pub fn odds_native(
     };
     let expr = crate::dice::parse(py, expression, &limits)?;
     let dist = compute(py, &expr, None)?;
-    Ok(Dist { expr, dist })
+    Ok(Dist {
+        expr: Some(expr),
+        dist,
+    })
 }
 
 #[pymethods]
 impl Dist {
-    /// The expression, normalized.
+    /// The expression, normalized (`None` for a distribution given by its
+    /// weights).
     #[getter]
-    fn expression(&self) -> &str {
-        self.expr.normalized()
+    fn expression(&self) -> Option<&str> {
+        self.expr.as_deref().map(|e| e.normalized())
+    }
+
+    /// A distribution given by `(value, weight)` pairs (any order, repeated
+    /// values added, zero weights left out) over the sum of the weights: an
+    /// icepool die, converted exactly.
+    #[staticmethod]
+    #[pyo3(name = "_from_weights")]
+    fn from_weights(weights: Vec<(i64, BigUint)>) -> PyResult<Dist> {
+        crate::combine::from_weights(weights)
+    }
+
+    /// `self op other` over independent outcomes (`+`, `-`, `*`, `//`, and
+    /// the comparisons `<`, `<=`, `>`, `>=`, `=`, `!=` as 1 or 0), exactly:
+    /// the product of the two distributions, the tails' share left in the
+    /// tail.
+    fn _combine(&self, py: Python<'_>, op: &str, other: &Dist) -> PyResult<Dist> {
+        let (a, b) = (&self.dist, &other.dist);
+        py.detach(|| crate::combine::combine(a, op, b))
+    }
+
+    /// `op self` (`neg`, `abs`) outcome by outcome.
+    fn _map(&self, op: &str) -> PyResult<Dist> {
+        crate::combine::map(&self.dist, op)
     }
 
     /// The outcomes with non-zero probability, ascending.
@@ -150,22 +181,30 @@ impl Dist {
     /// the distribution of `min(total, t)`, which follows explosions only
     /// until the total reaches `t` (as `nutshell odds --at-least`).
     fn at_least(&self, py: Python<'_>, t: i64) -> PyResult<(BigInt, BigInt)> {
-        if self.dist.tail_weight() == &BigUint::ZERO {
+        let Some(expr) = self
+            .expr
+            .as_ref()
+            .filter(|_| self.dist.tail_weight() != &BigUint::ZERO)
+        else {
             return Ok(pair(&self.dist.at_least(t)));
-        }
-        let capped = compute(py, &self.expr, Some(t))?;
+        };
+        let capped = compute(py, expr, Some(t))?;
         Ok(pair(&capped.at_least(t)))
     }
 
     /// `P(total <= t)` exactly: `1 - P(total >= t + 1)` (as `--at-most`).
     fn at_most(&self, py: Python<'_>, t: i64) -> PyResult<(BigInt, BigInt)> {
-        if self.dist.tail_weight() == &BigUint::ZERO {
+        let Some(expr) = self
+            .expr
+            .as_ref()
+            .filter(|_| self.dist.tail_weight() != &BigUint::ZERO)
+        else {
             return Ok(pair(&self.dist.at_most(t)));
-        }
+        };
         let Some(cap) = t.checked_add(1) else {
             return Ok(pair(&self.dist.at_most(t)));
         };
-        let capped = compute(py, &self.expr, Some(cap))?;
+        let capped = compute(py, expr, Some(cap))?;
         Ok(pair(&capped.at_most(t)))
     }
 
@@ -195,7 +234,9 @@ impl Dist {
         buf.extend_from_slice(
             format!(
                 "],\"expression\":{},\"mean\":\"{}\",\"std_dev\":{},\"tail\":\"",
-                text(self.expr.normalized()),
+                self.expr
+                    .as_ref()
+                    .map_or("null".to_string(), |e| text(e.normalized())),
                 fraction(&dist.mean()),
                 serde_json::to_string(&dist.std_dev()).unwrap_or_else(|_| "null".into()),
             )

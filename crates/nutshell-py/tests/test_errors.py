@@ -72,7 +72,7 @@ def test_rule_errors() -> None:
         nutshell.check("exploding-d6", score=3)
     with pytest.raises(nutshell.RuleError, match="no contests|contest"):
         nutshell.contest("fantasy", mod=1)
-    with pytest.raises(nutshell.RuleError, match="^unknown variant `no-such-ruleset`"):
+    with pytest.raises(nutshell.RuleError, match="^unknown ruleset 'no-such-ruleset': one of fantasy, mls"):
         nutshell.check("no-such-ruleset", skill=3)
     with pytest.raises(nutshell.RuleError, match="option `skill`: invalid type"):
         nutshell.check("mls", skill="x")

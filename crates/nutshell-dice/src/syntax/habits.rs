@@ -214,6 +214,58 @@ pub(super) fn foreign_modifier(chars: &[char], at: usize) -> Option<NotationErro
     )
 }
 
+/// Another tool's repetition, `N#EXPR` (`6#4d6kh3`: six rolls of
+/// `4d6kh3`): the count and the expression's text, for a front end that
+/// rolls it N times. `None` when `text` is not written so (a `#` after
+/// white space starts flavour text: `6 # six`).
+///
+/// ```
+/// use nutshell_dice::syntax::repeated;
+/// assert_eq!(repeated("6#4d6kh3"), Some((6, "4d6kh3")));
+/// assert_eq!(repeated(" 3#1d20+5 to hit"), Some((3, "1d20+5 to hit")));
+/// assert_eq!(repeated("6 # six"), None);
+/// assert_eq!(repeated("1d20#x"), None);
+/// ```
+pub fn repeated(text: &str) -> Option<(u64, &str)> {
+    let text = text.trim_start();
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    let rest = text[digits..].strip_prefix('#')?;
+    let count = text[..digits].parse().ok()?;
+    let expression = rest.trim();
+    if expression.is_empty() || rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    Some((count, expression))
+}
+
+/// The refusal of `N#EXPR` when the parser has read the number `expr` and
+/// stopped at `at` (the `#`) and the rest is an expression: an expression
+/// is one roll, so the front end's repetition is named. `None`: not that.
+pub(super) fn repetition(
+    chars: &[char],
+    expr: &Expr,
+    at: usize,
+    limits: &crate::Limits,
+) -> Option<NotationError> {
+    if !matches!(expr.kind, ExprKind::Number(_)) || chars.get(at) != Some(&'#') {
+        return None;
+    }
+    let text: String = chars.iter().collect();
+    let (count, expression) = repeated(&text)?;
+    super::parse(expression, limits).ok()?;
+    Some(
+        NotationError::new(
+            Span::new(expr.span.start, at + 1),
+            format!(
+                "`{count}#` asks for {count} rolls of `{expression}`, but an expression is one roll"
+            ),
+        )
+        .with_label(format!(
+            "roll `{expression}` {count} times: `--repeat {count}` on the command line, `repeat={count}` in Python"
+        )),
+    )
+}
+
 /// Notes on a parsed expression that reads differently from what another
 /// tool's user may expect, for a front end to show at the roll: a success
 /// count added to other terms (`1d20cs20+5` is a count of 20s plus 5; in
@@ -226,6 +278,8 @@ pub(crate) fn notes(expr: &Expr, text: &str) -> Vec<String> {
             .collect()
     };
     let mut out = Vec::new();
+    // Terms already noted as counts added to other terms.
+    let mut noted = Vec::new();
     let mut stack = vec![expr];
     while let Some(e) = stack.pop() {
         match &e.kind {
@@ -237,6 +291,7 @@ pub(crate) fn notes(expr: &Expr, text: &str) -> Vec<String> {
                     for operand in std::iter::once(&**first).chain(rest.iter().map(|r| &r.2)) {
                         if let Some(note) = counted(operand, &piece, e, &chars) {
                             out.push(note);
+                            noted.push(operand.span);
                         }
                     }
                 }
@@ -245,15 +300,58 @@ pub(crate) fn notes(expr: &Expr, text: &str) -> Vec<String> {
             }
             ExprKind::Negate(x) | ExprKind::Paren(x) | ExprKind::Labeled(x, _) => stack.push(x),
             ExprKind::Compare(_, a, b) => {
+                let between = piece(Span::new(a.span.end, b.span.start));
+                let word = between.trim().to_ascii_lowercase();
+                if matches!(word.as_str(), "vs" | "vs." | "versus") {
+                    out.push(format!(
+                        "`{}` compares the total: read as `>= {}`, 1 when the total reaches it, 0 otherwise",
+                        piece(Span::new(a.span.end, b.span.end)).trim(),
+                        piece(b.span)
+                    ));
+                }
                 stack.push(a);
                 stack.push(b);
             }
             ExprKind::Call(_, args) => stack.extend(args.iter()),
-            ExprKind::Group(g) => stack.extend(g.members.iter()),
-            ExprKind::Dice(_) | ExprKind::Number(_) => {}
+            ExprKind::Group(g) => {
+                if !noted.contains(&e.span)
+                    && let Some(note) = critical(e, &g.modifiers, &piece)
+                {
+                    out.push(note);
+                }
+                stack.extend(g.members.iter());
+            }
+            ExprKind::Dice(term) => {
+                if !noted.contains(&e.span)
+                    && let Some(note) = critical(e, &term.modifiers, &piece)
+                {
+                    out.push(note);
+                }
+            }
+            ExprKind::Number(_) => {}
         }
     }
     out
+}
+
+/// The note for a term whose `cs` turns its total into a count, when it is
+/// not added to other terms (`1d20cs>19`: in Roll20 the d20's face, the 20
+/// marked; here 1 or 0).
+fn critical(
+    term: &Expr,
+    modifiers: &[super::ast::Modifier],
+    piece: &dyn Fn(Span) -> String,
+) -> Option<String> {
+    let success = modifiers.iter().find(|m| {
+        matches!(m.kind, ModifierKind::Success(_))
+            && piece(m.span).to_ascii_lowercase().starts_with("cs")
+    })?;
+    let written = piece(success.span);
+    let whole = piece(term.span);
+    let without = whole.replacen(&written, "", 1);
+    Some(format!(
+        "`{whole}` counts successes (the dice that match `{written}`): the total is how many; in Roll20 `{written}` only marks a critical: for the dice's total write `{without}`"
+    ))
 }
 
 /// The note for `operand`, a term of the sum `sum`, when it counts successes.
@@ -417,17 +515,90 @@ mod tests {
         let counted = Expression::parse("8d10>=7 + 2").unwrap();
         assert_eq!(counted.notes().len(), 1);
         assert!(!counted.notes()[0].contains("Roll20"));
-        for quiet in [
-            "1d20+5",
-            "8d10>=7",
-            "1d20cs20",
-            "3d6 >= 15",
-            "{3d6, 2d6}kh1 + 2",
-        ] {
+        for quiet in ["1d20+5", "8d10>=7", "3d6 >= 15", "{3d6, 2d6}kh1 + 2"] {
             assert!(
                 Expression::parse(quiet).unwrap().notes().is_empty(),
                 "{quiet}"
             );
         }
+    }
+
+    /// Issue "The second hour": every `cs` that turns a total into a count
+    /// says so at the roll, alone too (Roll20 reads `1d20cs>19` as a d20
+    /// with its 20 marked).
+    #[test]
+    fn every_cs_that_counts_is_noted() {
+        for (text, without, total) in [
+            ("1d20cs>19", "1d20", 0),
+            ("1d20cs20", "1d20", 0),
+            ("{1d20}cs20", "{1d20}", 0),
+            ("(1d20cs20)", "1d20", 0),
+            ("3d6cs6 >= 1", "3d6", 0),
+        ] {
+            let expr = Expression::parse(text).unwrap();
+            assert_eq!(expr.notes().len(), 1, "{text}: {:?}", expr.notes());
+            let note = &expr.notes()[0];
+            assert!(note.contains("the total is how many"), "{text}: {note}");
+            assert!(
+                note.contains(&format!("write `{without}`")),
+                "{text}: {note}"
+            );
+            // Still a count, as documented: a 2 matches nothing.
+            let roll = expr.roll(&mut Scripted::new([2, 2, 2])).unwrap();
+            assert_eq!(roll.total, total, "{text}");
+        }
+        // Added to other terms: the one note of that case, not two.
+        assert_eq!(Expression::parse("1d20cs20+5").unwrap().notes().len(), 1);
+        assert!(Expression::parse("8d10>=7").unwrap().notes().is_empty());
+    }
+
+    /// Issue "The second hour": `vs N` compares the total (`>= N`).
+    #[test]
+    fn versus_is_at_least() {
+        assert_eq!(normalized("1d20+5 vs 15"), "1d20 + 5 >= 15");
+        assert_eq!(
+            normalized("1d20+5 VS 15 to hit"),
+            "(1d20 + 5 >= 15)[to hit]"
+        );
+        assert_eq!(normalized("2d6 versus 1d6+3"), "2d6 >= 1d6 + 3");
+        assert_eq!(normalized("1d20 vs. 12"), "1d20 >= 12");
+        let expr = Expression::parse("1d20+5 vs 15").unwrap();
+        assert_eq!(expr.roll(&mut Scripted::new([10])).unwrap().total, 1);
+        assert_eq!(expr.roll(&mut Scripted::new([9])).unwrap().total, 0);
+        assert!(
+            expr.notes()[0].contains("read as `>= 15`"),
+            "{:?}",
+            expr.notes()
+        );
+        // The odds are those of `>=`.
+        assert_eq!(
+            expr.distribution().unwrap().probability(1),
+            Expression::parse("1d20+5 >= 15")
+                .unwrap()
+                .distribution()
+                .unwrap()
+                .probability(1)
+        );
+        // Not followed by a number or dice: flavour text, as before.
+        assert_eq!(normalized("1d20 vs goblins"), "1d20[vs goblins]");
+        assert_eq!(normalized("1d20 vs dragons"), "1d20[vs dragons]");
+    }
+
+    /// Issue "The second hour": `6#4d6kh3` is refused naming the repetition.
+    #[test]
+    fn another_tools_repetition_is_refused_naming_repeat() {
+        let message = refused("6#4d6kh3");
+        assert!(
+            message.contains("`6#` asks for 6 rolls of `4d6kh3`"),
+            "{message}"
+        );
+        assert!(message.contains("--repeat 6"), "{message}");
+        assert!(message.contains("repeat=6"), "{message}");
+        // A comment after white space stays a label.
+        assert_eq!(normalized("6 # six"), "6[six]");
+        assert_eq!(normalized("1d20 #3"), "1d20[3]");
+        // The front ends' reading of it.
+        assert_eq!(crate::syntax::repeated("6#4d6kh3"), Some((6, "4d6kh3")));
+        assert_eq!(crate::syntax::repeated("6#"), None);
     }
 }

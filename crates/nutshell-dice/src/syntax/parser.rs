@@ -55,6 +55,10 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Expr, NotationError> {
     let expr = parser.expr()?;
     parser.skip_ws();
     if !parser.at_end() {
+        // Another tool's repetition (`6#4d6kh3`): one expression is one roll.
+        if let Some(error) = super::habits::repetition(&parser.chars, &expr, parser.pos, limits) {
+            return Err(error);
+        }
         // Flavour text after the roll is its label (`1d20+5 to hit`).
         let before: String = parser.chars[..parser.pos].iter().collect();
         return match super::habits::flavour(&parser.chars, parser.pos, &before) {
@@ -180,6 +184,7 @@ impl Parser {
             Some(']') => NotationError::new(span, "unexpected `]`: there is no `[` to close"),
             Some('[') => NotationError::new(span, "a term has only one label"),
             Some('.') => NotationError::new(span, "unexpected `.`: numbers are whole numbers"),
+            Some('@') => super::foreign::reference(&self.chars, self.pos),
             Some(c) if c.is_ascii_alphabetic() || c == '!' => {
                 let before = self.pos.checked_sub(1).and_then(|i| self.chars.get(i));
                 if before.is_some_and(|b| b.is_whitespace()) {
@@ -206,7 +211,7 @@ impl Parser {
     fn expr(&mut self) -> Result<Expr, NotationError> {
         let left = self.sum()?;
         self.skip_ws();
-        let Some((op, op_span)) = self.comparison_operator() else {
+        let Some((op, op_span)) = self.comparison_operator().or_else(|| self.versus()) else {
             return Ok(left);
         };
         self.expect_operand(op.symbol())?;
@@ -263,6 +268,41 @@ impl Parser {
             _ => return None,
         };
         Some((op, self.span_from(start)))
+    }
+
+    /// `vs` (or `versus`) between white space and a number or a dice term
+    /// (`1d20+5 vs 15`): the comparison `>=`, as a check against a target is
+    /// read. Followed by anything else (`1d20 vs goblins`) it is flavour text.
+    fn versus(&mut self) -> Option<(CmpOp, Span)> {
+        let start = self.pos;
+        if start == 0 || !self.chars[start - 1].is_whitespace() {
+            return None;
+        }
+        let word = ["versus", "vs."].into_iter().chain(["vs"]).find(|w| {
+            w.chars()
+                .enumerate()
+                .all(|(i, c)| self.peek_at(i).is_some_and(|x| x.eq_ignore_ascii_case(&c)))
+        })?;
+        let mut at = start + word.len();
+        if !self.chars.get(at).is_some_and(|c| c.is_whitespace()) {
+            return None;
+        }
+        while self.chars.get(at).is_some_and(|c| c.is_whitespace()) {
+            at += 1;
+        }
+        let digit = |k: usize| self.chars.get(k).is_some_and(char::is_ascii_digit);
+        let operand = match self.chars.get(at) {
+            Some(c) if c.is_ascii_digit() => true,
+            Some('(' | '{') => true,
+            Some('-' | '+') => digit(at + 1),
+            Some('d' | 'D') => digit(at + 1) || self.chars.get(at + 1) == Some(&'%'),
+            _ => false,
+        };
+        if !operand {
+            return None;
+        }
+        self.pos = start + word.len();
+        Some((CmpOp::Ge, self.span_from(start)))
     }
 
     /// Checks that an operand follows an operator, with a clear error if not.
@@ -427,9 +467,12 @@ impl Parser {
             }
             '{' => self.group(),
             '[' => Err(
-                NotationError::new(self.here(), "a label must follow the term it names")
-                    .with_label("as in `2d6[fire]`"),
+                super::foreign::bracket(&self.chars, self.pos).unwrap_or_else(|| {
+                    NotationError::new(self.here(), "a label must follow the term it names")
+                        .with_label("as in `2d6[fire]`")
+                }),
             ),
+            '@' => Err(super::foreign::reference(&self.chars, self.pos)),
             c if c.is_ascii_alphabetic() => self.call(),
             ')' => Err(NotationError::new(
                 self.here(),
@@ -949,6 +992,9 @@ impl Parser {
         let name: String = self.chars[start..self.pos].iter().collect();
         let name_span = self.span_from(start);
         let Some(func) = Func::from_name(&name) else {
+            if let Some(error) = super::foreign::output(&self.chars, start, self.pos) {
+                return Err(error);
+            }
             return Err(
                 NotationError::new(name_span, format!("unknown function `{name}`"))
                     .with_label("expected min, max, abs, floor, ceil, round, nominal or maximize"),

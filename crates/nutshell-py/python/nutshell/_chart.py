@@ -51,7 +51,7 @@ def svg(dist: "Distribution") -> str:
     """
     values: List[int] = dist._values
     floats: List[float] = dist._native.floats()
-    title = html.escape(dist.expression)
+    title = html.escape(dist.expression or "(given by its weights)")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11" '

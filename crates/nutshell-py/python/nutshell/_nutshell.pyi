@@ -1,20 +1,37 @@
 # Type stubs of the native module (crates/nutshell-py/src).
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union, overload
+
+if TYPE_CHECKING:
+    from ._odds import Distribution
 
 __version__: str
 
 Faces = Union[Sequence[int], str]
 
+@overload
 def roll(
     expression: str,
     *,
     seed: Optional[int] = ...,
     faces: Optional[Faces] = ...,
+    repeat: None = ...,
     max_dice: Optional[int] = ...,
     max_explosions: Optional[int] = ...,
     max_nesting: Optional[int] = ...,
     max_length: Optional[int] = ...,
 ) -> Roll: ...
+@overload
+def roll(
+    expression: str,
+    *,
+    seed: Optional[int] = ...,
+    faces: Optional[Faces] = ...,
+    repeat: int,
+    max_dice: Optional[int] = ...,
+    max_explosions: Optional[int] = ...,
+    max_nesting: Optional[int] = ...,
+    max_length: Optional[int] = ...,
+) -> List[Roll]: ...
 
 class Expression:
     def __init__(
@@ -30,7 +47,21 @@ class Expression:
     def text(self) -> str: ...
     @property
     def normalized(self) -> str: ...
-    def roll(self, *, seed: Optional[int] = ..., faces: Optional[Faces] = ...) -> Roll: ...
+    @overload
+    def roll(
+        self, *, seed: Optional[int] = ..., faces: Optional[Faces] = ..., repeat: None = ...
+    ) -> Roll: ...
+    @overload
+    def roll(
+        self, *, seed: Optional[int] = ..., faces: Optional[Faces] = ..., repeat: int
+    ) -> List[Roll]: ...
+    def odds(
+        self,
+        *,
+        tail: Optional[float] = ...,
+        max_work: Optional[int] = ...,
+        max_outcomes: Optional[int] = ...,
+    ) -> Distribution: ...
 
 class Roll:
     @property
@@ -72,7 +103,11 @@ class Die:
 
 class _Dist:
     @property
-    def expression(self) -> str: ...
+    def expression(self) -> Optional[str]: ...
+    @staticmethod
+    def _from_weights(weights: Sequence[Tuple[int, int]]) -> _Dist: ...
+    def _combine(self, op: str, other: _Dist) -> _Dist: ...
+    def _map(self, op: str) -> _Dist: ...
     @property
     def denominator(self) -> int: ...
     @property

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
+import random
 from collections.abc import Mapping
 from fractions import Fraction
 from numbers import Rational
-from typing import Any, Dict, ItemsView, Iterator, List, Optional, Union, ValuesView
+from typing import (
+    Any,
+    Dict,
+    ItemsView,
+    Iterator,
+    List,
+    Optional,
+    Tuple,
+    Union,
+    ValuesView,
+)
 
 from . import _nutshell
 from ._fractions import lowest, percent, probability_text
@@ -41,7 +53,7 @@ def tail_digits(tail: float) -> int:
 
 
 def odds(
-    expression: str,
+    expression: Union[str, int, Any],
     *,
     tail: float = 1e-12,
     max_explosions: Optional[int] = None,
@@ -67,6 +79,10 @@ def odds(
     (Fraction(7, 1), Fraction(1, 6))
     >>> nutshell.odds("3d6! >= 20")[1]
     Fraction(37, 324)
+
+    ``expression`` may also be a whole number (a distribution of one value)
+    or an icepool ``Die`` of whole numbers, converted exactly (its weights
+    kept): ``nutshell.odds(icepool.d6)``.
     """
     limits: Dict[str, Any] = {
         "max_explosions": max_explosions,
@@ -77,10 +93,89 @@ def odds(
         "max_length": max_length,
         "tail_digits": tail_digits(tail),
     }
-    return Distribution(_nutshell._odds(expression, **limits), limits)
+    if isinstance(expression, str):
+        return Distribution(_nutshell._odds(expression, **limits), limits)
+    if isinstance(expression, int) and not isinstance(expression, bool):
+        return Distribution(_nutshell._odds(_number(expression), **limits), limits)
+    weights = _icepool_weights(expression)
+    if weights is None:
+        raise TypeError(
+            "odds() takes an expression (str), a whole number (int) or an icepool "
+            f"Die, not {type(expression).__name__}"
+        )
+    return Distribution(_nutshell._Dist._from_weights(weights), limits)
 
 
-Other = Union[int, "Distribution"]
+def _number(n: int) -> str:
+    """A whole number as notation (a negative one in brackets)."""
+    return f"({n})" if n < 0 else str(n)
+
+
+def _icepool_weights(die: Any) -> Optional[List[Tuple[int, int]]]:
+    """An icepool ``Die``'s ``(outcome, weight)`` pairs, or ``None`` when
+    ``die`` is not one. Outcomes must be whole numbers (booleans as 0 and 1)."""
+    try:
+        import icepool  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - depends on the environment
+        return None
+    if not isinstance(die, icepool.Die):
+        return None
+    pairs = []
+    for outcome, weight in die.items():
+        if isinstance(outcome, bool):
+            outcome = int(outcome)
+        if not isinstance(outcome, int):
+            raise TypeError(
+                f"odds(): the icepool Die's outcome {outcome!r} is not a whole number"
+            )
+        pairs.append((outcome, int(weight)))
+    if not any(w for _, w in pairs):
+        raise ValueError("odds(): the icepool Die has no outcome with a weight above 0")
+    return pairs
+
+
+Other = Union[int, "Distribution", Any]
+
+#: Binding of the notation's operators, loosest first: a comparison, a sum, a
+#: product; an operand that binds looser than its operator is bracketed.
+_BINDING = {"<": 1, "<=": 1, ">": 1, ">=": 1, "=": 1, "+": 2, "-": 2, "*": 3, "/": 3}
+#: Python's operators as the notation's (`//` rounds down, as `/` does).
+_NOTATION = {"//": "/", "==": "="}
+
+
+def _binding(text: str) -> int:
+    """How loosely ``text`` binds: its loosest operator outside brackets (4
+    when it has none; a leading minus counts as a product's)."""
+    depth = 0
+    loosest = 4
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and c == " ":
+            word = text[i + 1 : text.find(" ", i + 1)] if text.find(" ", i + 1) > 0 else ""
+            if word in _BINDING:
+                loosest = min(loosest, _BINDING[word])
+        i += 1
+    if loosest == 4 and text.startswith("-"):
+        return 3
+    return loosest
+
+
+def _compose(left: str, op: str, right: str) -> str:
+    """The text of ``left op right`` with the brackets its reading needs."""
+    bind = _BINDING[op]
+    # A comparison does not chain: one on either side is bracketed.
+    left_needs = _binding(left) <= 1 if bind == 1 else _binding(left) < bind
+    right_needs = _binding(right) <= bind or right.startswith("-")
+    if left_needs:
+        left = f"({left})"
+    if right_needs:
+        right = f"({right})"
+    return f"{left} {op} {right}"
 
 
 class Distribution(Mapping[int, Fraction]):
@@ -164,8 +259,9 @@ class Distribution(Mapping[int, Fraction]):
     # -- what people ask of it ----------------------------------------------
 
     @property
-    def expression(self) -> str:
-        """The expression, normalized."""
+    def expression(self) -> Optional[str]:
+        """The expression, normalized (``None`` for a distribution given by
+        its weights, such as an icepool ``Die`` converted)."""
         return self._native.expression
 
     def probability(self, value: int) -> Fraction:
@@ -237,42 +333,183 @@ class Distribution(Mapping[int, Fraction]):
             "is the tail (explosions not followed; a smaller tail= follows them further)"
         )
 
-    # -- comparisons ----------------------------------------------------------
+    # -- arithmetic and comparisons --------------------------------------------
 
-    def _compare(self, op: str, other: Other) -> "Distribution":
+    def _operand(self, other: Any) -> Optional["Distribution"]:
+        """``other`` as a distribution of independent dice, or ``None`` when
+        it is not a number, a distribution or an icepool ``Die``."""
         if isinstance(other, Distribution):
-            right = f"({other.expression})"
-        elif isinstance(other, int) and not isinstance(other, bool):
-            right = f"({other})" if other < 0 else str(other)
-        else:
+            return other
+        if isinstance(other, bool):
+            return None
+        if isinstance(other, int):
+            return _Constant(other, self._limits)
+        weights = _icepool_weights(other)
+        if weights is None:
+            return None
+        return Distribution(_nutshell._Dist._from_weights(weights), self._limits)
+
+    def _binary(self, op: str, other: Any, reflected: bool = False) -> "Distribution":
+        """``self op other`` (``other op self`` when ``reflected``) for
+        independent dice: the engine's exact distribution of the combined
+        expression when both sides have one (so it equals ``odds()`` of that
+        text, tail and all), else outcome by outcome over the weights."""
+        right = self._operand(other)
+        if right is None:
             return NotImplemented  # type: ignore[return-value]
-        text = f"({self.expression}) {op} {right}"
-        if op == "!=":  # the notation has no "not equal": 1 - (a = b)
-            text = f"1 - ({self.expression} = {right})"
-        limits = dict(self._limits)
-        if limits.get("max_length") is not None:
-            limits["max_length"] = max(limits["max_length"], len(text))
-        return Distribution(_nutshell._odds(text, **limits), limits)
+        left: Distribution = self
+        if reflected:
+            left, right = right, left
+        notation = _NOTATION.get(op, op)
+        if left.expression is not None and right.expression is not None:
+            if notation == "!=":  # the notation has no "not equal": 1 - (a = b)
+                text = f"1 - ({_compose(left.expression, '=', right.expression)})"
+            else:
+                text = _compose(left.expression, notation, right.expression)
+            return _computed(text, self._limits)
+        native = "//" if notation == "/" else notation
+        combined = left._weights_native()._combine(native, right._weights_native())
+        return Distribution(combined, self._limits)
+
+    def _weights_native(self) -> Any:
+        return self._native
+
+    def __add__(self, other: Other) -> "Distribution":
+        return self._binary("+", other)
+
+    def __radd__(self, other: Other) -> "Distribution":
+        return self._binary("+", other, reflected=True)
+
+    def __sub__(self, other: Other) -> "Distribution":
+        return self._binary("-", other)
+
+    def __rsub__(self, other: Other) -> "Distribution":
+        return self._binary("-", other, reflected=True)
+
+    def __mul__(self, other: Other) -> "Distribution":
+        return self._binary("*", other)
+
+    def __rmul__(self, other: Other) -> "Distribution":
+        return self._binary("*", other, reflected=True)
+
+    def __floordiv__(self, other: Other) -> "Distribution":
+        return self._binary("//", other)
+
+    def __rfloordiv__(self, other: Other) -> "Distribution":
+        return self._binary("//", other, reflected=True)
+
+    def __neg__(self) -> "Distribution":
+        return self._unary("-", "neg")
+
+    def __pos__(self) -> "Distribution":
+        return self
+
+    def __abs__(self) -> "Distribution":
+        return self._unary("abs", "abs")
+
+    def _unary(self, notation: str, native: str) -> "Distribution":
+        text = self.expression
+        if text is None:
+            return Distribution(self._native._map(native), self._limits)
+        if notation == "abs":
+            return _computed(f"abs({text})", self._limits)
+        if _binding(text) < 4 or text.startswith("-"):
+            text = f"({text})"
+        return _computed(f"-{text}", self._limits)
 
     def __lt__(self, other: Other) -> "Distribution":  # type: ignore[override]
-        return self._compare("<", other)
+        return self._binary("<", other)
 
     def __le__(self, other: Other) -> "Distribution":  # type: ignore[override]
-        return self._compare("<=", other)
+        return self._binary("<=", other)
 
     def __gt__(self, other: Other) -> "Distribution":  # type: ignore[override]
-        return self._compare(">", other)
+        return self._binary(">", other)
 
     def __ge__(self, other: Other) -> "Distribution":  # type: ignore[override]
-        return self._compare(">=", other)
+        return self._binary(">=", other)
 
     def eq(self, other: Other) -> "Distribution":
         """The distribution of ``total == other`` (1 or 0)."""
-        return self._compare("=", other)
+        return self._binary("=", other)
 
     def ne(self, other: Other) -> "Distribution":
         """The distribution of ``total != other`` (1 or 0)."""
-        return self._compare("!=", other)
+        return self._binary("!=", other)
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a Distribution has no truth value (as an icepool Die has none): "
+            "`d >= 10` is the distribution of the comparison; ask (d >= 10)[1] "
+            "or d.at_least(10) for its probability, and compare with == for equality"
+        )
+
+    # -- summaries -------------------------------------------------------------
+
+    def median_low(self) -> int:
+        """The smallest value ``v`` with ``P(total <= v) >= 1/2``."""
+        return self.quantile(Fraction(1, 2))
+
+    def median_high(self) -> int:
+        """The largest value ``v`` with ``P(total >= v) >= 1/2``."""
+        denominator = self.denominator
+        running = 0
+        for v, w in zip(self._values, self._native.weights()):
+            running += w
+            if 2 * running > denominator:
+                return v
+        raise ValueError(
+            f"median: the values reach only {1 - self.tail}; the rest is the tail "
+            "(explosions not followed; a smaller tail= follows them further)"
+        )
+
+    def median(self) -> Fraction:
+        """The median, the mean of :meth:`median_low` and :meth:`median_high`
+        when they differ (icepool's ``median``), exactly.
+
+        >>> import nutshell
+        >>> nutshell.odds("1d6").median(), nutshell.odds("2d6").median()
+        (Fraction(7, 2), Fraction(7, 1))
+        """
+        return Fraction(self.median_low() + self.median_high(), 2)
+
+    def mode(self) -> Tuple[int, ...]:
+        """The most likely values, ascending (icepool's ``mode``).
+
+        >>> import nutshell
+        >>> nutshell.odds("2d6").mode(), nutshell.odds("1d4").mode()
+        ((7,), (1, 2, 3, 4))
+        """
+        weights = self._native.weights()
+        if not weights:
+            return ()
+        best = max(weights)
+        return tuple(v for v, w in zip(self._values, weights) if w == best)
+
+    def sample(self, n: int = 1, *, seed: Optional[int] = None) -> List[int]:
+        """``n`` values drawn independently with their exact probabilities
+        (big integers, no floating point); the same ``seed`` gives the same
+        values. The tail, if any, is left out: the draws are of the values
+        the distribution holds.
+
+        >>> import nutshell
+        >>> d = nutshell.odds("3d6")
+        >>> d.sample(5, seed=1) == d.sample(5, seed=1)
+        True
+        >>> all(3 <= v <= 18 for v in d.sample(100, seed=2))
+        True
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"sample(n={n!r}): n is a whole number, 0 or more")
+        rng = random.Random(seed)
+        cumulative = []
+        running = 0
+        for w in self._native.weights():
+            running += w
+            cumulative.append(running)
+        if running == 0:
+            raise ValueError("sample(): every roll is in the tail")
+        return [self._values[bisect.bisect_right(cumulative, rng.randrange(running))] for _ in range(n)]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Distribution):
@@ -290,7 +527,11 @@ class Distribution(Mapping[int, Fraction]):
 
     def __reduce__(self) -> Any:
         """Pickled as its expression and limits, computed again when loaded
-        (exact, so the same distribution): it crosses to other processes."""
+        (exact, so the same distribution), or as its weights when it has no
+        expression: it crosses to other processes."""
+        if self.expression is None:
+            pairs = list(zip(self._values, self._native.weights()))
+            return (_rebuild_weights, (pairs, dict(self._limits)))
         return (_rebuild, (self.expression, dict(self._limits)))
 
     # -- other forms ----------------------------------------------------------
@@ -336,7 +577,7 @@ class Distribution(Mapping[int, Fraction]):
         values = self._values
         floats = self._native.floats()
         n = len(values)
-        lines = [self.expression]
+        lines = [self.expression or "(a distribution given by its weights)"]
         if n == 0:
             lines.append("(no outcome: every roll is in the tail)")
             return "\n".join(lines)
@@ -417,6 +658,36 @@ class Distribution(Mapping[int, Fraction]):
 
 def _rebuild(expression: str, limits: Dict[str, Any]) -> Distribution:
     return Distribution(_nutshell._odds(expression, **limits), limits)
+
+
+def _rebuild_weights(pairs: List[Tuple[int, int]], limits: Dict[str, Any]) -> Distribution:
+    return Distribution(_nutshell._Dist._from_weights(pairs), limits)
+
+
+def _computed(text: str, limits: Dict[str, Any]) -> Distribution:
+    """The engine's distribution of a combined expression, its length limit
+    raised to the text's (the parts were within theirs)."""
+    limits = dict(limits)
+    limits["max_length"] = max(limits.get("max_length") or 10_000, len(text))
+    return Distribution(_nutshell._odds(text, **limits), limits)
+
+
+class _Constant(Distribution):
+    """A whole number as an operand: its text is the number, computed only
+    when a distribution given by weights needs its weights."""
+
+    __slots__ = ("_number",)
+
+    def __init__(self, number: int, limits: Dict[str, Any]) -> None:  # noqa: D107
+        self._number = number
+        self._limits = limits
+
+    @property
+    def expression(self) -> str:
+        return _number(self._number)
+
+    def _weights_native(self) -> Any:
+        return _nutshell._Dist._from_weights([(self._number, 1)])
 
 
 def _bar(fraction: float) -> str:

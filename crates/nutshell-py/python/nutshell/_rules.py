@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Union, overload
 
 from . import _nutshell
+from ._errors import RuleError
 from ._fractions import probability_text
 
 try:
@@ -40,8 +41,26 @@ RULESETS = ("fantasy", "mls", "exploding-d6", "tiered-d20", "favor-3d6")
 Faces = Union[Sequence[int], str]
 
 
+def ruleset_id(name: str) -> str:
+    """A ruleset's id from its name as Python code writes it: ``exploding_d6``
+    is ``exploding-d6`` (case and ``_`` or ``-`` as you like).
+
+    >>> ruleset_id("Exploding_D6"), ruleset_id("tiered-d20")
+    ('exploding-d6', 'tiered-d20')
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"the ruleset is its name (str), not {type(name).__name__}")
+    wanted = name.strip().lower().replace("_", "-")
+    if wanted not in RULESETS:
+        raise RuleError(
+            f"unknown ruleset {name!r}: one of {', '.join(RULESETS)} "
+            "(written with _ or -, as exploding_d6)"
+        )
+    return wanted
+
+
 def _request(ruleset: str, options: Dict[str, Any]) -> str:
-    request: Dict[str, Any] = {"ruleset": ruleset}
+    request: Dict[str, Any] = {"ruleset": ruleset_id(ruleset)}
     for key, value in options.items():
         if value is None:
             continue

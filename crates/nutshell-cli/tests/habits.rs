@@ -1,0 +1,203 @@
+//! Issue "The second hour": what people type from habit, at the command
+//! line, gets the roll they meant or an error with the command to type
+//! (docs/notation.md, "Habits from other tools").
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn nutshell() -> Command {
+    let mut command = Command::cargo_bin("nutshell").unwrap();
+    command.env("NO_COLOR", "1");
+    command
+}
+
+fn stdout_of(args: &[&str]) -> (String, String) {
+    let out = nutshell().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// `nutshell roll d20 + 5`: arguments that only parse together are one roll.
+#[test]
+fn an_expression_split_over_arguments_is_one_roll() {
+    for args in [
+        &["roll", "d20", "+", "5", "--faces", "12"][..],
+        &["d20", "+", "5", "--faces", "12"],
+        &["roll", "d20", "+5", "--faces", "12"],
+        &["roll", "d20+", "5", "--faces", "12"],
+    ] {
+        nutshell()
+            .args(args)
+            .assert()
+            .success()
+            .stdout("1d20 + 5 = [12] + 5 = 17\n");
+    }
+    // A lone `-` between two arguments subtracts; alone it still reads stdin.
+    nutshell()
+        .args(["roll", "2d6", "-", "1", "--faces", "3,4"])
+        .assert()
+        .success()
+        .stdout("2d6 - 1 = [3, 4] - 1 = 6\n");
+    nutshell()
+        .args(["roll", "-", "--faces", "3"])
+        .write_stdin("1d6\n")
+        .assert()
+        .success()
+        .stdout("1d6 = [3] = 3\n");
+    // Separate expressions stay separate rolls.
+    nutshell()
+        .args(["roll", "1d6", "1d4", "--faces", "6,2"])
+        .assert()
+        .success()
+        .stdout("1d6 = [6] = 6\n1d4 = [2] = 2\n");
+    // Still wrong together: the error shows the command quoted.
+    nutshell()
+        .args(["roll", "d20", "+", "--seed", "1"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "the arguments `d20 +` were read as one expression; quote an expression with spaces: nutshell roll 'd20 +'",
+        ));
+}
+
+/// `1d20+5 vs 15`: the comparison `>=`, with a note; not a label.
+#[test]
+fn versus_compares_the_total() {
+    let (out, err) = stdout_of(&["1d20+5", "vs", "15", "--faces", "10"]);
+    assert!(out.starts_with("1d20 + 5 >= 15 = "), "{out}");
+    assert!(out.ends_with(" = 1\n"), "{out}");
+    assert!(err.contains("read as `>= 15`"), "{err}");
+    let (out, _) = stdout_of(&["roll", "1d20+5 vs 15", "--faces", "9"]);
+    assert!(out.ends_with(" = 0\n"), "{out}");
+    // The exact odds are those of `>=`.
+    let (versus, _) = stdout_of(&["odds", "1d20+5 vs 15", "--json"]);
+    let (at_least, _) = stdout_of(&["odds", "1d20+5 >= 15", "--json"]);
+    let p = |text: &str| {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        v["distribution"].clone()
+    };
+    assert_eq!(p(&versus), p(&at_least));
+    assert_eq!(p(&versus)[1]["probability"], "11/20");
+}
+
+/// `6#4d6kh3`: six rolls, as `--repeat 6`, with a note.
+#[test]
+fn a_count_and_hash_rolls_that_many_times() {
+    let (out, err) = stdout_of(&["roll", "6#4d6kh3", "--seed", "7"]);
+    assert_eq!(out.lines().count(), 6, "{out}");
+    assert!(out.lines().all(|l| l.starts_with("4d6kh3 = [")), "{out}");
+    assert!(
+        err.contains("rolls `4d6kh3` 6 times (as --repeat 6)"),
+        "{err}"
+    );
+    let (repeated, _) = stdout_of(&["roll", "4d6kh3", "--repeat", "6", "--seed", "7"]);
+    assert_eq!(out, repeated);
+    // With --repeat, both count.
+    let (out, _) = stdout_of(&["roll", "2#1d6", "--repeat", "3", "-q", "--seed", "1"]);
+    assert_eq!(out.lines().count(), 6, "{out}");
+    nutshell()
+        .args(["roll", "1000#1d6", "--repeat", "1000000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the most is 1000000"));
+    // The exact odds refuse it naming the repetition.
+    nutshell()
+        .args(["odds", "6#4d6kh3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "`6#` asks for 6 rolls of `4d6kh3`",
+        ));
+}
+
+/// `1d20cs>19` alone: the total is a count, and the roll says so.
+#[test]
+fn a_critical_mark_that_counts_is_noted() {
+    let (out, err) = stdout_of(&["roll", "1d20cs>19", "--faces", "8"]);
+    assert_eq!(out, "1d20>=20 = [8] = 0\n");
+    assert!(
+        err.contains("note: `1d20cs>19` counts successes (the dice that match `cs>19`): the total is how many; in Roll20 `cs>19` only marks a critical: for the dice's total write `1d20`"),
+        "{err}"
+    );
+}
+
+/// AnyDice's brackets and `output`, and attribute references: a hint.
+#[test]
+fn other_languages_get_the_expression_to_type() {
+    for (text, hint) in [
+        ("[highest 3 of 4d6]", "did you mean `4d6kh3`?"),
+        ("[lowest 1 of 2d20]", "did you mean `2d20kl1`?"),
+        ("output 3d6", "did you mean `3d6`?"),
+        ("1d20+@str", "as in `1d20+3`"),
+    ] {
+        for command in ["odds", "roll"] {
+            nutshell()
+                .args([command, text])
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(hint));
+        }
+    }
+}
+
+/// `mls play --engine b` takes a side as `--surprised` does; the ending's
+/// "Winner:" line is printed once.
+#[test]
+fn mls_play_takes_a_side_letter_and_names_the_winner_once() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let play = |engine: [&str; 4]| {
+        let out = nutshell()
+            .current_dir(root)
+            .args([
+                "mls",
+                "play",
+                "examples/mls/duel/knight.toml",
+                "examples/mls/duel/brigand.toml",
+                "--seed",
+                "7",
+            ])
+            .args(engine)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (out, err) = play(["--engine", "a", "--engine", "B"]);
+    let (named_out, named_err) = play(["--engine", "Sir Aldric", "--engine", "Black Wat"]);
+    assert_eq!((&out, &err), (&named_out, &named_err));
+    let winners = out.matches("Winner:").count() + err.matches("Winner:").count();
+    let draws = out.matches("A draw:").count() + err.matches("A draw:").count();
+    assert_eq!(winners + draws, 1, "{out}\n{err}");
+    assert!(
+        out.starts_with("Winner:") || out.starts_with("A draw:"),
+        "{out}"
+    );
+    nutshell()
+        .current_dir(root)
+        .args([
+            "mls",
+            "play",
+            "examples/mls/duel/knight.toml",
+            "examples/mls/duel/brigand.toml",
+            "--engine",
+            "c",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("or a and b"));
+}
