@@ -304,9 +304,13 @@ async fn main() {
                         "Goblin archer 1": "engine", "Goblin archer 2": "engine",
                     },
                 });
-                let (status, _) =
-                    post(&attacker, format!("{url}/api/rooms/{room}/fights"), Some(&key), body)
-                        .await;
+                let (status, _) = post(
+                    &attacker,
+                    format!("{url}/api/rooms/{room}/fights"),
+                    Some(&key),
+                    body,
+                )
+                .await;
                 tally.add("all-engine played fight", status);
                 if status != 201 {
                     tokio::time::sleep(Duration::from_millis(100)).await;

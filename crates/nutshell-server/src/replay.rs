@@ -88,13 +88,9 @@ pub fn perform(
             rounds,
             ..
         } => match fight {
-            Some(Running::Played(played)) => crate::fight::decide(
-                &mut played.play,
-                dice,
-                decision.as_ref(),
-                engine,
-                *rounds,
-            ),
+            Some(Running::Played(played)) => {
+                crate::fight::decide(&mut played.play, dice, decision.as_ref(), engine, *rounds)
+            }
             Some(Running::Stepped(_)) => Err(RollError::Rules(
                 "a decision in a fight that is not played by decisions".into(),
             )),

@@ -1361,7 +1361,10 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
                 break;
             }
             let waiting = view["waiting"].as_array().unwrap().clone();
-            assert!(!waiting.is_empty(), "a fight not over awaits nobody: {view}");
+            assert!(
+                !waiting.is_empty(),
+                "a fight not over awaits nobody: {view}"
+            );
             if pick.below(10) == 0 {
                 let names: Vec<String> = view["controllers"]
                     .as_array()
@@ -1370,11 +1373,19 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
                     .map(|c| c["name"].as_str().unwrap().to_string())
                     .collect();
                 let who = &names[pick.below(names.len())];
-                let to = [json!("engine"), json!("gm"), json!(players[0].id), json!(players[1].id)]
-                    [pick.below(4)]
+                let to = [
+                    json!("engine"),
+                    json!("gm"),
+                    json!(players[0].id),
+                    json!(players[1].id),
+                ][pick.below(4)]
                 .clone();
                 let (status, changed) = app
-                    .post(&format!("{path}/control"), &gm.key, json!({"who": who, "controller": to}))
+                    .post(
+                        &format!("{path}/control"),
+                        &gm.key,
+                        json!({"who": who, "controller": to}),
+                    )
                     .await;
                 assert_eq!(status, 201, "{changed}");
                 hand_overs += 1;
@@ -1384,7 +1395,9 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
             let seat = if w["controller"] == "gm" {
                 0
             } else {
-                let member = w["controller"]["member"].as_i64().expect("a person's decision");
+                let member = w["controller"]["member"]
+                    .as_i64()
+                    .expect("a person's decision");
                 members.iter().position(|m| m.id == member).unwrap()
             };
             let who = &members[seat];
@@ -1415,7 +1428,10 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
                 );
                 // And once more after both: already answered.
                 let (c, late) = app.post(&decisions, &who.key, answer.clone()).await;
-                assert_eq!(c, 409, "an answer sent again after its decision was answered: {late}");
+                assert_eq!(
+                    c, 409,
+                    "an answer sent again after its decision was answered: {late}"
+                );
                 vec![a.0, b.0]
             } else {
                 vec![app.post(&decisions, &who.key, answer.clone()).await.0]
@@ -1430,7 +1446,9 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
         }
         assert!(over, "fight {id} did not end");
     }
-    println!("random play ({backend:?}): {answers} answers, {doubles} doubled, {hand_overs} hand-overs");
+    println!(
+        "random play ({backend:?}): {answers} answers, {doubles} doubled, {hand_overs} hand-overs"
+    );
     reveal_and_verify(&app, &room, &gm).await;
 }
 
@@ -1445,8 +1463,14 @@ async fn a_player_drafts_nobody(backend: Backend) {
     let (ada, bo) = (&players[0], &players[1]);
     let fights = format!("/api/rooms/{room}/fights");
     for (control, seconds) in [
-        (json!({"Sir Aldric": ada.id, "Black Wat": bo.id}), Value::Null),
-        (json!({"Sir Aldric": ada.id, "Black Wat": "gm"}), Value::Null),
+        (
+            json!({"Sir Aldric": ada.id, "Black Wat": bo.id}),
+            Value::Null,
+        ),
+        (
+            json!({"Sir Aldric": ada.id, "Black Wat": "gm"}),
+            Value::Null,
+        ),
         (json!({"Sir Aldric": ada.id}), json!(1)),
     ] {
         let body = json!({

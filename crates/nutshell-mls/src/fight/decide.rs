@@ -490,7 +490,9 @@ impl Fight {
             return None;
         }
         let id = self.decision_id(i, kind);
-        d.answers.iter().find(|m| m.id.as_deref() == Some(id.as_str()))
+        d.answers
+            .iter()
+            .find(|m| m.id.as_deref() == Some(id.as_str()))
     }
 
     /// Whether this fight is played by decisions (else every choice is the

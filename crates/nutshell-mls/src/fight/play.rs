@@ -285,11 +285,7 @@ impl Play {
         choice: Choice,
         by: Controller,
     ) -> Result<(), FightError> {
-        let Some(asked) = self
-            .asked
-            .iter()
-            .find(|a| a.who == who && a.kind == kind)
-        else {
+        let Some(asked) = self.asked.iter().find(|a| a.who == who && a.kind == kind) else {
             let name = self
                 .fight
                 .fighters
@@ -309,7 +305,12 @@ impl Play {
     /// (`FightError::Refused`, naming the sentence) and changes nothing; one
     /// that is taken is used when the fight reaches its decision, whatever
     /// other decisions are answered meanwhile and in whatever order.
-    pub fn answer_id(&mut self, id: &str, choice: Choice, by: Controller) -> Result<(), FightError> {
+    pub fn answer_id(
+        &mut self,
+        id: &str,
+        choice: Choice,
+        by: Controller,
+    ) -> Result<(), FightError> {
         let Some(asked) = self.asked.iter().find(|a| a.id == id).cloned() else {
             let why = if self.answered(id) {
                 "has been answered already"
@@ -358,10 +359,14 @@ impl Play {
             // acts): one of its options, which are exactly those the rules
             // take.
             if !asked.options.iter().any(|o| o.choice == made.choice) {
-                return Err(match asked.ruled_out.iter().find(|r| r.choice == made.choice) {
-                    Some(r) => refused(&r.why),
-                    None => refused(&format!("not one of the options (not reached: {reached})")),
-                });
+                return Err(
+                    match asked.ruled_out.iter().find(|r| r.choice == made.choice) {
+                        Some(r) => refused(&r.why),
+                        None => {
+                            refused(&format!("not one of the options (not reached: {reached})"))
+                        }
+                    },
+                );
             }
         }
         let answers = &mut self.state_mut().answers;

@@ -117,7 +117,11 @@ fn the_second_member_answering_first_moves_first() {
         who_asked(&p),
         [("Cid", Kind::Movement), ("Ann", Kind::SetAction)]
     );
-    assert_eq!(p.pending_all()[1].id, ann_id, "the same decision, still awaited");
+    assert_eq!(
+        p.pending_all()[1].id,
+        ann_id,
+        "the same decision, still awaited"
+    );
     p.answer_for(
         1,
         Kind::Movement,

@@ -236,8 +236,11 @@ struct Counts {
 /// first broken invariant. Returns what it did.
 fn playout(setting: &Setting, seed: u64, counts: &mut Counts) -> (Vec<(usize, Act)>, Fight) {
     let mut pick = Pick(seed);
-    let fight = Fight::new([setting.a.clone(), setting.b.clone()], setting.options.clone())
-        .unwrap_or_else(|e| panic!("{}: {e}", setting.name));
+    let fight = Fight::new(
+        [setting.a.clone(), setting.b.clone()],
+        setting.options.clone(),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", setting.name));
     let n = fight.fighters().len();
     let controllers = (0..n).map(|_| controller(&mut pick)).collect();
     let mut play = Play::new(fight, controllers);
@@ -269,7 +272,9 @@ fn playout(setting: &Setting, seed: u64, counts: &mut Counts) -> (Vec<(usize, Ac
         }
         match play.advance(&mut dice) {
             Ok(Next::Step(Progress::Over(_))) => break,
-            Ok(Next::Step(Progress::Round { .. })) => fail(&play, "advance stopped at a round".into()),
+            Ok(Next::Step(Progress::Round { .. })) => {
+                fail(&play, "advance stopped at a round".into())
+            }
             Ok(Next::Decide(_)) => {}
             Err(e) => fail(&play, format!("the fight failed: {e}")),
         }
@@ -285,7 +290,10 @@ fn playout(setting: &Setting, seed: u64, counts: &mut Counts) -> (Vec<(usize, Ac
             // held once the fight reached it (another member acted first, a
             // hand-over), saying so.
             if answered.contains(&d.id) && !d.question.contains("no longer holds") {
-                fail(&play, format!("decision {} is asked again after its answer", d.id));
+                fail(
+                    &play,
+                    format!("decision {} is asked again after its answer", d.id),
+                );
             }
             // What is offered is accepted: the default and a sample of the
             // options.
@@ -296,7 +304,13 @@ fn playout(setting: &Setting, seed: u64, counts: &mut Counts) -> (Vec<(usize, Ac
             for choice in sample {
                 let mut trial = play.clone();
                 if let Err(e) = trial.answer_id(&d.id, choice.clone(), Controller::Person) {
-                    fail(&play, format!("{}'s {:?} offers {choice:?}, then refuses it: {e}", d.name, d.kind));
+                    fail(
+                        &play,
+                        format!(
+                            "{}'s {:?} offers {choice:?}, then refuses it: {e}",
+                            d.name, d.kind
+                        ),
+                    );
                 }
                 counts.checked_options += 1;
             }
@@ -323,7 +337,11 @@ fn playout(setting: &Setting, seed: u64, counts: &mut Counts) -> (Vec<(usize, Ac
 /// Replays `script` on the same setting and seed: the same fight.
 fn replay(setting: &Setting, seed: u64, script: &[(usize, Act)], expected: &Fight) {
     let mut pick = Pick(seed);
-    let fight = Fight::new([setting.a.clone(), setting.b.clone()], setting.options.clone()).unwrap();
+    let fight = Fight::new(
+        [setting.a.clone(), setting.b.clone()],
+        setting.options.clone(),
+    )
+    .unwrap();
     let n = fight.fighters().len();
     let controllers = (0..n).map(|_| controller(&mut pick)).collect();
     let mut play = Play::new(fight, controllers);
@@ -338,10 +356,13 @@ fn replay(setting: &Setting, seed: u64, script: &[(usize, Act)], expected: &Figh
             break;
         }
         match acts.next() {
-            Some((_, Act::Answer(id, choice))) => {
-                play.answer_id(id, choice.clone(), Controller::Person).unwrap()
-            }
-            other => panic!("{}: the replay parts from the play at {other:?}", setting.name),
+            Some((_, Act::Answer(id, choice))) => play
+                .answer_id(id, choice.clone(), Controller::Person)
+                .unwrap(),
+            other => panic!(
+                "{}: the replay parts from the play at {other:?}",
+                setting.name
+            ),
         }
     }
     assert_eq!(
@@ -419,5 +440,8 @@ fn a_playout_replays_the_same_and_a_changed_answer_does_not() {
         other.truncate(script.len() / 2);
         replay(setting, 7, &other, &fight)
     });
-    assert!(changed.is_err(), "a script cut short replays the same fight");
+    assert!(
+        changed.is_err(),
+        "a script cut short replays the same fight"
+    );
 }

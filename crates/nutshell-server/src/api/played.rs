@@ -351,8 +351,17 @@ async fn commit(
     let (mut head, mut step, mut played, mut made) = (head, step, played, made);
     let mut answered: Option<(Event, Value)> = None;
     loop {
-        let (event, result, after) =
-            commit_one(state, actor, first, head, step, played, made.take(), &client_seed).await?;
+        let (event, result, after) = commit_one(
+            state,
+            actor,
+            first,
+            head,
+            step,
+            played,
+            made.take(),
+            &client_seed,
+        )
+        .await?;
         let goes_on = result["over"] != true && result["waiting"].is_null();
         match &mut answered {
             None => answered = Some((event.clone(), result.clone())),
@@ -412,11 +421,8 @@ async fn commit_one(
     for _ in 0..16 {
         let (room, count) = state.store.slot_ahead(&actor.room, Some(actor.id)).await?;
         let slot = Slot { seq: 0, count };
-        let (job, ahead, mut running) = (
-            plan.clone(),
-            room.clone(),
-            Running::Played(played.clone()),
-        );
+        let (job, ahead, mut running) =
+            (plan.clone(), room.clone(), Running::Played(played.clone()));
         let (draft, result, running) = state
             .pool
             .run(&actor.room, move |_| {
@@ -426,18 +432,23 @@ async fn commit_one(
             .await??;
         let written = state
             .store
-            .append_to_thread(&actor.room, id, Some(actor.id), move |now_room, now_slot, now| {
-                if now.map(|e| e.seq) != Some(head) {
-                    return Err(stale_head(id));
-                }
-                if now_slot.count != count
-                    || now_room.epoch != room.epoch
-                    || now_room.seed != room.seed
-                {
-                    return Err(moved());
-                }
-                Ok((draft, (result, running)))
-            })
+            .append_to_thread(
+                &actor.room,
+                id,
+                Some(actor.id),
+                move |now_room, now_slot, now| {
+                    if now.map(|e| e.seq) != Some(head) {
+                        return Err(stale_head(id));
+                    }
+                    if now_slot.count != count
+                        || now_room.epoch != room.epoch
+                        || now_room.seed != room.seed
+                    {
+                        return Err(moved());
+                    }
+                    Ok((draft, (result, running)))
+                },
+            )
             .await;
         let (event, (result, running)) = match written {
             Err(AppendError::Refused(e)) if e.code == "moved" => continue,
@@ -704,7 +715,18 @@ async fn settle(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError>
         }
         let gm = gm(state, room).await?;
         let step = step_number(&head.body).unwrap_or(0);
-        match commit(state, &gm, &first, head.seq, step, played, None, String::new()).await {
+        match commit(
+            state,
+            &gm,
+            &first,
+            head.seq,
+            step,
+            played,
+            None,
+            String::new(),
+        )
+        .await
+        {
             Ok(_) => return Ok(true),
             // Someone else wrote first: read again.
             Err(e) if e.status == StatusCode::CONFLICT => {}

@@ -135,7 +135,8 @@ mod tests {
     #[test]
     fn sqlstates_and_sqlite_codes_are_classified() {
         for code in [
-            "08006", "08001", "57P01", "57P03", "57014", "53300", "40001", "40P01", "55P03", "3D000",
+            "08006", "08001", "57P01", "57P03", "57014", "53300", "40001", "40P01", "55P03",
+            "3D000",
         ] {
             assert!(postgres_unavailable(code), "{code}");
         }

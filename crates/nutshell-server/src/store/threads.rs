@@ -75,7 +75,11 @@ impl Store {
     /// fight's engine run) is written only if the transaction finds the
     /// same ([`Store::append_to_thread`]'s `build` compares), so the dice
     /// are exactly those the count and epoch give.
-    pub async fn slot_ahead(&self, room: &str, roller: Option<i64>) -> Result<(Room, i64), StoreError> {
+    pub async fn slot_ahead(
+        &self,
+        room: &str,
+        roller: Option<i64>,
+    ) -> Result<(Room, i64), StoreError> {
         let read = async {
             let mut tx = self.pool.begin().await?;
             let state = room_in(&mut tx, room).await?;
