@@ -1433,7 +1433,7 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
     .await;
     gm.screenshot("phone-dice").await;
 
-    // The odds of 3d6!: not drawn to 321, cut where the rest is too rare to
+    // The odds of 3d6!: not drawn to 303, cut where the rest is too rare to
     // see, the total rolled still drawn, and the cut said.
     let (seq, total) = seq_of["3d6!"];
     gm.js(&format!(
@@ -1461,7 +1461,9 @@ async fn the_table_on_a_phone_draws_every_die_and_fits_the_screen() {
     assert_eq!(chart[1], json!(total), "the total rolled is drawn");
     let note = chart[2].as_str().unwrap();
     assert!(
-        note.contains(&format!("values beyond {highest} (to 321): < 0.0001%")),
+        // Each die followed to 16 explosions (docs/odds.md's depth: the
+        // least L with p_first·p_go^L ≤ P/n): 3 × (16 × 6 + 5) = 303.
+        note.contains(&format!("values beyond {highest} (to 303): < 0.0001%")),
         "{note}"
     );
     gm.js(&format!(

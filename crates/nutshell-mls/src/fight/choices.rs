@@ -412,15 +412,22 @@ impl Fight {
     pub(super) fn decide_engine(&mut self, i: usize, kind: Kind, choice: Choice) {
         let name = self.fighters[i].sheet.name.clone();
         let (turn, round) = (self.turn, self.round);
+        let id = self.decision_id(i, kind);
         if let Some(d) = self.decisions.as_mut() {
-            if d.queue
-                .front()
-                .is_some_and(|m| m.who == name && m.kind == kind)
+            // A table's answer the engine's pick stands for (its time ran
+            // out): used up.
+            let before = d.answers.len();
+            d.answers.retain(|m| m.id.as_deref() != Some(id.as_str()));
+            let answered = d.answers.len() < before;
+            if !answered
+                && d.queue
+                    .front()
+                    .is_some_and(|m| m.who == name && m.kind == kind)
             {
                 d.queue.pop_front();
             }
             d.made.push(super::decide::Made {
-                id: None,
+                id: answered.then_some(id),
                 turn,
                 round,
                 who: name,

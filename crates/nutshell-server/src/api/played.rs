@@ -279,7 +279,9 @@ pub(crate) async fn create(
     )
     .await?;
     let played = Played::new(fight, control, seconds);
-    let (step_event, _) = commit(
+    // A reader of the new fight (a page on the event stream) may have run it
+    // on first (`settle`): the fight has started all the same.
+    let started = match commit(
         state,
         me,
         &event,
@@ -290,16 +292,18 @@ pub(crate) async fn create(
         fields.client_seed,
     )
     .await
-    .map_err(|e| {
-        if e.code == "stale_head" {
-            stale(event.seq)
-        } else {
-            e
-        }
-    })?;
+    {
+        Ok((step_event, _)) => step_event.seq,
+        Err(e) if e.code == "stale_head" => state
+            .store
+            .thread_head(&me.room, event.seq)
+            .await?
+            .map_or(event.seq, |head| head.seq),
+        Err(e) => return Err(e),
+    };
     let mut answer = show_fight(state, me, event.seq).await?;
     answer["seq"] = json!(event.seq);
-    answer["started"] = json!(step_event.seq);
+    answer["started"] = json!(started);
     Ok((StatusCode::CREATED, Json(answer)))
 }
 
@@ -1234,7 +1238,14 @@ pub async fn control(
             String::new(),
         )
         .await
-        .map_err(|e| if e.code == "stale_head" { stale(id) } else { e })?;
+        .or_else(|e| {
+            // A reader ran the fight on first (`settle`): done all the same.
+            if e.code == "stale_head" {
+                Ok((event.clone(), Value::Null))
+            } else {
+                Err(e)
+            }
+        })?;
     } else {
         schedule(&state, &me.room, id, &played);
         state
