@@ -208,6 +208,57 @@ impl WorkPool {
         F: FnOnce(&Cancel) -> T + Send + 'static,
     {
         let slot = self.admit(room)?;
+        self.run_admitted(slot, work).await
+    }
+
+    /// Like [`WorkPool::run`], but a job refused only because its room's
+    /// share of the pool is taken waits, up to `patience`, for one of the
+    /// room's own jobs to end instead of being refused at once. For the
+    /// answers of a table, which come together when several members answer
+    /// at once (or a client sends one twice): each is a small job, and a
+    /// player should not see `busy` because another one answered first.
+    /// A full pool is still refused at once.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use std::time::Duration;
+    /// use nutshell_server::work::{PoolConfig, WorkPool};
+    /// let pool = WorkPool::new(PoolConfig { workers: 1, queue: 4, per_room: 1, nice: 0 });
+    /// let (a, b) = tokio::join!(
+    ///     pool.run_in_turn("room", |_| 1, Duration::from_secs(5)),
+    ///     pool.run_in_turn("room", |_| 2, Duration::from_secs(5)),
+    /// );
+    /// assert_eq!((a, b), (Ok(1), Ok(2)));
+    /// # });
+    /// ```
+    pub async fn run_in_turn<T, F>(
+        &self,
+        room: &str,
+        work: F,
+        patience: std::time::Duration,
+    ) -> Result<T, Busy>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> T + Send + 'static,
+    {
+        let until = std::time::Instant::now() + patience;
+        let slot = loop {
+            match self.admit(room) {
+                Ok(slot) => break slot,
+                Err(Busy::Room(_)) if std::time::Instant::now() < until => {
+                    tokio::time::sleep(std::time::Duration::from_millis(5)).await
+                }
+                Err(busy) => return Err(busy),
+            }
+        };
+        self.run_admitted(slot, work).await
+    }
+
+    async fn run_admitted<T, F>(&self, slot: Slot, work: F) -> Result<T, Busy>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> T + Send + 'static,
+    {
         let cancel = Cancel::default();
         let mut guard = CancelOnDrop(Some(cancel.clone()));
         let (reply, answer) = tokio::sync::oneshot::channel();

@@ -59,6 +59,7 @@ on_both_databases!(
     a_decision_in_a_round_shows_the_round_so_far,
     random_play_through_the_api_never_stalls,
     a_player_drafts_nobody,
+    random_play_across_processes_with_sigkills,
 );
 
 const PARTY: &str = include_str!("../../../examples/mls/skirmish/party.toml");
@@ -957,6 +958,235 @@ async fn a_played_fight_survives_a_sigkill_and_goes_on() {
         assert!(n < 2000, "the fight ends");
     }
     reveal_and_verify(&app, &room, &gm).await;
+}
+
+/// An answer posted to a server that may be killed while it is in flight:
+/// the status, or none when the connection broke.
+async fn try_post(base: String, key: String, path: String, body: Value) -> Option<u16> {
+    let response = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .bearer_auth(key)
+        .json(&body)
+        .send()
+        .await
+        .ok()?;
+    Some(response.status().as_u16())
+}
+
+/// The ids of the decisions `view` awaits.
+fn awaited_ids(view: &Value) -> Vec<Value> {
+    view["waiting"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].clone())
+        .collect()
+}
+
+/// Random play through real processes (issue 34, "random play through the
+/// server"): `nutshell serve` processes on one database (two on
+/// PostgreSQL, one on SQLite), two members answering at once, answers sent
+/// twice (to both processes when there are two), random hand-overs, and
+/// twice a `kill -9` of a process while an answer is in flight, restarted
+/// on the same database. After every step: a fight not over awaits
+/// someone, an offered option is never refused (no 400, no 5xx), an answer
+/// is written at most once (the other 409), and an answer cut by the kill
+/// either holds after the restart (sending it again is 409) or is still
+/// awaited and answered again. At the end every decision id answered by a
+/// person appears once in the log, and the log verifies.
+async fn random_play_across_processes_with_sigkills(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let (database, processes) = match backend {
+        Backend::Sqlite => (
+            format!("sqlite:{}", dir.path().join("table.db").display()),
+            1,
+        ),
+        Backend::Postgres => match pg::fresh_postgres("random_play_across_processes").await {
+            Some(url) => (url, 2),
+            None => return,
+        },
+    };
+    let mut servers: Vec<(Serve, String)> = (0..processes).map(|_| serve(&database)).collect();
+    let first = table::at(servers[0].1.clone());
+    let (room, gm, players) = first.table(&["Ada", "Bo"]).await;
+    let members = [gm.clone(), players[0].clone(), players[1].clone()];
+    let fights = format!("/api/rooms/{room}/fights");
+    let (status, fight) = first
+        .post(&fights, &gm.key, crossroads(players[0].id, players[1].id))
+        .await;
+    assert_eq!(status, 201, "{fight}");
+    let path = format!("{fights}/{}", fight["fight"].as_i64().unwrap());
+    let decisions = format!("{path}/decisions");
+    let mut pick = Pick(0x0051_6C11);
+    let (mut answers, mut concurrent, mut doubles, mut hand_overs, mut kills) = (0, 0, 0, 0, 0);
+    let mut cut_by_a_kill = 0;
+    let mut over = false;
+    for step in 0..3000 {
+        let base = servers[pick.below(servers.len())].1.clone();
+        let app = table::at(base);
+        let (status, view) = app.get(&path, &gm.key).await;
+        assert_eq!(status, 200, "{view}");
+        if view["over"] == true {
+            over = true;
+            break;
+        }
+        let waiting = view["waiting"].as_array().unwrap().clone();
+        assert!(
+            !waiting.is_empty(),
+            "a fight not over awaits nobody: {view}"
+        );
+        if pick.below(12) == 0 {
+            let names = view["controllers"].as_array().unwrap();
+            let who = names[pick.below(names.len())]["name"].clone();
+            let to = [
+                json!("engine"),
+                json!("gm"),
+                json!(players[0].id),
+                json!(players[1].id),
+            ][pick.below(4)]
+            .clone();
+            let (status, changed) = app
+                .post(
+                    &format!("{path}/control"),
+                    &gm.key,
+                    json!({"who": who, "controller": to}),
+                )
+                .await;
+            assert_eq!(status, 201, "{changed}");
+            hand_overs += 1;
+            continue;
+        }
+        // Up to two awaited decisions of different members, each with an
+        // option its controller is offered.
+        let mut chosen: Vec<(usize, Value)> = Vec::new();
+        for _ in 0..2 {
+            let w = &waiting[pick.below(waiting.len())];
+            let seat = if w["controller"] == "gm" {
+                0
+            } else {
+                let member = w["controller"]["member"]
+                    .as_i64()
+                    .expect("a person's decision");
+                members.iter().position(|m| m.id == member).unwrap()
+            };
+            if chosen.iter().any(|(s, _)| *s == seat) {
+                continue;
+            }
+            let (status, mine) = app.get(&path, &members[seat].key).await;
+            assert_eq!(status, 200, "{mine}");
+            let Some(d) = mine["decisions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|d| d["id"] == w["id"])
+                .cloned()
+            else {
+                continue;
+            };
+            let options = d["options"].as_array().unwrap();
+            assert!(!options.is_empty(), "a decision with no option: {d}");
+            let choice = options[pick.below(options.len())]["choice"].clone();
+            chosen.push((
+                seat,
+                json!({"id": d["id"], "who": d["name"], "kind": d["kind"], "choice": choice}),
+            ));
+        }
+        if chosen.len() == 2 {
+            concurrent += 1;
+        }
+        // Each answer to a random process, a quarter of them twice (to
+        // every process), all at once.
+        let mut sent = Vec::new();
+        for (k, (seat, answer)) in chosen.iter().enumerate() {
+            let twice = pick.below(4) == 0;
+            doubles += usize::from(twice);
+            for n in 0..if twice { 2 } else { 1 } {
+                let base = servers[(pick.below(servers.len()) + n) % servers.len()]
+                    .1
+                    .clone();
+                let task = tokio::spawn(try_post(
+                    base,
+                    members[*seat].key.clone(),
+                    decisions.clone(),
+                    answer.clone(),
+                ));
+                sent.push((k, task));
+            }
+        }
+        // Twice in the fight, a process is killed while they are in flight.
+        let kill = (kills < 2 && step >= 10 + 15 * kills).then(|| pick.below(servers.len()));
+        if let Some(k) = kill {
+            tokio::time::sleep(Duration::from_millis(pick.below(6) as u64)).await;
+            servers[k].0.0.kill().unwrap(); // SIGKILL
+            servers[k].0.0.wait().unwrap();
+            servers[k] = serve(&database);
+            kills += 1;
+        }
+        let mut written = vec![0; chosen.len()];
+        let mut cut = vec![false; chosen.len()];
+        for (k, task) in sent {
+            match task.await.unwrap() {
+                Some(201) => written[k] += 1,
+                Some(409) => {}
+                Some(status) => panic!(
+                    "an offered answer got {status}: {} (after {answers} answers)",
+                    chosen[k].1
+                ),
+                None => {
+                    assert!(kill.is_some(), "a connection broke without a kill");
+                    cut[k] = true;
+                }
+            }
+        }
+        for (k, (seat, answer)) in chosen.iter().enumerate() {
+            assert!(written[k] <= 1, "one answer written twice: {answer}");
+            answers += written[k];
+            if cut[k] && written[k] == 0 {
+                cut_by_a_kill += 1;
+                // Cut by the kill: written, or still awaited and answerable.
+                let app = table::at(servers[0].1.clone());
+                let (_, now) = app.get(&path, &gm.key).await;
+                let (status, again) = app
+                    .post(&decisions, &members[*seat].key, answer.clone())
+                    .await;
+                if awaited_ids(&now).contains(&answer["id"]) {
+                    assert_ne!(status, 400, "{again}");
+                    answers += usize::from(status == 201);
+                } else {
+                    assert_eq!(
+                        status, 409,
+                        "a cut answer that was written, sent again: {again}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(over, "the fight did not end");
+    assert_eq!(kills, 2);
+    let app = table::at(servers[0].1.clone());
+    let log = reveal_and_verify(&app, &room, &gm).await;
+    let ids: Vec<String> = log
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["kind"] == "fight-decision")
+        .filter(|e| e["body"]["action"]["decision"]["by"] == "person")
+        .filter_map(|e| {
+            e["body"]["action"]["decision"]["id"]
+                .as_str()
+                .map(String::from)
+        })
+        .collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        ids.len(),
+        "a decision answered twice in the log"
+    );
+    println!(
+        "random play across {processes} process(es) ({backend:?}): {answers} answers, {concurrent} steps with two members at once, {doubles} doubled, {hand_overs} hand-overs, {kills} kill -9 ({cut_by_a_kill} answers cut by them)"
+    );
 }
 
 /// The decision JSON a controller reads: each movement option with its

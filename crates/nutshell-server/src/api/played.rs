@@ -328,6 +328,11 @@ async fn sheet_owners(state: &AppState, me: &Member) -> Result<Vec<(String, i64)
     Ok(owners)
 }
 
+/// How long an answer, a start or a hand-over waits for its room's turn on
+/// the pool when the room's share is taken (several members answering at
+/// once) before it is refused with 429 `busy`.
+const WAIT_FOR_THE_ROOMS_TURN: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The most rounds one `fight-decision` event resolves: a longer run of the
 /// engine's combatants (an all-engine fight, a hand-over) is written as
 /// several events, each well within the size of one.
@@ -429,10 +434,14 @@ async fn commit_one(
             (plan.clone(), room.clone(), Running::Played(played.clone()));
         let (draft, result, running) = state
             .pool
-            .run(&actor.room, move |_| {
-                job.draft(&ahead, slot, Some(&mut running))
-                    .map(|(draft, result)| (draft, result, running))
-            })
+            .run_in_turn(
+                &actor.room,
+                move |_| {
+                    job.draft(&ahead, slot, Some(&mut running))
+                        .map(|(draft, result)| (draft, result, running))
+                },
+                WAIT_FOR_THE_ROOMS_TURN,
+            )
             .await??;
         let written = state
             .store
