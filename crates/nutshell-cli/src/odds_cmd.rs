@@ -54,6 +54,23 @@ pub struct OddsArgs {
 
 pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     let limits = &args.exact.apply(limits);
+    // Arguments that only parse together are one expression, as for `roll`:
+    // `nutshell odds d20 + 5` is the odds of `d20 + 5`, not three columns.
+    let given: Vec<String> = std::iter::once(args.expression.clone())
+        .chain(args.more.iter().cloned())
+        .collect();
+    let (mut expressions, _) = crate::roll_cmd::joined(&given);
+    let joined_args;
+    let args = if expressions.len() < given.len() {
+        joined_args = OddsArgs {
+            expression: expressions.remove(0),
+            more: expressions,
+            ..args.clone()
+        };
+        &joined_args
+    } else {
+        args
+    };
     if !args.more.is_empty() {
         return crate::odds_compare::run(args, limits);
     }

@@ -123,7 +123,7 @@ pub fn run(args: &RollArgs, limits: &Limits) -> Result<(), Failure> {
 /// before it when that ends with an operator (`+`, `>=`, `vs`, `(`, ...) or
 /// it starts with one (`+5`, `)`, `[fire]`); a lone `-` between two
 /// arguments is a subtraction (first or last, it reads standard input).
-fn joined(arguments: &[String]) -> (Vec<String>, Vec<String>) {
+pub(crate) fn joined(arguments: &[String]) -> (Vec<String>, Vec<String>) {
     let mut groups: Vec<(String, usize)> = Vec::new();
     for (i, argument) in arguments.iter().enumerate() {
         let join = groups.last().is_some_and(|(prev, _)| {

@@ -68,6 +68,26 @@ fn an_expression_split_over_arguments_is_one_roll() {
         ));
 }
 
+/// `nutshell odds d20 + 5`: as for `roll`, arguments that only parse
+/// together are one expression, and its odds are those of the quoted one;
+/// expressions that each parse stay columns side by side.
+#[test]
+fn odds_of_an_expression_split_over_arguments_are_its_odds() {
+    for (split, quoted) in [
+        (&["odds", "d20", "+", "5"][..], "d20 + 5"),
+        (&["odds", "3d6", "-", "2"], "3d6 - 2"),
+        (&["odds", "2d6", ">=", "7"], "2d6 >= 7"),
+        (&["odds", "4d6kh3", "+2"], "4d6kh3 +2"),
+    ] {
+        let (joined, _) = stdout_of(split);
+        let (one, _) = stdout_of(&["odds", quoted]);
+        assert_eq!(joined, one, "{split:?}");
+    }
+    let (columns, _) = stdout_of(&["odds", "1d6", "1d4"]);
+    let (first, _) = stdout_of(&["odds", "1d6"]);
+    assert_ne!(columns, first, "two expressions are compared side by side");
+}
+
 /// `1d20+5 vs 15`: the comparison `>=`, with a note; not a label.
 #[test]
 fn versus_compares_the_total() {
