@@ -960,6 +960,21 @@ async fn a_played_fight_survives_a_sigkill_and_goes_on() {
     reveal_and_verify(&app, &room, &gm).await;
 }
 
+/// Prints a random play's counts and keeps them in the build's temporary
+/// directory (`random-play-counts.txt`), which `.ci/test` shows at its end.
+fn report(line: &str) {
+    use std::io::Write;
+    println!("{line}");
+    let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/random-play-counts.txt");
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(file, "{line}");
+    }
+}
+
 /// An answer posted to a server that may be killed while it is in flight:
 /// the status, or none when the connection broke.
 async fn try_post(base: String, key: String, path: String, body: Value) -> Option<u16> {
@@ -1184,9 +1199,9 @@ async fn random_play_across_processes_with_sigkills(backend: Backend) {
         ids.len(),
         "a decision answered twice in the log"
     );
-    println!(
+    report(&format!(
         "random play across {processes} process(es) ({backend:?}): {answers} answers, {concurrent} steps with two members at once, {doubles} doubled, {hand_overs} hand-overs, {kills} kill -9 ({cut_by_a_kill} answers cut by them)"
-    );
+    ));
 }
 
 /// The decision JSON a controller reads: each movement option with its
@@ -1676,9 +1691,9 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
         }
         assert!(over, "fight {id} did not end");
     }
-    println!(
-        "random play ({backend:?}): {answers} answers, {doubles} doubled, {hand_overs} hand-overs"
-    );
+    report(&format!(
+        "random play through the API ({backend:?}): {answers} answers, {doubles} doubled, {hand_overs} hand-overs"
+    ));
     reveal_and_verify(&app, &room, &gm).await;
 }
 

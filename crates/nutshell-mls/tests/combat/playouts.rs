@@ -373,6 +373,22 @@ fn replay(setting: &Setting, seed: u64, script: &[(usize, Act)], expected: &Figh
     );
 }
 
+/// Prints a run's counts and keeps them in the build's temporary directory
+/// (`random-play-counts.txt`), which `.ci/test` shows at its end: a passing
+/// test's output is otherwise not shown.
+fn report(line: &str) {
+    use std::io::Write;
+    println!("{line}");
+    let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/random-play-counts.txt");
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(file, "{line}");
+    }
+}
+
 fn fights_per_setting(default: usize) -> usize {
     std::env::var("NUTSHELL_PLAYOUTS")
         .ok()
@@ -404,7 +420,7 @@ fn run(settings: &[Setting], per: usize, salt: u64) -> Counts {
 fn random_playouts_on_the_examples_never_stall() {
     let settings = examples();
     let counts = run(&settings, fights_per_setting(24), 0x5EED);
-    println!("playouts on the examples: {counts:?}");
+    report(&format!("playouts on the examples: {counts:?}"));
     assert_eq!(counts.fights, settings.len() * fights_per_setting(24));
 }
 
@@ -421,7 +437,7 @@ fn random_playouts_on_generated_maps_never_stall() {
             replay(&setting, f as u64, &script, &fight);
         }
     }
-    println!("playouts on generated maps: {counts:?}");
+    report(&format!("playouts on generated maps: {counts:?}"));
     assert_eq!(counts.fights, per);
 }
 
