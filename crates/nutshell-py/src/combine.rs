@@ -3,10 +3,12 @@
 //! the text of the combined expression and asks the engine whenever both
 //! sides have one, so this path is only for weights given from outside.
 //!
+//! Each answers the dice crate's [`Distribution`]; `odds.rs` wraps it as
+//! the Python `_Dist` (so this module needs nothing of that one).
+//!
 //! Exact: big-integer weights over the product of the denominators; what
 //! either side leaves in its tail stays in the result's tail.
 
-use crate::odds::Dist;
 use num_bigint::BigUint;
 use nutshell_dice::Distribution;
 use pyo3::exceptions::{PyOverflowError, PyValueError, PyZeroDivisionError};
@@ -14,7 +16,7 @@ use pyo3::prelude::*;
 use std::collections::BTreeMap;
 
 /// A distribution from `(value, weight)` pairs over the sum of the weights.
-pub fn from_weights(weights: Vec<(i64, BigUint)>) -> PyResult<Dist> {
+pub fn from_weights(weights: Vec<(i64, BigUint)>) -> PyResult<Distribution> {
     let mut merged: BTreeMap<i64, BigUint> = BTreeMap::new();
     for (v, w) in weights {
         *merged.entry(v).or_default() += w;
@@ -26,14 +28,11 @@ pub fn from_weights(weights: Vec<(i64, BigUint)>) -> PyResult<Dist> {
         ));
     }
     let denominator: BigUint = merged.values().sum();
-    Ok(Dist {
-        expr: None,
-        dist: Distribution::new(merged.into_iter().collect(), denominator),
-    })
+    Ok(Distribution::new(merged.into_iter().collect(), denominator))
 }
 
 /// `a op b` over independent outcomes.
-pub fn combine(a: &Distribution, op: &str, b: &Distribution) -> PyResult<Dist> {
+pub fn combine(a: &Distribution, op: &str, b: &Distribution) -> PyResult<Distribution> {
     let f: fn(i64, i64) -> Option<Option<i64>> = match op {
         "+" => |x, y| Some(x.checked_add(y)),
         "-" => |x, y| Some(x.checked_sub(y)),
@@ -79,14 +78,14 @@ pub fn combine(a: &Distribution, op: &str, b: &Distribution) -> PyResult<Dist> {
             *out.entry(v).or_default() += wx * wy;
         }
     }
-    Ok(Dist {
-        expr: None,
-        dist: Distribution::new(out.into_iter().collect(), a.denominator() * b.denominator()),
-    })
+    Ok(Distribution::new(
+        out.into_iter().collect(),
+        a.denominator() * b.denominator(),
+    ))
 }
 
 /// `op a` (`neg`, `abs`) outcome by outcome.
-pub fn map(a: &Distribution, op: &str) -> PyResult<Dist> {
+pub fn map(a: &Distribution, op: &str) -> PyResult<Distribution> {
     let f: fn(i64) -> Option<i64> = match op {
         "neg" => i64::checked_neg,
         "abs" => i64::checked_abs,
@@ -101,8 +100,8 @@ pub fn map(a: &Distribution, op: &str) -> PyResult<Dist> {
         })?;
         *out.entry(v).or_default() += w;
     }
-    Ok(Dist {
-        expr: None,
-        dist: Distribution::new(out.into_iter().collect(), a.denominator().clone()),
-    })
+    Ok(Distribution::new(
+        out.into_iter().collect(),
+        a.denominator().clone(),
+    ))
 }

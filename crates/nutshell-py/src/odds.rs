@@ -87,7 +87,7 @@ impl Dist {
     #[staticmethod]
     #[pyo3(name = "_from_weights")]
     fn from_weights(weights: Vec<(i64, BigUint)>) -> PyResult<Dist> {
-        crate::combine::from_weights(weights)
+        crate::combine::from_weights(weights).map(Dist::of_weights)
     }
 
     /// `self op other` over independent outcomes (`+`, `-`, `*`, `//`, and
@@ -97,11 +97,12 @@ impl Dist {
     fn _combine(&self, py: Python<'_>, op: &str, other: &Dist) -> PyResult<Dist> {
         let (a, b) = (&self.dist, &other.dist);
         py.detach(|| crate::combine::combine(a, op, b))
+            .map(Dist::of_weights)
     }
 
     /// `op self` (`neg`, `abs`) outcome by outcome.
     fn _map(&self, op: &str) -> PyResult<Dist> {
-        crate::combine::map(&self.dist, op)
+        crate::combine::map(&self.dist, op).map(Dist::of_weights)
     }
 
     /// The outcomes with non-zero probability, ascending.
@@ -211,6 +212,13 @@ impl Dist {
     /// The distribution as JSON text, as `nutshell odds --json` prints it.
     fn to_json(&self, py: Python<'_>) -> String {
         py.detach(|| self.json())
+    }
+}
+
+impl Dist {
+    /// A distribution without an expression (weights given or combined).
+    fn of_weights(dist: Distribution) -> Dist {
+        Dist { expr: None, dist }
     }
 }
 

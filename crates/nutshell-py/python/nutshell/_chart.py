@@ -6,12 +6,30 @@ from __future__ import annotations
 
 import html
 import math
-from typing import TYPE_CHECKING, List
+from typing import Any, List, Optional, Protocol
 
 from ._fractions import percent, probability_text
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._odds import Distribution
+
+class Charted(Protocol):
+    """What the chart reads of a distribution (``_odds.Distribution`` is
+    one); named here so that this module needs nothing from ``_odds``,
+    which imports it."""
+
+    _values: List[int]
+    _native: Any
+
+    @property
+    def expression(self) -> Optional[str]: ...
+
+    @property
+    def mean(self) -> Any: ...
+
+    @property
+    def std_dev(self) -> float: ...
+
+    @property
+    def tail(self) -> Any: ...
 
 WIDTH = 640
 HEIGHT = 280
@@ -35,7 +53,7 @@ def _nice_step(span: float, ticks: int) -> float:
     return 10 * power
 
 
-def svg(dist: "Distribution") -> str:
+def svg(dist: Charted) -> str:
     """The chart: one bar per value (its probability), the mean marked, the
     axes labelled; each bar's tooltip gives the exact fraction when short.
 
