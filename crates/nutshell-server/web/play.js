@@ -36,10 +36,16 @@ function combatantNames() {
   return names.filter(Boolean);
 }
 
+let loading = false;
+let loadedOnce = false;
 async function loadRoom() {
   if (!table.current) return;
+  loading = true;
+  loadedOnce = true;
   const room = await api("GET", roomPath(), table.current.seat.key);
+  loading = false;
   if (room.ok) members = room.data.members ?? [];
+  if (shownId !== null) redraw(shownId);
   const sheets = await api("GET", `${roomPath()}/sheets`, table.current.seat.key);
   if (sheets.ok) sheetOwners = new Map((sheets.data.sheets ?? []).map((s) => [s.name, s.owner]));
   drawControl();
@@ -107,6 +113,10 @@ let shownId = null; // the fight the panel last drew
 
 // fights.js draws the fight again when a played fight's view changes.
 export function onChange(draw) { redraw = draw; }
+// fights.js brings the page to the fight when a decision of this member's
+// is new to the page (its token and the decision's buttons in view).
+let fresh = () => {};
+export function onFresh(bring) { fresh = bring; }
 
 const pickKey = (id, who) => `${id} ${who}`;
 export function playedView(id) { return views.get(id) ?? null; }
@@ -213,7 +223,6 @@ export function drawPanel(fight) {
   error.setAttribute("role", "alert");
   error.hidden = true;
   parts.push(error);
-  if (table.me?.role === "gm" && !view.over) parts.push(controlBox(fight, view));
   panel.replaceChildren(...parts);
   // The keyboard's place: the same button if it is still there, else the
   // first option of a decision new to this page when the keyboard was in
@@ -227,8 +236,11 @@ export function drawPanel(fight) {
     return;
   }
   watchJump(boxes[0] ?? null);
-  const fresh = boxes.find((b) => !before.has(b.dataset.id));
-  if (fresh && idle(document.activeElement)) fresh.querySelector("button")?.focus({ preventScroll: true });
+  const box = boxes.find((b) => !before.has(b.dataset.id));
+  if (box && idle(document.activeElement)) box.querySelector("button")?.focus({ preventScroll: true });
+  // A decision new to this page: the page comes to it (after the map is
+  // drawn: fights.js draws the panel last).
+  if (box) requestAnimationFrame(() => fresh(box));
 }
 
 // "Your decision ↓": a link kept in the window's corner while a decision
@@ -239,6 +251,7 @@ function watchJump(box) {
   let jump = $("play-jump");
   if (!jump) {
     jump = el("a", "play-jump", "Your decision ↓");
+    // Docked in the play view's bar (never floating over the page).
     jump.id = "play-jump";
     jump.href = "#play-panel";
     jump.hidden = true;
@@ -249,7 +262,7 @@ function watchJump(box) {
       target?.querySelector("button:not(:disabled)")?.focus({ preventScroll: true });
       jump.hidden = true;
     });
-    document.body.append(jump);
+    ($("play-jump-dock") ?? document.body).append(jump);
   }
   jumpWatch?.disconnect();
   jump.hidden = true;
@@ -462,39 +475,41 @@ async function decide(id, view, decision, option) {
   near?.scrollIntoView({ block: "nearest" });
 }
 
-// The GM's hand-over: a combatant to the GM, the engine or a player.
-function controlBox(fight, view) {
-  const box = el("details", "play-handover");
-  box.append(el("summary", null, "Who controls whom (hand a combatant over)"));
-  const list = el("ul", "play-control");
-  view.controllers.forEach((c, i) => {
-    const row = el("li");
-    const select = el("select");
-    select.id = `play-hand-${i}`;
-    const choices = [["gm", "the GM"], ["engine", "the engine"], ...members.filter((m) => m.role !== "gm").map((m) => [String(m.id), `${m.name} (player)`])];
-    const current = typeof c.controller === "object" ? String(c.controller.member) : c.controller;
-    if (!choices.some(([v]) => v === current)) choices.push([current, controllerName(c.controller)]);
-    for (const [value, label] of choices) {
-      const option = el("option", null, label);
-      option.value = value;
-      select.append(option);
-    }
-    select.value = current;
-    select.addEventListener("change", async () => {
-      const controller = /^\d+$/.test(select.value) ? Number(select.value) : select.value;
-      const answer = await api("POST", `${roomPath()}/fights/${fight.id}/control`, table.current.seat.key, { who: c.name, controller });
-      if (!answer.ok) setError($("play-error"), errorText(answer));
-      await refresh(fight.id);
-    });
-    const label = el("label", null, `${c.name}: `);
-    label.htmlFor = select.id;
-    row.append(label, select);
-    list.append(row);
+// Whether a controller is this member (the tracker marks its rows).
+export const isMine = mine;
+
+// The GM's hand-over of one combatant (a row of the turn tracker): a list
+// of controllers, the GM, the engine or a player, the current one chosen.
+export function handOverSelect(fight, c, i) {
+  const view = views.get(fight.id);
+  if (!view || view.over || table.me?.role !== "gm" || !c) return null;
+  const row = el("span", "play-hand");
+  const select = el("select");
+  select.id = `play-hand-${i}`;
+  const choices = [["gm", "the GM"], ["engine", "the engine"], ...members.filter((m) => m.role !== "gm").map((m) => [String(m.id), `${m.name} (player)`])];
+  const current = typeof c.controller === "object" ? String(c.controller.member) : c.controller;
+  if (!choices.some(([v]) => v === current)) choices.push([current, controllerName(c.controller)]);
+  for (const [value, label] of choices) {
+    const option = el("option", null, label);
+    option.value = value;
+    select.append(option);
+  }
+  select.value = current;
+  select.addEventListener("change", async () => {
+    const controller = /^\d+$/.test(select.value) ? Number(select.value) : select.value;
+    const answer = await api("POST", `${roomPath()}/fights/${fight.id}/control`, table.current.seat.key, { who: c.name, controller });
+    if (!answer.ok) setError($("play-error"), errorText(answer));
+    await refresh(fight.id);
   });
-  box.append(list);
-  if (!members.length) loadRoom();
-  return box;
+  const label = el("label", "visually-hidden", `${c.name}'s controller`);
+  label.htmlFor = select.id;
+  row.append(label, select);
+  if (!loadedOnce && !loading) loadRoom();
+  return row;
 }
+
+// How many members the page knows (the tracker's hand-over lists them).
+export const memberCount = () => members.length;
 
 // ---------------------------------------------------------------- on the map
 
