@@ -526,3 +526,174 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
         page.close().await;
     }
 }
+
+/// A player's usual turn (set action, a square, the attack) in at most 4
+/// clicks: Ann (1280×800) plays Sir Aldric against Black Wat (the engine's)
+/// in the corridor, having asked once not to be asked about delaying or
+/// rushing, aiming and advancing (the page answers those with the engine's
+/// default and says so); she drags her token to the default's square and
+/// clicks each other decision's default button. Her clicks are counted by
+/// turn (the three checkboxes, once for the fight, are counted apart).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_players_usual_turn_takes_at_most_four_clicks() {
+    let Some(driver) = driver("a_players_usual_turn_takes_at_most_four_clicks").await else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
+    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
+    let ann = driver.browser(1280, 800).await;
+    ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
+        .await;
+    ann.live().await;
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": read("duel/knight.toml"), "b": read("duel/brigand.toml"),
+            "map": read("maps/corridor.toml"), "played": true,
+            "control": {"Sir Aldric": players[0].0, "Black Wat": "engine"},
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let key = &players[0].1;
+    ann.until(
+        "return document.querySelectorAll('.play-skip input').length === 3",
+        Duration::from_secs(10),
+        "the questions one may skip",
+    )
+    .await;
+    let mut setup_clicks = 0;
+    for kind in ["timing", "aim", "advance"] {
+        ann.click(&format!(".play-skip input[data-skip='{kind}']")).await;
+        setup_clicks += 1;
+    }
+    let mut by_turn: BTreeMap<u64, (usize, Vec<String>)> = BTreeMap::new();
+    let mut drags = 0;
+    let mut auto = 0;
+    let mut last_step = -1;
+    for _ in 0..400 {
+        let now = get(&base, &path, key).await;
+        if now["over"] == json!(true) {
+            break;
+        }
+        let step = now["step"].as_i64().unwrap();
+        let Some(decision) = now["decision"]
+            .as_object()
+            .map(|_| now["decision"].clone())
+            .or_else(|| now["decisions"].as_array().and_then(|d| d.first().cloned()))
+        else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        if step == last_step {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        }
+        let kind = decision["kind"].as_str().unwrap().to_string();
+        let turn = now["waiting"][0]["turn"].as_u64().unwrap_or(0);
+        let boxed = format!(".play-decision[data-id={:?}]", decision["id"].as_str().unwrap_or(""));
+        if ["timing", "aim", "advance"].contains(&kind.as_str()) {
+            // The page answers it by itself, saying so.
+            auto += 1;
+            ann.until(
+                &format!("return Number(document.getElementById('fight-view').dataset.step) > {step}"),
+                Duration::from_secs(10),
+                "the page answered a question Ann asked not to be asked",
+            )
+            .await;
+            last_step = step;
+            continue;
+        }
+        ann.until(
+            &format!("return Boolean(document.querySelector('{}'))", boxed.replace('\'', "\\'")),
+            Duration::from_secs(10),
+            "Ann's box",
+        )
+        .await;
+        let default = &decision["default"];
+        let square = default["path"]
+            .as_array()
+            .and_then(|p| p.last())
+            .and_then(Value::as_str)
+            .map(|s| s.split(':').next().unwrap().to_string());
+        let options = decision["options"].as_array().unwrap();
+        let squares_only = options.iter().all(|o| o["square"].is_string());
+        let square = square
+            .filter(|s| options.iter().any(|o| o["square"] == json!(s)))
+            .or_else(|| {
+                squares_only
+                    .then(|| options.iter().find_map(|o| o["square"].as_str()))
+                    .flatten()
+                    .map(str::to_string)
+            });
+        let clicks = if let Some(square) = square {
+            let here = now["state"]["combatants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == json!("Sir Aldric"))
+                .unwrap()["square"]
+                .clone();
+            if here == json!(square) {
+                // Staying: the square tapped twice.
+                let reach = format!("#fight-svg rect[data-reach='{square}']");
+                ann.click(&reach).await;
+                ann.click(&reach).await;
+                2
+            } else {
+                ann.drag(
+                    "#fight-svg .token.yours",
+                    &format!("#fight-svg rect[data-reach='{square}']"),
+                )
+                .await;
+                drags += 1;
+                // A square with several facings, none the current one,
+                // asks its facing: one more click.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let facing = ann
+                    .js(&format!("const b = document.querySelector('{} .play-facing'); return b ? b.dataset.facing : null", boxed.replace('\'', "\\'")))
+                    .await;
+                if let Some(f) = facing.as_str() {
+                    ann.click(&format!("{boxed} .play-facing[data-facing='{f}']")).await;
+                    2
+                } else {
+                    1
+                }
+            }
+        } else {
+            ann.click(&format!("{boxed} .play-option.default, {boxed} .play-option"))
+                .await;
+            1
+        };
+        let entry = by_turn.entry(turn).or_default();
+        if ["set-action", "movement", "target", "attack", "chain", "reload"].contains(&kind.as_str()) {
+            entry.0 += clicks;
+        }
+        entry.1.push(format!("{kind}:{clicks}"));
+        ann.until(
+            &format!("return Number(document.getElementById('fight-view').dataset.step) > {step}"),
+            Duration::from_secs(10),
+            "the decision taken",
+        )
+        .await;
+        last_step = step;
+    }
+    let turns: Vec<usize> = by_turn.values().map(|t| t.0).collect();
+    eprintln!(
+        "a usual turn by Ann (set action, square, attack; timing, aim and advance left to the engine's default after {setup_clicks} clicks once): {} turns, clicks per turn mean {:.1}, max {}; {drags} moves by a drag, {auto} questions answered by the page; by turn: {by_turn:?}",
+        turns.len(),
+        turns.iter().sum::<usize>() as f64 / turns.len().max(1) as f64,
+        turns.iter().max().copied().unwrap_or(0),
+    );
+    assert!(!turns.is_empty(), "Ann played turns");
+    assert!(
+        turns.iter().all(|&c| c <= 4),
+        "a usual turn in at most 4 clicks: {by_turn:?}"
+    );
+    assert!(drags > 0, "a move by dragging the token");
+    ann.screenshot("look-turn").await;
+    ann.close().await;
+}

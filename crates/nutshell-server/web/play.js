@@ -218,6 +218,7 @@ export function drawPanel(fight) {
   const asked = decisionsOf(view);
   const boxes = asked.map((d, k) => decisionBox(fight, view, d, k, asked.length > 1));
   parts.push(...boxes);
+  if (!view.over && (view.controllers ?? []).some((c) => mine(c.controller))) parts.push(skipBox(fight));
   const error = el("div", "error");
   error.id = "play-error";
   error.setAttribute("role", "alert");
@@ -236,6 +237,7 @@ export function drawPanel(fight) {
     return;
   }
   watchJump(boxes[0] ?? null);
+  answerUnasked(fight, view, asked);
   const box = boxes.find((b) => !before.has(b.dataset.id));
   if (box && idle(document.activeElement)) box.querySelector("button")?.focus({ preventScroll: true });
   // A decision new to this page: the page comes to it (after the map is
@@ -381,11 +383,17 @@ function decisionBox(fight, view, decision, k, labelled) {
       b.type = "button";
       b.title = option.rule ?? "";
       b.dataset.choice = JSON.stringify(option.choice);
+      // The engine's pick is marked: one click takes it.
+      if (JSON.stringify(option.choice) === JSON.stringify(decision.default)) {
+        b.classList.add("default");
+        b.append(el("span", "default-mark", " ✓ usual"));
+      }
       b.addEventListener("click", () => decide(fight.id, view, decision, option));
       row.append(b);
     }
     arrows(row);
     box.append(row);
+    if (skipped(fight.id).has(decision.kind)) box.append(el("p", "play-auto quiet", `You asked not to be asked about ${SKIPPABLE[decision.kind]}: the page answers with the engine's default (${decision.default === undefined ? "none" : optionLabel(decision)}).`));
   }
   if (decision.ruled_out?.length) {
     const out = el("details", "play-ruled-out");
@@ -394,6 +402,55 @@ function decisionBox(fight, view, decision, k, labelled) {
     box.append(out);
   }
   return box;
+}
+
+// ---------------------------------------------------------------- fewer questions
+
+// The questions a member may ask not to be asked for the rest of a fight:
+// the page answers them with the engine's default (and says so in their
+// box). Kept per room and fight in this browser.
+const SKIPPABLE = { timing: "delaying or rushing", aim: "aiming", advance: "advancing" };
+const skipKey = (id) => `nutshell:skip:${table.current?.room}:${id}`;
+function skipped(id) {
+  try { return new Set(JSON.parse(localStorage.getItem(skipKey(id))) ?? []); } catch { return new Set(); }
+}
+function skipBox(fight) {
+  const box = el("fieldset", "play-skip");
+  box.append(el("legend", null, "For the rest of this fight, don't ask me about"));
+  const now = skipped(fight.id);
+  for (const [kind, words] of Object.entries(SKIPPABLE)) {
+    const label = el("label", "check");
+    const input = el("input");
+    input.type = "checkbox";
+    input.dataset.skip = kind;
+    input.checked = now.has(kind);
+    input.addEventListener("change", () => {
+      const set = skipped(fight.id);
+      if (input.checked) set.add(kind); else set.delete(kind);
+      localStorage.setItem(skipKey(fight.id), JSON.stringify([...set]));
+      drawPanel(fight);
+    });
+    label.append(input, ` ${words}`);
+    box.append(label);
+  }
+  box.append(el("p", "hint", "The page then takes the engine's default for you, and says so."));
+  return box;
+}
+// The default's words, from the option that carries it.
+function optionLabel(decision) {
+  const option = (decision.options ?? []).find((o) => JSON.stringify(o.choice) === JSON.stringify(decision.default));
+  return option?.label ?? JSON.stringify(decision.default);
+}
+// Answers, once each, the decisions of the kinds this member asked not to
+// be asked, with the engine's default.
+const answered = new Set();
+function answerUnasked(fight, view, asked) {
+  const skip = skipped(fight.id);
+  for (const decision of asked) {
+    if (!skip.has(decision.kind) || decision.default === undefined || answered.has(decision.id)) continue;
+    answered.add(decision.id);
+    setTimeout(() => decide(fight.id, view, decision, { choice: decision.default }), 0);
+  }
 }
 
 // A square's options: several when each names a facing ("F6:east"), one
@@ -583,6 +640,51 @@ export function decorate(svg, fight) {
   // Under the tokens: the tokens stay on top of the shading.
   const firstToken = svg.querySelector(".token");
   svg.insertBefore(layer, firstToken);
+  draggable(svg, fight, decision, cheapest);
+}
+
+// One's own token dragged to a shaded square is a move (as a square
+// clicked twice; a square with several facings, none of them the current
+// one, is picked and its facings shown). Dropped elsewhere, it goes back.
+function draggable(svg, fight, decision, cheapest) {
+  const token = svg.querySelector(`.token.yours[data-name="${CSS.escape(decision.name)}"]`);
+  if (!token) return;
+  token.style.pointerEvents = "auto";
+  token.style.cursor = "grab";
+  token.style.touchAction = "none";
+  let from = null;
+  const at = (e) => {
+    const m = svg.getScreenCTM()?.inverse();
+    if (!m) return null;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m);
+    return p;
+  };
+  token.addEventListener("pointerdown", (e) => {
+    from = { x: e.clientX, y: e.clientY, transform: token.getAttribute("transform") };
+    token.setPointerCapture(e.pointerId);
+    e.preventDefault();
+  });
+  token.addEventListener("pointermove", (e) => {
+    if (!from) return;
+    const p = at(e);
+    if (p) token.setAttribute("transform", `translate(${p.x} ${p.y})`);
+  });
+  token.addEventListener("pointerup", (e) => {
+    if (!from) return;
+    const moved = Math.hypot(e.clientX - from.x, e.clientY - from.y);
+    token.setAttribute("transform", from.transform);
+    from = null;
+    if (moved < 4) return; // a click, not a drag
+    const p = at(e);
+    const square = p && p.x >= 0 && p.y >= 0 ? `${columnName(Math.floor(p.x))}${Math.floor(p.y) + 1}` : null;
+    if (!square || !cheapest.has(square)) return;
+    const view = views.get(fight.id);
+    const squares = (decision.options ?? []).filter((o) => o.square);
+    const facings = facingOptions(squares, square);
+    const option = facings.length ? facings.find((o) => facingOf(o) === facingNow(view, decision)) : wayTo(squares, square);
+    if (option) decide(fight.id, view, decision, option);
+    else pickSquare(fight, decision, square);
+  });
 }
 
 // The moves of a step's log lines: each line of a combatant's that reads
