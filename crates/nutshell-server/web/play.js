@@ -646,35 +646,48 @@ export function decorate(svg, fight) {
 // One's own token dragged to a shaded square is a move (as a square
 // clicked twice; a square with several facings, none of them the current
 // one, is picked and its facings shown). Dropped elsewhere, it goes back.
+// The drag is the map's (the token itself lets clicks through to the
+// square under it, so that a click on one's own square stays a click).
 function draggable(svg, fight, decision, cheapest) {
   const token = svg.querySelector(`.token.yours[data-name="${CSS.escape(decision.name)}"]`);
   if (!token) return;
-  token.style.pointerEvents = "auto";
+  const home = squareXY(token.dataset.square);
+  if (!home) return;
   token.style.cursor = "grab";
-  token.style.touchAction = "none";
   let from = null;
+  let dragging = false;
+  let quietUntil = 0;
+  svg.addEventListener("click", (c) => { if (Date.now() < quietUntil) c.stopPropagation(); }, { capture: true });
   const at = (e) => {
     const m = svg.getScreenCTM()?.inverse();
-    if (!m) return null;
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m);
-    return p;
+    return m ? new DOMPoint(e.clientX, e.clientY).matrixTransform(m) : null;
   };
-  token.addEventListener("pointerdown", (e) => {
+  svg.addEventListener("pointerdown", (e) => {
+    const p = at(e);
+    if (!p || Math.floor(p.x) !== home.x || Math.floor(p.y) !== home.y) return;
     from = { x: e.clientX, y: e.clientY, transform: token.getAttribute("transform") };
-    token.setPointerCapture(e.pointerId);
-    e.preventDefault();
+    dragging = false;
   });
-  token.addEventListener("pointermove", (e) => {
+  svg.addEventListener("pointermove", (e) => {
     if (!from) return;
+    if (!dragging && Math.hypot(e.clientX - from.x, e.clientY - from.y) < 6) return;
+    if (!dragging) {
+      dragging = true;
+      svg.setPointerCapture?.(e.pointerId);
+      svg.style.touchAction = "none";
+    }
     const p = at(e);
     if (p) token.setAttribute("transform", `translate(${p.x} ${p.y})`);
   });
-  token.addEventListener("pointerup", (e) => {
+  const end = (e) => {
     if (!from) return;
-    const moved = Math.hypot(e.clientX - from.x, e.clientY - from.y);
-    token.setAttribute("transform", from.transform);
+    const was = from;
     from = null;
-    if (moved < 4) return; // a click, not a drag
+    if (!dragging) return;
+    dragging = false;
+    token.setAttribute("transform", was.transform);
+    // The click that ends a drag is not a click on a square.
+    quietUntil = Date.now() + 400;
     const p = at(e);
     const square = p && p.x >= 0 && p.y >= 0 ? `${columnName(Math.floor(p.x))}${Math.floor(p.y) + 1}` : null;
     if (!square || !cheapest.has(square)) return;
@@ -684,7 +697,9 @@ function draggable(svg, fight, decision, cheapest) {
     const option = facings.length ? facings.find((o) => facingOf(o) === facingNow(view, decision)) : wayTo(squares, square);
     if (option) decide(fight.id, view, decision, option);
     else pickSquare(fight, decision, square);
-  });
+  };
+  svg.addEventListener("pointerup", end);
+  svg.addEventListener("pointercancel", () => { if (from) token.setAttribute("transform", from.transform); from = null; dragging = false; });
 }
 
 // The moves of a step's log lines: each line of a combatant's that reads
