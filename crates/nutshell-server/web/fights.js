@@ -274,6 +274,11 @@ function drawFight() {
     drawnKey = key;
     const svg = fight.map ? mapPicture(shown) : null;
     if (svg) decorate(svg, fight);
+    // A token tapped (or clicked) says what its hover says, in the bar.
+    svg?.addEventListener("click", (e) => {
+      const token = e.target.closest?.(".token");
+      if (token) $("token-info").textContent = token.querySelector("title")?.textContent ?? "";
+    });
     $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.own, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
     $("fight-tracker").hidden = !(shown.state?.combatants ?? []).length;
     $("tracker-list").replaceChildren(...trackerRows({
