@@ -210,6 +210,9 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
     for page in [&gm, &ann, &bob] {
         page.live().await;
     }
+    // The desktops' viewports exactly 1440×900 and 1280×800.
+    gm.viewport(1440, 900).await;
+    ann.viewport(1280, 800).await;
     let started = post(
         &base,
         &format!("/api/rooms/{room_id}/fights"),
@@ -570,6 +573,7 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
     ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
         .await;
     ann.live().await;
+    ann.viewport(1280, 800).await;
     let started = post(
         &base,
         &format!("/api/rooms/{room_id}/fights"),
