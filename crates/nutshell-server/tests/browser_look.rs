@@ -291,6 +291,18 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
         } else {
             assert!(w >= 0.9, "the phone's map fits its width: {w:.2}");
         }
+        if i < 2 {
+            // The play view is the window: the page itself does not scroll.
+            let page = seat
+                .page
+                .js("return [document.scrollingElement.scrollHeight, innerHeight, [...document.querySelectorAll('body, body *')].filter(e => e.getBoundingClientRect().bottom > innerHeight + 1 && !e.closest('#fight-side') && !e.closest('.fight-main')).slice(0, 12).map(e => `${e.tagName}#${e.id}.${e.className}:${Math.round(e.getBoundingClientRect().top)}-${Math.round(e.getBoundingClientRect().bottom)}`)]")
+                .await;
+            assert!(
+                page[0].as_f64().unwrap() <= page[1].as_f64().unwrap() + 1.0,
+                "{}: the play view does not scroll the page: {page}",
+                seat.name
+            );
+        }
         seat.page.screenshot(&format!("look-start-{i}")).await;
     }
 
