@@ -446,7 +446,8 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                 .js("window.nutshellStepAt = window.nutshellStepAt ?? {}; return true")
                 .await;
         }
-        let before: f64 = page.js("return Date.now()").await.as_f64().unwrap();
+        // The time of the click that makes the decision (a square's second).
+        let mut before: f64 = page.js("return Date.now()").await.as_f64().unwrap();
         let mut clicks = 0usize;
         if let Some(square) = option["square"].as_str() {
             // A square: tapped on the map (shown, then taken), or its
@@ -467,6 +468,7 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                     boxed.replace('\'', "\\'")
                 ))
                 .await;
+            before = page.js("return Date.now()").await.as_f64().unwrap();
             match facing.as_str() {
                 Some(f) => page.click(&format!("{boxed} .play-facing[data-facing='{f}']")).await,
                 None => page.click(&reach).await,

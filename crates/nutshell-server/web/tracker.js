@@ -21,6 +21,7 @@ function controllerWords(controller) {
 // acts), "fallen", or "" (waits for its side's turn).
 function statusOf(c, fight, view, state) {
   if (c.state !== "standing") return "fallen";
+  if (fight.over || view?.over) return "";
   if (view && !view.over && (view.waiting ?? []).some((w) => w.who === c.name)) return "awaited";
   const soFar = view && !view.over ? view.so_far ?? [] : [];
   if (soFar.some((line) => String(line.text ?? "").startsWith(`${c.name} `))) return "acted";
@@ -60,7 +61,8 @@ export function trackerRows({ fight, view, state, mine, handOver }) {
     const facts = el("span", "tracker-facts quiet", `${c.chp}/${c.thp} HP${c.action ? ` · ${c.action}` : ""}`);
     row.append(chip, name, hp, facts);
     if (status) row.append(el("span", `tracker-badge ${status}`, yours && status === "awaited" ? "awaited: you" : BADGE[status]));
-    if (handOver && view?.controllers && controller !== undefined) row.append(handOver(view.controllers.find((x) => x.name === c.name), i));
+    const hand = handOver && controller !== undefined ? handOver(view.controllers.find((x) => x.name === c.name), i) : null;
+    if (hand) row.append(hand);
     else if (controller !== undefined) row.append(el("span", "tracker-by quiet", yours ? "you" : controllerWords(controller)));
     return row;
   });
