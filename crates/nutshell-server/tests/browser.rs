@@ -2624,13 +2624,24 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
         map[2] - map[0] >= 0.6 * width,
         "the map is large: {map:?} of {width}"
     );
+    // The play view's side column is beside the map, as tall as the
+    // window, and holds the log and the rolls (it scrolls as a whole).
+    let column = edges(&desk.js(&rect("#fight-side")).await);
+    assert!(
+        column[1] < map[3] && column[3] > map[1],
+        "the side column {column:?} is beside the map {map:?}"
+    );
     for beside in ["#feed", "#fight-log"] {
         let other = edges(&desk.js(&rect(beside)).await);
         let side_by_side = other[0] >= map[2] - 1.0 || other[2] <= map[0] + 1.0;
-        let overlap = other[1] < map[3] && other[3] > map[1];
+        let inside = desk
+            .js(&format!(
+                "return document.getElementById('fight-side').contains(document.querySelector('{beside}'))"
+            ))
+            .await;
         assert!(
-            side_by_side && overlap,
-            "{beside} {other:?} is beside the map {map:?}"
+            side_by_side && inside == json!(true),
+            "{beside} {other:?} is beside the map {map:?}, in the side column"
         );
     }
     desk.screenshot("layout-desktop").await;
