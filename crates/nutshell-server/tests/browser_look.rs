@@ -250,6 +250,42 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
         },
     ];
 
+    // `NUTSHELL_LOOK_BEFORE=1`: only the map's share of each window, on a
+    // page without the play view (the figures "before" of docs/web.md):
+    // each page as it shows itself, then scrolled to the map's top.
+    if std::env::var_os("NUTSHELL_LOOK_BEFORE").is_some() {
+        for seat in &seats {
+            seat.page
+                .until(
+                    "return document.querySelectorAll('#fight-svg .token').length > 0",
+                    Duration::from_secs(10),
+                    "the map",
+                )
+                .await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            for scrolled in [false, true] {
+                if scrolled {
+                    seat.page
+                        .js("document.getElementById('fight-map-view').scrollIntoView(); return true")
+                        .await;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                let b = seat.page.js(MAP_BOX).await;
+                let b: Vec<f64> = b.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+                let seen = ((b[3].min(b[5]) - b[1].max(0.0)).max(0.0)) / (b[3] - b[1]);
+                eprintln!(
+                    "before, {} ({}): map {:.0}% of the width, {:.0}% of the height, top at y = {:.0}, {:.0}% of it in the window",
+                    seat.name,
+                    if scrolled { "scrolled to the map" } else { "as the page shows itself" },
+                    (b[2] - b[0]) / b[4] * 100.0,
+                    (b[3] - b[1]) / b[5] * 100.0,
+                    b[1],
+                    seen * 100.0
+                );
+            }
+        }
+        return;
+    }
     // Every page comes to the fight: the play view, the whole map in the
     // window, as large as the window allows.
     for (i, seat) in seats.iter().enumerate() {
