@@ -2685,12 +2685,20 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
         .js("const s = document.querySelector('#fight-map-view .zoom-scroll'); return s.scrollWidth <= s.clientWidth + 1")
         .await;
     assert_eq!(fits, json!(true), "the phone's map fits its width at first");
-    phone.click("#fight-map-view button[aria-label='zoom in']").await;
-    phone.click("#fight-map-view button[aria-label='zoom in']").await;
+    phone
+        .click("#fight-map-view button[aria-label='zoom in']")
+        .await;
+    phone
+        .click("#fight-map-view button[aria-label='zoom in']")
+        .await;
     let wider = phone
         .js("const s = document.querySelector('#fight-map-view .zoom-scroll'); return s.scrollWidth > s.clientWidth")
         .await;
-    assert_eq!(wider, json!(true), "the phone's map, zoomed in, scrolls sideways");
+    assert_eq!(
+        wider,
+        json!(true),
+        "the phone's map, zoomed in, scrolls sideways"
+    );
     phone
         .js("document.querySelector('#fight-map-view .zoom-scroll').scrollLeft = 120; return true")
         .await;

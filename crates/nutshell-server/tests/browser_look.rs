@@ -271,12 +271,21 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
                 let b = seat.page.js(MAP_BOX).await;
-                let b: Vec<f64> = b.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+                let b: Vec<f64> = b
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap())
+                    .collect();
                 let seen = ((b[3].min(b[5]) - b[1].max(0.0)).max(0.0)) / (b[3] - b[1]);
                 eprintln!(
                     "before, {} ({}): map {:.0}% of the width, {:.0}% of the height, top at y = {:.0}, {:.0}% of it in the window",
                     seat.name,
-                    if scrolled { "scrolled to the map" } else { "as the page shows itself" },
+                    if scrolled {
+                        "scrolled to the map"
+                    } else {
+                        "as the page shows itself"
+                    },
                     (b[2] - b[0]) / b[4] * 100.0,
                     (b[3] - b[1]) / b[5] * 100.0,
                     b[1],
@@ -298,7 +307,12 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
             .await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         let b = seat.page.js(MAP_BOX).await;
-        let b: Vec<f64> = b.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let b: Vec<f64> = b
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
         let (w, h) = ((b[2] - b[0]) / b[4], (b[3] - b[1]) / b[5]);
         eprintln!(
             "map share at {}: {:.0}% of the width, {:.0}% of the height, {:.0}% of the area (map {:.0}×{:.0} px at {:.0},{:.0} in a {}×{} window)",
@@ -375,7 +389,12 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
             let mut theirs: Vec<String> = waiting
                 .iter()
                 .filter(|w| w["controller"] == seat.controller)
-                .map(|w| w["id"].as_str().map(str::to_string).unwrap_or_else(|| w["id"].to_string()))
+                .map(|w| {
+                    w["id"]
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| w["id"].to_string())
+                })
                 .collect();
             theirs.sort();
             settle(
@@ -396,7 +415,10 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                     .await;
                 for w in &waiting {
                     assert!(
-                        clock.as_str().unwrap().contains(&format!("{}'s", w["who"].as_str().unwrap())),
+                        clock
+                            .as_str()
+                            .unwrap()
+                            .contains(&format!("{}'s", w["who"].as_str().unwrap())),
                         "step {step}: the clock names every decision awaited: {clock}"
                     );
                 }
@@ -476,7 +498,13 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
         let options = decision["options"].as_array().unwrap();
         assert!(!options.is_empty(), "step {step}: {decision}");
         let option = &options[dice.below(options.len())];
-        let boxed = format!(".play-decision[data-id={:?}]", decision["id"].as_str().map(str::to_string).unwrap_or_else(|| decision["id"].to_string()));
+        let boxed = format!(
+            ".play-decision[data-id={:?}]",
+            decision["id"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| decision["id"].to_string())
+        );
         for seat in &seats {
             seat.page
                 .js("window.nutshellStepAt = window.nutshellStepAt ?? {}; return true")
@@ -506,7 +534,10 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                 .await;
             before = page.js("return Date.now()").await.as_f64().unwrap();
             match facing.as_str() {
-                Some(f) => page.click(&format!("{boxed} .play-facing[data-facing='{f}']")).await,
+                Some(f) => {
+                    page.click(&format!("{boxed} .play-facing[data-facing='{f}']"))
+                        .await
+                }
                 None => page.click(&reach).await,
             }
             clicks += 1;
@@ -520,15 +551,22 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                 .await
                 .as_i64()
                 .unwrap();
-            assert!(at >= 0, "step {step}: the option {option} is a button of {boxed}");
-            page.click(&format!("{boxed} .play-option:nth-of-type({})", at + 1)).await;
+            assert!(
+                at >= 0,
+                "step {step}: the option {option} is a button of {boxed}"
+            );
+            page.click(&format!("{boxed} .play-option:nth-of-type({})", at + 1))
+                .await;
             clicks += 1;
         }
         decisions += 1;
         clicks_by_kind.entry(kind.clone()).or_default().push(clicks);
         if seats[index].controller != json!("gm") {
             *clicks_by_turn
-                .entry((w["who"].as_str().unwrap().to_string(), w["turn"].as_u64().unwrap_or(0)))
+                .entry((
+                    w["who"].as_str().unwrap().to_string(),
+                    w["turn"].as_u64().unwrap_or(0),
+                ))
                 .or_default() += clicks;
         }
         // Every other page shows the next step: the latency.
@@ -646,7 +684,8 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
     let mut setup_clicks = 0;
     if shortcuts {
         for kind in ["timing", "aim", "advance"] {
-            ann.click(&format!(".play-skip input[data-skip='{kind}']")).await;
+            ann.click(&format!(".play-skip input[data-skip='{kind}']"))
+                .await;
             setup_clicks += 1;
         }
     }
@@ -674,12 +713,17 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
         }
         let kind = decision["kind"].as_str().unwrap().to_string();
         let turn = now["waiting"][0]["turn"].as_u64().unwrap_or(0);
-        let boxed = format!(".play-decision[data-id={:?}]", decision["id"].as_str().unwrap_or(""));
+        let boxed = format!(
+            ".play-decision[data-id={:?}]",
+            decision["id"].as_str().unwrap_or("")
+        );
         if shortcuts && ["timing", "aim", "advance"].contains(&kind.as_str()) {
             // The page answers it by itself, saying so.
             auto += 1;
             ann.until(
-                &format!("return Number(document.getElementById('fight-view').dataset.step) > {step}"),
+                &format!(
+                    "return Number(document.getElementById('fight-view').dataset.step) > {step}"
+                ),
                 Duration::from_secs(10),
                 "the page answered a question Ann asked not to be asked",
             )
@@ -688,7 +732,10 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
             continue;
         }
         ann.until(
-            &format!("return Boolean(document.querySelector('{}'))", boxed.replace('\'', "\\'")),
+            &format!(
+                "return Boolean(document.querySelector('{}'))",
+                boxed.replace('\'', "\\'")
+            ),
             Duration::from_secs(10),
             "Ann's box",
         )
@@ -726,7 +773,10 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
                     .js(&format!("const b = [...document.querySelectorAll('{} .play-facing')]; return b.length && !b.some(x => x.textContent.includes('(as now)')) ? b[0].dataset.facing : null", boxed.replace('\'', "\\'")))
                     .await;
                 match facing.as_str() {
-                    Some(f) => ann.click(&format!("{boxed} .play-facing[data-facing='{f}']")).await,
+                    Some(f) => {
+                        ann.click(&format!("{boxed} .play-facing[data-facing='{f}']"))
+                            .await
+                    }
                     None => ann.click(&reach).await,
                 }
                 2
@@ -744,7 +794,8 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
                     .js(&format!("const b = document.querySelector('{} .play-facing'); return b ? b.dataset.facing : null", boxed.replace('\'', "\\'")))
                     .await;
                 if let Some(f) = facing.as_str() {
-                    ann.click(&format!("{boxed} .play-facing[data-facing='{f}']")).await;
+                    ann.click(&format!("{boxed} .play-facing[data-facing='{f}']"))
+                        .await;
                     2
                 } else {
                     1
@@ -752,7 +803,10 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
             }
         } else {
             let marked = ann
-                .js(&format!("return Boolean(document.querySelector('{} .play-option.default'))", boxed.replace('\'', "\\'")))
+                .js(&format!(
+                    "return Boolean(document.querySelector('{} .play-option.default'))",
+                    boxed.replace('\'', "\\'")
+                ))
                 .await;
             if marked == json!(true) {
                 ann.click(&format!("{boxed} .play-option.default")).await;
@@ -763,7 +817,14 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
         };
         let entry = by_turn.entry(turn).or_default();
         if [
-            "set-action", "movement", "target", "attack", "chain", "reload", "timing", "aim",
+            "set-action",
+            "movement",
+            "target",
+            "attack",
+            "chain",
+            "reload",
+            "timing",
+            "aim",
             "advance",
         ]
         .contains(&kind.as_str())
@@ -788,7 +849,11 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
         .collect();
     eprintln!(
         "Ann's usual turns ({}): {} turns, clicks per turn mean {:.1}, max {}; {setup_clicks} clicks once for the fight, {drags} moves by a drag, {auto} questions answered by the page; by turn: {by_turn:?}",
-        if shortcuts { "the play view's shortcuts" } else { "every question asked, squares clicked twice" },
+        if shortcuts {
+            "the play view's shortcuts"
+        } else {
+            "every question asked, squares clicked twice"
+        },
         turns.len(),
         turns.iter().sum::<usize>() as f64 / turns.len().max(1) as f64,
         turns.iter().max().copied().unwrap_or(0),
