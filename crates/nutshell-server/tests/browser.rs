@@ -171,6 +171,9 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         .await;
     assert_eq!(leaked, json!(false));
     gm.screenshot("gm-desktop").await;
+    // The GM's own page says the roll is secret, with its "show" button.
+    const GM_SECRET: &str = "return [...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('players do not see it yet') || li.querySelector('.show-button'))";
+    assert_eq!(gm.js(GM_SECRET).await, json!(true));
     gm.js(
         "document.getElementById('reveal').click(); document.getElementById('reveal-yes').click();",
     )
@@ -182,6 +185,15 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
             "the secret roll shown after the reveal",
         )
         .await;
+    // After the reveal the GM's page no longer calls it secret, nor offers
+    // to show it.
+    gm.until(
+        &GM_SECRET.replace("return ", "return !"),
+        wait,
+        "the GM's page says the roll is shown",
+    )
+    .await;
+    assert_ne!(gm.js(&count("2d10 + 99")).await, json!(0));
 
     // Reload: the whole history, in order, nothing twice.
     const HISTORY: &str =
