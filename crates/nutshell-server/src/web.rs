@@ -33,7 +33,7 @@ pub async fn index() -> impl IntoResponse {
 /// style sheet, the icon, and the script as ES modules, one a screen of the
 /// page (each says at its top what it owns). `index.html` loads `app.js`,
 /// which imports the rest; `script-src 'self'` allows every one.
-pub const FILES: [(&str, &str, &str); 14] = [
+pub const FILES: [(&str, &str, &str); 15] = [
     (
         "app.js",
         "text/javascript; charset=utf-8",
@@ -78,6 +78,11 @@ pub const FILES: [(&str, &str, &str); 14] = [
         "play.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/play.js"),
+    ),
+    (
+        "tracker.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/tracker.js"),
     ),
     (
         "setup.js",

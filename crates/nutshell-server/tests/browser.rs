@@ -171,6 +171,9 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
         .await;
     assert_eq!(leaked, json!(false));
     gm.screenshot("gm-desktop").await;
+    // The GM's own page says the roll is secret, with its "show" button.
+    const GM_SECRET: &str = "return [...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('players do not see it yet') || li.querySelector('.show-button'))";
+    assert_eq!(gm.js(GM_SECRET).await, json!(true));
     gm.js(
         "document.getElementById('reveal').click(); document.getElementById('reveal-yes').click();",
     )
@@ -182,6 +185,15 @@ async fn a_gm_and_a_player_share_a_table_in_the_browser() {
             "the secret roll shown after the reveal",
         )
         .await;
+    // After the reveal the GM's page no longer calls it secret, nor offers
+    // to show it.
+    gm.until(
+        &GM_SECRET.replace("return ", "return !"),
+        wait,
+        "the GM's page says the roll is shown",
+    )
+    .await;
+    assert_ne!(gm.js(&count("2d10 + 99")).await, json!(0));
 
     // Reload: the whole history, in order, nothing twice.
     const HISTORY: &str =
@@ -2624,13 +2636,24 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
         map[2] - map[0] >= 0.6 * width,
         "the map is large: {map:?} of {width}"
     );
+    // The play view's side column is beside the map, as tall as the
+    // window, and holds the log and the rolls (it scrolls as a whole).
+    let column = edges(&desk.js(&rect("#fight-side")).await);
+    assert!(
+        column[1] < map[3] && column[3] > map[1],
+        "the side column {column:?} is beside the map {map:?}"
+    );
     for beside in ["#feed", "#fight-log"] {
         let other = edges(&desk.js(&rect(beside)).await);
         let side_by_side = other[0] >= map[2] - 1.0 || other[2] <= map[0] + 1.0;
-        let overlap = other[1] < map[3] && other[3] > map[1];
+        let inside = desk
+            .js(&format!(
+                "return document.getElementById('fight-side').contains(document.querySelector('{beside}'))"
+            ))
+            .await;
         assert!(
-            side_by_side && overlap,
-            "{beside} {other:?} is beside the map {map:?}"
+            side_by_side && inside == json!(true),
+            "{beside} {other:?} is beside the map {map:?}, in the side column"
         );
     }
     desk.screenshot("layout-desktop").await;
@@ -2666,13 +2689,28 @@ async fn a_played_fight_is_the_centre_of_the_page_with_its_log_and_the_rolls_bes
         );
     }
     phone.screenshot("layout-phone").await;
-    // The map wider than the phone scrolls in its box, and stays where it
-    // was scrolled to as the fight goes on (unless the token awaited is
-    // out of view: then it is brought into view).
+    // The map fits the phone's width at first; zoomed in, it is wider
+    // than the phone and scrolls in its box, and stays where it was
+    // scrolled to as the fight goes on (unless the token awaited is out of
+    // view: then it is brought into view).
+    let fits = phone
+        .js("const s = document.querySelector('#fight-map-view .zoom-scroll'); return s.scrollWidth <= s.clientWidth + 1")
+        .await;
+    assert_eq!(fits, json!(true), "the phone's map fits its width at first");
+    phone
+        .click("#fight-map-view button[aria-label='zoom in']")
+        .await;
+    phone
+        .click("#fight-map-view button[aria-label='zoom in']")
+        .await;
     let wider = phone
         .js("const s = document.querySelector('#fight-map-view .zoom-scroll'); return s.scrollWidth > s.clientWidth")
         .await;
-    assert_eq!(wider, json!(true), "the phone's map scrolls sideways");
+    assert_eq!(
+        wider,
+        json!(true),
+        "the phone's map, zoomed in, scrolls sideways"
+    );
     phone
         .js("document.querySelector('#fight-map-view .zoom-scroll').scrollLeft = 120; return true")
         .await;

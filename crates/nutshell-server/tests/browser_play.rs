@@ -775,25 +775,25 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
         ]),
         "the form's controllers are the fight's"
     );
-    // Started: the set-up form folds away (a button opens it again) and the
-    // GM's page shows the map.
+    // Started: the play view (the set-up form and the rest of the table
+    // folded away, a button brings them back) and the GM's page shows the
+    // map.
     gm.until(
-        "const v = document.getElementById('fight-map-view').getBoundingClientRect(); return getComputedStyle(document.getElementById('fight-form')).display === 'none' && document.getElementById('fight-setup-open').checkVisibility() && v.top >= -5 && v.top < innerHeight / 2",
+        "const v = document.getElementById('fight-map-view').getBoundingClientRect(); return document.body.classList.contains('playing') && getComputedStyle(document.getElementById('fight-form')).display === 'none' && document.getElementById('play-fold').checkVisibility() && v.top >= -5 && v.top < innerHeight / 2",
         Duration::from_secs(5),
         "the set-up folded and the map in view",
     )
     .await;
     gm.screenshot("play-gm-started").await;
-    // The phone's map is first scrolled to the player's own token.
+    // The phone's map fits its width, Bob's own token in view.
     bob.until(
-        "const t = document.querySelector('#fight-svg .token.own'); const s = document.querySelector('#fight-map-view .zoom-scroll'); if (!t || !s) return false; const a = t.getBoundingClientRect(), b = s.getBoundingClientRect(); return s.scrollWidth > s.clientWidth && a.left >= b.left && a.right <= b.right",
+        "const t = document.querySelector('#fight-svg .token.own'); const s = document.querySelector('#fight-map-view .zoom-scroll'); if (!t || !s) return false; const a = t.getBoundingClientRect(); return s.scrollWidth <= s.clientWidth + 1 && a.left >= 0 && a.right <= innerWidth && a.top >= 0 && a.bottom <= innerHeight",
         Duration::from_secs(5),
-        "the phone's map scrolled to Bob's token",
+        "the phone's map fits, Bob's token in view",
     )
     .await;
-    // A decision of Bob's below the fold (its top in the last quarter of
-    // the screen, or under it): a "Your decision" link in the corner jumps
-    // to it.
+    // Bob's page comes to his decision: its buttons in the window, nothing
+    // over them, without a tap.
     if shown["waiting"]
         .as_array()
         .unwrap()
@@ -801,25 +801,12 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
         .any(|w| w["who"] == json!("Black Wat"))
     {
         bob.until(
-            "const d = document.querySelector('#play-panel .play-decision'); if (!d) return false; window.scrollTo(0, d.getBoundingClientRect().top + scrollY - innerHeight + 50); return d.getBoundingClientRect().top > innerHeight * 0.75",
+            "const b = [...document.querySelectorAll('#play-panel .play-decision button')]; return b.length > 0 && b.every(x => { const r = x.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return r.top >= 0 && r.bottom <= innerHeight && (at === x || x.contains(at)); })",
             Duration::from_secs(5),
-            "Bob's decision below the fold",
+            "Bob's decision in view",
         )
         .await;
-        bob.until(
-            "const j = document.getElementById('play-jump'); return j && j.checkVisibility() && j.textContent === 'Your decision ↓'",
-            Duration::from_secs(5),
-            "the link to Bob's decision",
-        )
-        .await;
-        bob.screenshot("play-phone-jump").await;
-        bob.click("#play-jump").await;
-        bob.until(
-            "const d = document.querySelector('#play-panel .play-decision').getBoundingClientRect(); return d.top >= 0 && d.top < innerHeight && document.getElementById('play-jump').hidden",
-            Duration::from_secs(5),
-            "the jump to Bob's decision",
-        )
-        .await;
+        bob.screenshot("play-phone-decision").await;
     } else {
         panic!("Bob is awaited at the start: {}", shown["waiting"]);
     }

@@ -11,6 +11,9 @@ import { sheetsChanged } from "./characters.js";
 
 export const seen = new Map(); // seq -> <li>
 export const shownSecrets = new Set(); // seqs of secret rolls shown to everyone
+// The GM's own secret rolls not yet shown, by seq: a reveal shows them all
+// (the GM's page then draws them as shown, without the "show" button).
+const gmSecrets = new Map();
 
 // The dice of a roll's transcript (`nutshell roll --json`), one box a die,
 // as the text line writes them: a rerolled face struck out before the face
@@ -210,6 +213,7 @@ function describe(event) {
           if (!answer.ok) $("who").textContent = errorText(answer);
         });
         item.append(line, rollBody(body), reveal);
+        gmSecrets.set(event.seq, event);
       } else {
         const line = el("div");
         line.append(who(body), document.createTextNode(rollVerb(body)));
@@ -268,6 +272,19 @@ export function addEvent(event) {
     $("feed").prepend(item);
   }
   seen.set(event.seq, item);
+  // A reveal shows every secret roll before it: the GM's page says so.
+  if (event.kind === "reveal") {
+    for (const [seq, secret] of [...gmSecrets]) {
+      if (seq > event.seq) continue;
+      gmSecrets.delete(seq);
+      shownSecrets.add(seq);
+      const before = seen.get(seq);
+      if (!before) continue;
+      const after = describe(secret);
+      before.replaceWith(after);
+      seen.set(seq, after);
+    }
+  }
   // Screen readers hear what happens now, not the history a reload or a
   // reconnect replays (the feed itself is not a live region).
   if (!old && event.seq > table.historyUpTo) {

@@ -9,7 +9,8 @@
 import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
 import { mapPicture, setSquare, zoomable } from "./map.js";
 import { exampleName, loadFightSheets } from "./setup.js";
-import { animateMove, decorate, drawPanel, onChange, pickOf, playedRequest, playedView, refresh } from "./play.js";
+import { animateMove, decorate, drawPanel, handOverSelect, isMine, memberCount, onChange, onFresh, pickOf, playedRequest, playedView, refresh } from "./play.js";
+import { trackerRows } from "./tracker.js";
 
 // Every fight this page has seen, by id: its sides, the map as it is now
 // (the rows as the fight began, doors opened and closed by the log's
@@ -36,10 +37,16 @@ export function fightStarted(event) {
   });
   shownFight = event.seq;
   if (body.played) refresh(event.seq);
-  // Everyone at the table sees a fight as it starts; a fight of the history
-  // a reload replays is drawn, but its panel stays closed until opened.
-  if (event.seq > table.historyUpTo) $("fights").open = true;
+  // Everyone at the table sees a fight as it starts (the play view, the
+  // page brought to the map); a fight of the history a reload replays is
+  // drawn, but its panel stays closed until opened.
+  const live = event.seq > table.historyUpTo;
+  if (live) {
+    $("fights").open = true;
+    folded = false;
+  }
   drawFight();
+  if (live) requestAnimationFrame(() => bringToFight(null));
 }
 
 export function fightStepped(event) {
@@ -183,17 +190,68 @@ export function combatantName(c, controllers) {
 
 onChange((id) => { if (id === shownFight) drawFight(); });
 
-// The room's rolls beside the map (under it on a phone) while a fight on
-// a map is shown and the fights panel is open; in their own place else.
+// The play view: while a fight on a map is shown and the fights panel is
+// open, the map takes the window and the rest of the table folds away
+// (`body.playing`; style.css lays it out); the room's rolls, with the
+// roll box, beside the map (under it on a phone). "Show the rest of the
+// table" folds the play view itself away (the page as it is without a
+// fight in it, the fight in its panel) and the same button brings it back.
+let folded = false;
 function placeRolls() {
   const fight = fights.get(shownFight);
   const board = Boolean(fight?.map);
   $("fight-view").classList.toggle("board", board);
-  const home = board && $("fights").open ? $("fight-side") : $("rolls-home");
+  const beside = board && $("fights").open && !$("fight-view").hidden;
+  const playing = beside && !folded;
+  document.body.classList.toggle("playing", playing);
+  const fold = $("play-fold");
+  fold.hidden = !beside;
+  fold.textContent = folded ? "Back to the play view" : "Show the rest of the table";
+  fold.setAttribute("aria-pressed", String(!folded));
+  const home = beside ? $("fight-side") : $("rolls-home");
   const box = $("rolls-box");
   if (box.parentElement !== home) home.append(box);
+  // The roll box goes with the rolls while playing (its own place else).
+  const form = $("roll-form");
+  const formHome = playing ? box : $("roll-home");
+  if (form.parentElement !== formHome) formHome.insertBefore(form, formHome === box ? $("feed") : null);
 }
 $("fights").addEventListener("toggle", placeRolls);
+$("play-fold").addEventListener("click", () => {
+  folded = !folded;
+  placeRolls();
+  if (!folded) bringToFight(null);
+  $("play-fold").focus({ preventScroll: true });
+});
+
+// Brings the page to the fight: the map at the top of the window with this
+// member's awaited token in view, and `box` (a decision of this member's
+// new to the page) with every button in view: on a desktop the side column
+// scrolled to it; on a phone (the map over the panel) the window scrolled
+// as far as the box needs without taking the token out of view.
+function bringToFight(box) {
+  if (!document.body.classList.contains("playing")) return;
+  const view = $("fight-view");
+  const top = view.getBoundingClientRect().top + scrollY;
+  let y = top;
+  if (box) {
+    const side = $("fight-side");
+    if (side.scrollHeight > side.clientHeight && getComputedStyle(side).overflowY !== "visible") {
+      const b = box.getBoundingClientRect();
+      const s = side.getBoundingClientRect();
+      if (b.top < s.top || b.bottom > s.bottom) side.scrollTop += b.top - s.top - 8;
+    }
+    const b = box.getBoundingClientRect();
+    const bottom = b.bottom + scrollY;
+    if (bottom - y > innerHeight) {
+      const token = document.querySelector("#fight-svg .token.yours") ?? document.querySelector("#fight-svg .token.own");
+      const tokenTop = token ? token.getBoundingClientRect().top + scrollY - 8 : Infinity;
+      y = Math.min(bottom - innerHeight + 8, tokenTop, b.top + scrollY - 8);
+    }
+  }
+  window.scrollTo({ top: Math.max(0, y), behavior: "instant" });
+}
+onFresh((box) => bringToFight(box));
 let drawnKey = null;
 
 function drawFight() {
@@ -205,22 +263,35 @@ function drawFight() {
   document.querySelector(".fight-controls").hidden = !mayStep || fight.over || fight.played;
   // A played fight is drawn as the server last showed it to this member.
   const view = playedView(fight.id);
+  // One present for every part (map, tracker, list, clock): the server's
+  // view once it is at least as recent as the events taken in, else the
+  // state the latest event brought.
   const shown = view && view.step >= fight.step ? { ...fight, state: view.state, over: view.over } : fight;
   // The map and the panel are drawn again only when what they show
   // changed (a square clicked or a button focused stays so meanwhile).
-  const key = JSON.stringify([fight.id, shown.state, fight.map?.rows, view?.seq, pickOf(fight.id)]);
+  const key = JSON.stringify([fight.id, shown.state, fight.map?.rows, view?.seq, pickOf(fight.id), memberCount()]);
   if (key !== drawnKey) {
     drawnKey = key;
     const svg = fight.map ? mapPicture(shown) : null;
     if (svg) decorate(svg, fight);
+    // A token tapped (or clicked) says what its hover says, in the bar.
+    svg?.addEventListener("click", (e) => {
+      const token = e.target.closest?.(".token");
+      if (token) $("token-info").textContent = token.querySelector("title")?.textContent ?? "";
+    });
     $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.own, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
+    $("fight-tracker").hidden = !(shown.state?.combatants ?? []).length;
+    $("tracker-list").replaceChildren(...trackerRows({
+      fight, view: view && view.step >= fight.step ? view : null, state: shown.state, mine: isMine,
+      handOver: table.me?.role === "gm" && view?.played ? (c, i) => handOverSelect(fight, c, i) : null,
+    }));
     drawPanel(fight);
   }
   // The step drawn: a played fight's once the server's view of it is in.
   $("fight-view").dataset.step = String(view ? view.step : fight.played ? -1 : fight.step);
   $("fight-view").dataset.events = String(fight.step); // the events taken in so far
   placeRolls();
-  const state = fight.state ?? {};
+  const state = shown.state ?? {};
   $("fight-clock").textContent = clockWords(fight, state, view);
   // The whole log so far, the latest step's lines marked and in view.
   const log = $("fight-log");

@@ -154,7 +154,9 @@ export function zoomable(svg, key, follow) {
 
 // The map of a fight as an SVG: the grid, every combatant a token (its
 // side's colour, initials and number, a yellow arrow to the side it faces,
-// a health bar; the fallen grey and crossed out, drawn under the standing).
+// a health bar; the fallen in their side's colour, faded, crossed out and
+// labelled dark, drawn under the standing and, on a standing one's square,
+// smaller in its corner).
 export function mapPicture(fight) {
   const rows = fight.map.rows;
   const svg = gridPicture(rows, fight.map.name, "fight-svg");
@@ -164,18 +166,22 @@ export function mapPicture(fight) {
   const combatants = [...(fight.state?.combatants ?? [])];
   const down = (c) => (c.state !== "standing" ? 0 : 1);
   combatants.sort((a, b) => down(a) - down(b));
+  const standingAt = new Set(combatants.filter((c) => c.state === "standing").map((c) => c.square));
   for (const c of combatants) {
     if (!squareXY(c.square)) continue;
     const fallen = c.state !== "standing";
     const label = tokenLabel(c.name, numbers.get(c.name));
     const token = tokenPicture({
       square: c.square, side: fight.sides.indexOf(c.side), label, facing: c.facing, fallen,
-      title: `${label}: ${c.name}${c.side && c.side !== c.name ? ` of ${c.side}` : ""}: ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}`,
+      title: `${label}: ${c.name}${c.side && c.side !== c.name ? ` of ${c.side}` : ""}: ${c.square}, facing ${c.facing}, ${c.chp}/${c.thp} HP, ${c.state}${c.action ? `, set action ${c.action}` : ""}`,
       extra: { "data-name": c.name, "data-square": c.square, "data-facing": c.facing, "data-state": c.state },
     });
     const share = Math.max(0, Math.min(1, c.thp > 0 ? c.chp / c.thp : 0));
     token.append(svgEl("rect", { class: "hp-back", x: -0.4, y: 0.36, width: 0.8, height: 0.1 }), svgEl("rect", { class: "hp", x: -0.4, y: 0.36, width: 0.8 * share, height: 0.1 }));
     if (fallen) token.append(svgEl("path", { class: "cross", d: "M-0.3,-0.3 L0.3,0.3 M0.3,-0.3 L-0.3,0.3" }));
+    // A fallen one under a standing one on his square: drawn smaller in
+    // the square's corner, so that both are seen.
+    if (fallen && standingAt.has(c.square)) token.setAttribute("transform", `translate(${squareXY(c.square).x + 0.78} ${squareXY(c.square).y + 0.78}) scale(0.5)`);
     svg.append(token);
   }
   return svg;

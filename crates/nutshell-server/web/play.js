@@ -36,10 +36,16 @@ function combatantNames() {
   return names.filter(Boolean);
 }
 
+let loading = false;
+let loadedOnce = false;
 async function loadRoom() {
   if (!table.current) return;
+  loading = true;
+  loadedOnce = true;
   const room = await api("GET", roomPath(), table.current.seat.key);
+  loading = false;
   if (room.ok) members = room.data.members ?? [];
+  if (shownId !== null) redraw(shownId);
   const sheets = await api("GET", `${roomPath()}/sheets`, table.current.seat.key);
   if (sheets.ok) sheetOwners = new Map((sheets.data.sheets ?? []).map((s) => [s.name, s.owner]));
   drawControl();
@@ -107,6 +113,10 @@ let shownId = null; // the fight the panel last drew
 
 // fights.js draws the fight again when a played fight's view changes.
 export function onChange(draw) { redraw = draw; }
+// fights.js brings the page to the fight when a decision of this member's
+// is new to the page (its token and the decision's buttons in view).
+let fresh = () => {};
+export function onFresh(bring) { fresh = bring; }
 
 const pickKey = (id, who) => `${id} ${who}`;
 export function playedView(id) { return views.get(id) ?? null; }
@@ -208,12 +218,12 @@ export function drawPanel(fight) {
   const asked = decisionsOf(view);
   const boxes = asked.map((d, k) => decisionBox(fight, view, d, k, asked.length > 1));
   parts.push(...boxes);
+  if (!view.over && (view.controllers ?? []).some((c) => mine(c.controller))) parts.push(skipBox(fight));
   const error = el("div", "error");
   error.id = "play-error";
   error.setAttribute("role", "alert");
   error.hidden = true;
   parts.push(error);
-  if (table.me?.role === "gm" && !view.over) parts.push(controlBox(fight, view));
   panel.replaceChildren(...parts);
   // The keyboard's place: the same button if it is still there, else the
   // first option of a decision new to this page when the keyboard was in
@@ -227,8 +237,12 @@ export function drawPanel(fight) {
     return;
   }
   watchJump(boxes[0] ?? null);
-  const fresh = boxes.find((b) => !before.has(b.dataset.id));
-  if (fresh && idle(document.activeElement)) fresh.querySelector("button")?.focus({ preventScroll: true });
+  answerUnasked(fight, view, asked);
+  const box = boxes.find((b) => !before.has(b.dataset.id));
+  if (box && idle(document.activeElement)) box.querySelector("button")?.focus({ preventScroll: true });
+  // A decision new to this page: the page comes to it (after the map is
+  // drawn: fights.js draws the panel last).
+  if (box) requestAnimationFrame(() => fresh(box));
 }
 
 // "Your decision ↓": a link kept in the window's corner while a decision
@@ -239,6 +253,7 @@ function watchJump(box) {
   let jump = $("play-jump");
   if (!jump) {
     jump = el("a", "play-jump", "Your decision ↓");
+    // Docked in the play view's bar (never floating over the page).
     jump.id = "play-jump";
     jump.href = "#play-panel";
     jump.hidden = true;
@@ -249,7 +264,7 @@ function watchJump(box) {
       target?.querySelector("button:not(:disabled)")?.focus({ preventScroll: true });
       jump.hidden = true;
     });
-    document.body.append(jump);
+    ($("play-jump-dock") ?? document.body).append(jump);
   }
   jumpWatch?.disconnect();
   jump.hidden = true;
@@ -368,11 +383,17 @@ function decisionBox(fight, view, decision, k, labelled) {
       b.type = "button";
       b.title = option.rule ?? "";
       b.dataset.choice = JSON.stringify(option.choice);
+      // The engine's pick is marked: one click takes it.
+      if (JSON.stringify(option.choice) === JSON.stringify(decision.default)) {
+        b.classList.add("default");
+        b.append(el("span", "default-mark", " ✓ usual"));
+      }
       b.addEventListener("click", () => decide(fight.id, view, decision, option));
       row.append(b);
     }
     arrows(row);
     box.append(row);
+    if (skipped(fight.id).has(decision.kind)) box.append(el("p", "play-auto quiet", `You asked not to be asked about ${SKIPPABLE[decision.kind]}: the page answers with the engine's default (${decision.default === undefined ? "none" : optionLabel(decision)}).`));
   }
   if (decision.ruled_out?.length) {
     const out = el("details", "play-ruled-out");
@@ -381,6 +402,55 @@ function decisionBox(fight, view, decision, k, labelled) {
     box.append(out);
   }
   return box;
+}
+
+// ---------------------------------------------------------------- fewer questions
+
+// The questions a member may ask not to be asked for the rest of a fight:
+// the page answers them with the engine's default (and says so in their
+// box). Kept per room and fight in this browser.
+const SKIPPABLE = { timing: "delaying or rushing", aim: "aiming", advance: "advancing" };
+const skipKey = (id) => `nutshell:skip:${table.current?.room}:${id}`;
+function skipped(id) {
+  try { return new Set(JSON.parse(localStorage.getItem(skipKey(id))) ?? []); } catch { return new Set(); }
+}
+function skipBox(fight) {
+  const box = el("fieldset", "play-skip");
+  box.append(el("legend", null, "For the rest of this fight, don't ask me about"));
+  const now = skipped(fight.id);
+  for (const [kind, words] of Object.entries(SKIPPABLE)) {
+    const label = el("label", "check");
+    const input = el("input");
+    input.type = "checkbox";
+    input.dataset.skip = kind;
+    input.checked = now.has(kind);
+    input.addEventListener("change", () => {
+      const set = skipped(fight.id);
+      if (input.checked) set.add(kind); else set.delete(kind);
+      localStorage.setItem(skipKey(fight.id), JSON.stringify([...set]));
+      drawPanel(fight);
+    });
+    label.append(input, ` ${words}`);
+    box.append(label);
+  }
+  box.append(el("p", "hint", "The page then takes the engine's default for you, and says so."));
+  return box;
+}
+// The default's words, from the option that carries it.
+function optionLabel(decision) {
+  const option = (decision.options ?? []).find((o) => JSON.stringify(o.choice) === JSON.stringify(decision.default));
+  return option?.label ?? JSON.stringify(decision.default);
+}
+// Answers, once each, the decisions of the kinds this member asked not to
+// be asked, with the engine's default.
+const answered = new Set();
+function answerUnasked(fight, view, asked) {
+  const skip = skipped(fight.id);
+  for (const decision of asked) {
+    if (!skip.has(decision.kind) || decision.default === undefined || answered.has(decision.id)) continue;
+    answered.add(decision.id);
+    setTimeout(() => decide(fight.id, view, decision, { choice: decision.default }), 0);
+  }
 }
 
 // A square's options: several when each names a facing ("F6:east"), one
@@ -462,39 +532,41 @@ async function decide(id, view, decision, option) {
   near?.scrollIntoView({ block: "nearest" });
 }
 
-// The GM's hand-over: a combatant to the GM, the engine or a player.
-function controlBox(fight, view) {
-  const box = el("details", "play-handover");
-  box.append(el("summary", null, "Who controls whom (hand a combatant over)"));
-  const list = el("ul", "play-control");
-  view.controllers.forEach((c, i) => {
-    const row = el("li");
-    const select = el("select");
-    select.id = `play-hand-${i}`;
-    const choices = [["gm", "the GM"], ["engine", "the engine"], ...members.filter((m) => m.role !== "gm").map((m) => [String(m.id), `${m.name} (player)`])];
-    const current = typeof c.controller === "object" ? String(c.controller.member) : c.controller;
-    if (!choices.some(([v]) => v === current)) choices.push([current, controllerName(c.controller)]);
-    for (const [value, label] of choices) {
-      const option = el("option", null, label);
-      option.value = value;
-      select.append(option);
-    }
-    select.value = current;
-    select.addEventListener("change", async () => {
-      const controller = /^\d+$/.test(select.value) ? Number(select.value) : select.value;
-      const answer = await api("POST", `${roomPath()}/fights/${fight.id}/control`, table.current.seat.key, { who: c.name, controller });
-      if (!answer.ok) setError($("play-error"), errorText(answer));
-      await refresh(fight.id);
-    });
-    const label = el("label", null, `${c.name}: `);
-    label.htmlFor = select.id;
-    row.append(label, select);
-    list.append(row);
+// Whether a controller is this member (the tracker marks its rows).
+export const isMine = mine;
+
+// The GM's hand-over of one combatant (a row of the turn tracker): a list
+// of controllers, the GM, the engine or a player, the current one chosen.
+export function handOverSelect(fight, c, i) {
+  const view = views.get(fight.id);
+  if (!view || view.over || table.me?.role !== "gm" || !c) return null;
+  const row = el("span", "play-hand");
+  const select = el("select");
+  select.id = `play-hand-${i}`;
+  const choices = [["gm", "the GM"], ["engine", "the engine"], ...members.filter((m) => m.role !== "gm").map((m) => [String(m.id), `${m.name} (player)`])];
+  const current = typeof c.controller === "object" ? String(c.controller.member) : c.controller;
+  if (!choices.some(([v]) => v === current)) choices.push([current, controllerName(c.controller)]);
+  for (const [value, label] of choices) {
+    const option = el("option", null, label);
+    option.value = value;
+    select.append(option);
+  }
+  select.value = current;
+  select.addEventListener("change", async () => {
+    const controller = /^\d+$/.test(select.value) ? Number(select.value) : select.value;
+    const answer = await api("POST", `${roomPath()}/fights/${fight.id}/control`, table.current.seat.key, { who: c.name, controller });
+    if (!answer.ok) setError($("play-error"), errorText(answer));
+    await refresh(fight.id);
   });
-  box.append(list);
-  if (!members.length) loadRoom();
-  return box;
+  const label = el("label", "visually-hidden", `${c.name}'s controller`);
+  label.htmlFor = select.id;
+  row.append(label, select);
+  if (!loadedOnce && !loading) loadRoom();
+  return row;
 }
+
+// How many members the page knows (the tracker's hand-over lists them).
+export const memberCount = () => members.length;
 
 // ---------------------------------------------------------------- on the map
 
@@ -568,6 +640,66 @@ export function decorate(svg, fight) {
   // Under the tokens: the tokens stay on top of the shading.
   const firstToken = svg.querySelector(".token");
   svg.insertBefore(layer, firstToken);
+  draggable(svg, fight, decision, cheapest);
+}
+
+// One's own token dragged to a shaded square is a move (as a square
+// clicked twice; a square with several facings, none of them the current
+// one, is picked and its facings shown). Dropped elsewhere, it goes back.
+// The drag is the map's (the token itself lets clicks through to the
+// square under it, so that a click on one's own square stays a click).
+function draggable(svg, fight, decision, cheapest) {
+  const token = svg.querySelector(`.token.yours[data-name="${CSS.escape(decision.name)}"]`);
+  if (!token) return;
+  const home = squareXY(token.dataset.square);
+  if (!home) return;
+  token.style.cursor = "grab";
+  let from = null;
+  let dragging = false;
+  let quietUntil = 0;
+  svg.addEventListener("click", (c) => { if (Date.now() < quietUntil) c.stopPropagation(); }, { capture: true });
+  const at = (e) => {
+    const m = svg.getScreenCTM()?.inverse();
+    return m ? new DOMPoint(e.clientX, e.clientY).matrixTransform(m) : null;
+  };
+  svg.addEventListener("pointerdown", (e) => {
+    const p = at(e);
+    if (!p || Math.floor(p.x) !== home.x || Math.floor(p.y) !== home.y) return;
+    from = { x: e.clientX, y: e.clientY, transform: token.getAttribute("transform") };
+    dragging = false;
+  });
+  svg.addEventListener("pointermove", (e) => {
+    if (!from) return;
+    if (!dragging && Math.hypot(e.clientX - from.x, e.clientY - from.y) < 6) return;
+    if (!dragging) {
+      dragging = true;
+      svg.setPointerCapture?.(e.pointerId);
+      svg.style.touchAction = "none";
+    }
+    const p = at(e);
+    if (p) token.setAttribute("transform", `translate(${p.x} ${p.y})`);
+  });
+  const end = (e) => {
+    if (!from) return;
+    const was = from;
+    from = null;
+    if (!dragging) return;
+    dragging = false;
+    token.setAttribute("transform", was.transform);
+    // The click that ends a drag is not a click on a square.
+    quietUntil = Date.now() + 400;
+    const p = at(e);
+    const square = p && p.x >= 0 && p.y >= 0 ? `${columnName(Math.floor(p.x))}${Math.floor(p.y) + 1}` : null;
+    if (!square || !cheapest.has(square)) return;
+    const view = views.get(fight.id);
+    const squares = (decision.options ?? []).filter((o) => o.square);
+    const facings = facingOptions(squares, square);
+    const option = facings.length ? facings.find((o) => facingOf(o) === facingNow(view, decision)) : wayTo(squares, square);
+    if (option) decide(fight.id, view, decision, option);
+    else pickSquare(fight, decision, square);
+  };
+  svg.addEventListener("pointerup", end);
+  svg.addEventListener("pointercancel", () => { if (from) token.setAttribute("transform", from.transform); from = null; dragging = false; });
 }
 
 // The moves of a step's log lines: each line of a combatant's that reads

@@ -373,12 +373,21 @@ for (const [i, id] of [[0, "side-a"], [1, "side-b"]]) {
     if (taken.has(c.name)) { let n = 2; while (taken.has(`${c.name} ${n}`)) n += 1; c.name = `${c.name} ${n}`; }
     if (!side.combatants.length && !side.name) { side.name = chosen.sheet ? "The Party" : c.name; side.pcs = Boolean(chosen.sheet); }
     side.combatants.push(c);
+    // A side of several is not named after its first fighter: a lone
+    // combatant's side bears his name (and is written as his sheet); with a
+    // second one, a name the GM has not typed becomes "Side A" or "Side B".
+    if (side.combatants.length === 2 && !side.typed && !side.pcs && side.name === side.combatants[0].name) {
+      const name = i ? "Side B" : "Side A";
+      for (const start of map.starts) if (start.side !== undefined && start.side === side.name) start.side = name;
+      side.name = name;
+    }
     toText({ sides: true });
   });
   box.querySelector(".side-name").addEventListener("change", (e) => {
     const side = sides[i];
     for (const start of map.starts) if (start.side !== undefined && start.side === side.name) start.side = e.target.value;
     side.name = e.target.value;
+    side.typed = true;
     toText();
   });
   box.querySelector(".side-pcs").addEventListener("change", (e) => { sides[i].pcs = e.target.checked; toText({ sides: true }); });

@@ -140,6 +140,34 @@ impl Driver {
 }
 
 impl Browser<'_> {
+    /// Sizes the window so that its viewport (`innerWidth` ×
+    /// `innerHeight`) is `width` × `height` (a window's size includes what
+    /// the browser draws around the page).
+    pub async fn viewport(&self, width: u32, height: u32) {
+        for _ in 0..3 {
+            let now = self
+                .js("return [outerWidth, outerHeight, innerWidth, innerHeight]")
+                .await;
+            let n: Vec<i64> = now
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect();
+            if n[2] == i64::from(width) && n[3] == i64::from(height) {
+                return;
+            }
+            let body = json!({"width": n[0] + i64::from(width) - n[2], "height": n[1] + i64::from(height) - n[3]});
+            self.driver
+                .call(
+                    reqwest::Method::POST,
+                    &format!("/session/{}/window/rect", self.session),
+                    Some(body),
+                )
+                .await;
+        }
+    }
+
     pub async fn go(&self, url: &str) {
         self.driver
             .call(

@@ -1,0 +1,868 @@
+//! The play view, tested by what a person sees (docs/web.md "Playing a
+//! fight"): three real browsers at a table, the GM at 1440×900, a player
+//! at 1280×800 and a player on a 390×844 phone, play the crossroads
+//! skirmish to its end, every decision answered with an option the server
+//! offered, picked at random (the seed is printed; `NUTSHELL_LOOK_SEED`
+//! replays one), by clicks on the page.
+//!
+//! After every event, on every page:
+//! - the tokens (square, facing) and the clock are the fight's `GET`;
+//! - the member's decision boxes are exactly their awaited decisions (by
+//!   `data-id`);
+//! - for a member awaited: their token inside the window, and every button
+//!   of their first decision inside the window with nothing over its centre
+//!   (`document.elementFromPoint`), clicked without scrolling; the other
+//!   boxes each fit the window.
+//!
+//! At the start: the whole map in view, and its share of the window (at
+//! least 70% of its width or 80% of its height on a desktop; the phone's
+//! width on the phone). Printed (`-- --nocapture`): the map's share at each
+//! size, the clicks each decision and each combatant's turn took, and the
+//! latency from a click to every other page showing the next step.
+//!
+//! A test fails when `chromium` or `chromedriver` is missing (`.ci/browser`
+//! installs them); `NUTSHELL_SKIP_BROWSER=1` skips it, saying so.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+#[path = "support/browser.rs"]
+mod browser;
+use browser::{Browser, driver, server};
+
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
+
+async fn post(base: &str, path: &str, key: Option<&str>, body: Value) -> Value {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .json(&body);
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status();
+    let value: Value = answer.json().await.unwrap();
+    assert!(status.is_success(), "POST {path}: {status} {value}");
+    value
+}
+
+async fn get(base: &str, path: &str, key: &str) -> Value {
+    let answer = reqwest::Client::new()
+        .get(format!("{base}{path}"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    assert!(answer.status().is_success(), "GET {path}");
+    answer.json().await.unwrap()
+}
+
+/// A room with a GM and the players `names`: its id, the GM's key, and
+/// each player's (member id, key).
+async fn table(base: &str, names: &[&str]) -> (String, String, Vec<(i64, String)>) {
+    let room = post(base, "/api/rooms", None, json!({"name": "The table"})).await;
+    let (room_id, gm_key, invite) = (
+        room["room"].as_str().unwrap().to_string(),
+        room["gm_key"].as_str().unwrap().to_string(),
+        room["invite"].as_str().unwrap().to_string(),
+    );
+    let mut players = Vec::new();
+    for name in names {
+        let joined = post(
+            base,
+            &format!("/api/rooms/{room_id}/join"),
+            None,
+            json!({"invite": invite, "name": name}),
+        )
+        .await;
+        players.push((
+            joined["member"].as_i64().unwrap(),
+            joined["player_key"].as_str().unwrap().to_string(),
+        ));
+    }
+    (room_id, gm_key, players)
+}
+
+/// The tokens a page draws: name -> (square, facing).
+const TOKENS: &str = "return Object.fromEntries([...document.querySelectorAll('#fight-svg .token')].map(t => [t.dataset.name, [t.dataset.square, t.dataset.facing]]))";
+
+fn tokens_of(state: &Value) -> Value {
+    let mut map = serde_json::Map::new();
+    for c in state["combatants"].as_array().unwrap() {
+        if c["square"].is_string() {
+            map.insert(
+                c["name"].as_str().unwrap().to_string(),
+                json!([c["square"], c["facing"]]),
+            );
+        }
+    }
+    Value::Object(map)
+}
+
+/// The map as drawn (the union of its squares, in the window's pixels)
+/// and the window: `[left, top, right, bottom, width, height]`.
+const MAP_BOX: &str = "const cells = [...document.querySelectorAll('#fight-svg rect.cell')].map(c => c.getBoundingClientRect()); if (!cells.length) return null; return [Math.min(...cells.map(r => r.left)), Math.min(...cells.map(r => r.top)), Math.max(...cells.map(r => r.right)), Math.max(...cells.map(r => r.bottom)), document.documentElement.clientWidth, innerHeight]";
+
+/// For a page: its awaited tokens inside the window, and for each decision
+/// box (by `data-id`): its height, and each of its buttons' text, whether
+/// it lies inside the window and whether its centre is the button's own
+/// (nothing over it). The first box as the page shows it; each other box
+/// after `scrollIntoView` (it must fit the window on its own).
+const LOOK: &str = r#"
+const inside = (r) => r.left >= -1 && r.top >= -1 && r.right <= document.documentElement.clientWidth + 1 && r.bottom <= innerHeight + 1 && r.width > 0 && r.height > 0;
+const tokens = [...document.querySelectorAll('#fight-svg .token.yours')].map(t => [t.dataset.name, inside(t.getBoundingClientRect())]);
+const boxes = [...document.querySelectorAll('#play-panel .play-decision')].map((box, k) => {
+  if (k > 0) box.scrollIntoView({block: 'nearest'});
+  const buttons = [...box.querySelectorAll('button')].filter(b => b.checkVisibility()).map(b => {
+    const r = b.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return [b.textContent, inside(r), Boolean(at && (at === b || b.contains(at)))];
+  });
+  return [box.dataset.id, box.getBoundingClientRect().height, buttons];
+});
+return [tokens, boxes, innerHeight];
+"#;
+
+/// A member's page at the table.
+struct Seat<'a> {
+    name: &'static str,
+    page: &'a Browser<'a>,
+    /// As the fight's `controllers` and `waiting` name this member.
+    controller: Value,
+    key: String,
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * (sorted.len() as f64 - 1.0)).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+/// A small generator of the test's own (xorshift64*), seeded.
+struct Dice(u64);
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+}
+
+/// The clock's words for the first decision awaited: "turn 2, round 1".
+fn when(waiting: &Value) -> String {
+    let round = waiting["round"].as_u64().unwrap();
+    format!(
+        "turn {}, {}",
+        waiting["turn"],
+        if round == 0 {
+            "the movement phase".to_string()
+        } else {
+            format!("round {round}")
+        }
+    )
+}
+
+/// Waits until `script` (returning a value) returns `want`, then asserts it.
+async fn settle(page: &Browser<'_>, script: &str, want: &Value, what: &str) {
+    let mut got = page.js(script).await;
+    for _ in 0..100 {
+        if &got == want {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        got = page.js(script).await;
+    }
+    assert_eq!(&got, want, "{what}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn three_pages_play_a_random_fight_in_the_play_view() {
+    let Some(driver) = driver("three_pages_play_a_random_fight_in_the_play_view").await else {
+        return;
+    };
+    let seed: u64 = std::env::var("NUTSHELL_LOOK_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+                | 1
+        });
+    eprintln!("the random answers' seed: NUTSHELL_LOOK_SEED={seed}");
+    let mut dice = Dice(seed);
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, players) = table(&base, &["Ann", "Bob"]).await;
+    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
+    let gm = driver.browser(1440, 900).await;
+    let ann = driver.browser(1280, 800).await;
+    let bob = driver.browser(390, 844).await;
+    let seat = |key: &str| format!("{base}/#room={room_id}&key={key}");
+    gm.go(&seat(&gm_key)).await;
+    ann.go(&seat(&players[0].1)).await;
+    bob.go(&seat(&players[1].1)).await;
+    for page in [&gm, &ann, &bob] {
+        page.live().await;
+    }
+    // The desktops' viewports exactly 1440×900 and 1280×800.
+    gm.viewport(1440, 900).await;
+    ann.viewport(1280, 800).await;
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
+            "map": read("maps/crossroads.toml"), "played": true,
+            "control": {
+                "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
+                "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
+                "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
+            },
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let seats = [
+        Seat {
+            name: "the GM (1440×900)",
+            page: &gm,
+            controller: json!("gm"),
+            key: gm_key.clone(),
+        },
+        Seat {
+            name: "Ann (1280×800)",
+            page: &ann,
+            controller: json!({"member": players[0].0, "name": "Ann"}),
+            key: players[0].1.clone(),
+        },
+        Seat {
+            name: "Bob (390×844 phone)",
+            page: &bob,
+            controller: json!({"member": players[1].0, "name": "Bob"}),
+            key: players[1].1.clone(),
+        },
+    ];
+
+    // `NUTSHELL_LOOK_BEFORE=1`: only the map's share of each window, on a
+    // page without the play view (the figures "before" of docs/web.md):
+    // each page as it shows itself, then scrolled to the map's top.
+    if std::env::var_os("NUTSHELL_LOOK_BEFORE").is_some() {
+        for seat in &seats {
+            seat.page
+                .until(
+                    "return document.querySelectorAll('#fight-svg .token').length > 0",
+                    Duration::from_secs(10),
+                    "the map",
+                )
+                .await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            for scrolled in [false, true] {
+                if scrolled {
+                    seat.page
+                        .js("document.getElementById('fight-map-view').scrollIntoView(); return true")
+                        .await;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                let b = seat.page.js(MAP_BOX).await;
+                let b: Vec<f64> = b
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap())
+                    .collect();
+                let seen = ((b[3].min(b[5]) - b[1].max(0.0)).max(0.0)) / (b[3] - b[1]);
+                eprintln!(
+                    "before, {} ({}): map {:.0}% of the width, {:.0}% of the height, top at y = {:.0}, {:.0}% of it in the window",
+                    seat.name,
+                    if scrolled {
+                        "scrolled to the map"
+                    } else {
+                        "as the page shows itself"
+                    },
+                    (b[2] - b[0]) / b[4] * 100.0,
+                    (b[3] - b[1]) / b[5] * 100.0,
+                    b[1],
+                    seen * 100.0
+                );
+            }
+        }
+        return;
+    }
+    // Every page comes to the fight: the play view, the whole map in the
+    // window, as large as the window allows.
+    for (i, seat) in seats.iter().enumerate() {
+        seat.page
+            .until(
+                "return document.body.classList.contains('playing') && document.querySelectorAll('#fight-svg .token').length > 0",
+                Duration::from_secs(10),
+                "the play view",
+            )
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let b = seat.page.js(MAP_BOX).await;
+        let b: Vec<f64> = b
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let (w, h) = ((b[2] - b[0]) / b[4], (b[3] - b[1]) / b[5]);
+        eprintln!(
+            "map share at {}: {:.0}% of the width, {:.0}% of the height, {:.0}% of the area (map {:.0}×{:.0} px at {:.0},{:.0} in a {}×{} window)",
+            seat.name,
+            w * 100.0,
+            h * 100.0,
+            w * h * 100.0,
+            b[2] - b[0],
+            b[3] - b[1],
+            b[0],
+            b[1],
+            b[4],
+            b[5]
+        );
+        assert!(
+            b[0] >= -1.0 && b[1] >= -1.0 && b[2] <= b[4] + 1.0 && b[3] <= b[5] + 1.0,
+            "{}: the whole map in the window: {b:?}",
+            seat.name
+        );
+        if i < 2 {
+            assert!(
+                w >= 0.7 || h >= 0.8,
+                "{}: the map spans 70% of the width or 80% of the height: {w:.2}, {h:.2}",
+                seat.name
+            );
+        } else {
+            assert!(w >= 0.9, "the phone's map fits its width: {w:.2}");
+        }
+        if i < 2 {
+            // The play view is the window: the page itself does not scroll.
+            let page = seat
+                .page
+                .js("return [document.scrollingElement.scrollHeight, innerHeight, [...document.querySelectorAll('body, body *')].filter(e => e.getBoundingClientRect().bottom > innerHeight + 1 && !e.closest('#fight-side') && !e.closest('.fight-main')).slice(0, 12).map(e => `${e.tagName}#${e.id}.${e.className}:${Math.round(e.getBoundingClientRect().top)}-${Math.round(e.getBoundingClientRect().bottom)}`)]")
+                .await;
+            assert!(
+                page[0].as_f64().unwrap() <= page[1].as_f64().unwrap() + 1.0,
+                "{}: the play view does not scroll the page: {page}",
+                seat.name
+            );
+        }
+        seat.page.screenshot(&format!("look-start-{i}")).await;
+    }
+
+    let mut decisions = 0usize;
+    let mut latencies: Vec<f64> = Vec::new();
+    // Clicks by decision kind, and by (combatant, turn).
+    let mut clicks_by_kind: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut clicks_by_turn: BTreeMap<(String, u64), usize> = BTreeMap::new();
+    let mut checked_buttons = 0usize;
+    let mut shot = [false; 3];
+    loop {
+        let now = get(&base, &path, &gm_key).await;
+        let step = now["step"].as_i64().unwrap();
+        let want = tokens_of(&now["state"]);
+        let waiting = now["waiting"].as_array().cloned().unwrap_or_default();
+        for seat in &seats {
+            let page = seat.page;
+            page.until(
+                &format!(
+                    "return Number(document.getElementById('fight-view').dataset.step) >= {step}"
+                ),
+                Duration::from_secs(10),
+                &format!("{}: the page shows step {step}", seat.name),
+            )
+            .await;
+            settle(
+                page,
+                TOKENS,
+                &want,
+                &format!("step {step}: {}'s tokens are the fight's", seat.name),
+            )
+            .await;
+            // Each member's boxes are exactly their awaited decisions.
+            let mut theirs: Vec<String> = waiting
+                .iter()
+                .filter(|w| w["controller"] == seat.controller)
+                .map(|w| {
+                    w["id"]
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| w["id"].to_string())
+                })
+                .collect();
+            theirs.sort();
+            settle(
+                page,
+                "return [...document.querySelectorAll('#play-panel .play-decision')].map(d => d.dataset.id).sort()",
+                &json!(theirs),
+                &format!("step {step}: {}'s boxes are their awaited decisions", seat.name),
+            )
+            .await;
+            if let Some(first) = waiting.first() {
+                let words = when(first);
+                let clock = page
+                    .until(
+                        &format!("const c = document.getElementById('fight-clock').textContent; return c.includes({words:?}) && c"),
+                        Duration::from_secs(5),
+                        &format!("step {step}: {}'s clock says {words}", seat.name),
+                    )
+                    .await;
+                for w in &waiting {
+                    assert!(
+                        clock
+                            .as_str()
+                            .unwrap()
+                            .contains(&format!("{}'s", w["who"].as_str().unwrap())),
+                        "step {step}: the clock names every decision awaited: {clock}"
+                    );
+                }
+            }
+        }
+        if now["over"] == json!(true) {
+            break;
+        }
+        assert!(decisions < 600, "the fight ends within 600 decisions");
+        assert!(!waiting.is_empty(), "step {step}: someone is awaited");
+
+        // The awaited members' pages: token in view, every button of the
+        // first box in view and uncovered, each other box fitting.
+        for (i, seat) in seats.iter().enumerate() {
+            if !waiting.iter().any(|w| w["controller"] == seat.controller) {
+                continue;
+            }
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            let look = seat.page.js(LOOK).await;
+            let height = look[2].as_f64().unwrap();
+            for token in look[0].as_array().unwrap() {
+                assert_eq!(
+                    token[1],
+                    json!(true),
+                    "step {step}: {}: the awaited token {} is in the window",
+                    seat.name,
+                    token[0]
+                );
+            }
+            for (k, b) in look[1].as_array().unwrap().iter().enumerate() {
+                assert!(
+                    b[1].as_f64().unwrap() <= height,
+                    "step {step}: {}: the box {} fits the window: {b}",
+                    seat.name,
+                    b[0]
+                );
+                for button in b[2].as_array().unwrap() {
+                    assert_eq!(
+                        (&button[1], &button[2]),
+                        (&json!(true), &json!(true)),
+                        "step {step}: {}: box {k}'s button {} in the window, nothing over it: {look}",
+                        seat.name,
+                        button[0]
+                    );
+                    checked_buttons += 1;
+                }
+            }
+            if !shot[i] {
+                shot[i] = true;
+                seat.page.screenshot(&format!("look-decision-{i}")).await;
+            }
+            // Put the first box back in view, as the page showed it.
+            seat.page
+                .js("document.querySelector('#play-panel .play-decision')?.scrollIntoView({block: 'nearest'}); return true")
+                .await;
+        }
+
+        // A decision awaited, picked at random, answered by its member's
+        // page with an option the server offers, picked at random.
+        let w = &waiting[dice.below(waiting.len())];
+        let index = seats
+            .iter()
+            .position(|s| s.controller == w["controller"])
+            .unwrap_or_else(|| panic!("nobody at the table controls {w}"));
+        let page = seats[index].page;
+        let mine = get(&base, &path, &seats[index].key).await;
+        let all = mine["decisions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_else(|| vec![mine["decision"].clone()]);
+        let decision = all
+            .iter()
+            .find(|d| d["id"] == w["id"])
+            .expect("the decision is in its member's GET")
+            .clone();
+        let kind = decision["kind"].as_str().unwrap().to_string();
+        let options = decision["options"].as_array().unwrap();
+        assert!(!options.is_empty(), "step {step}: {decision}");
+        let option = &options[dice.below(options.len())];
+        let boxed = format!(
+            ".play-decision[data-id={:?}]",
+            decision["id"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| decision["id"].to_string())
+        );
+        for seat in &seats {
+            seat.page
+                .js("window.nutshellStepAt = window.nutshellStepAt ?? {}; return true")
+                .await;
+        }
+        // The time of the click that makes the decision (a square's second).
+        let mut before: f64 = page.js("return Date.now()").await.as_f64().unwrap();
+        let mut clicks = 0usize;
+        if let Some(square) = option["square"].as_str() {
+            // A square: tapped on the map (shown, then taken), or its
+            // facing's button when it has several and the current one is
+            // not among them.
+            let reach = format!("#fight-svg rect[data-reach='{square}']");
+            page.click(&reach).await;
+            clicks += 1;
+            page.until(
+                &format!("return document.querySelector('{} .play-path')?.textContent.startsWith('{square}:')", boxed.replace('\'', "\\'")),
+                Duration::from_secs(5),
+                "the first tap shows the way",
+            )
+            .await;
+            let facing = page
+                .js(&format!(
+                    "const b = [...document.querySelectorAll('{} .play-facing')]; return b.length ? (b.find(x => x.textContent.includes('(as now)')) ? null : b[0].dataset.facing) : null",
+                    boxed.replace('\'', "\\'")
+                ))
+                .await;
+            before = page.js("return Date.now()").await.as_f64().unwrap();
+            match facing.as_str() {
+                Some(f) => {
+                    page.click(&format!("{boxed} .play-facing[data-facing='{f}']"))
+                        .await
+                }
+                None => page.click(&reach).await,
+            }
+            clicks += 1;
+        } else {
+            let at = page
+                .js(&format!(
+                    "const want = {}; return [...document.querySelectorAll('{} .play-option')].findIndex(b => JSON.stringify(JSON.parse(b.dataset.choice)) === JSON.stringify(want))",
+                    option["choice"],
+                    boxed.replace('\'', "\\'")
+                ))
+                .await
+                .as_i64()
+                .unwrap();
+            assert!(
+                at >= 0,
+                "step {step}: the option {option} is a button of {boxed}"
+            );
+            page.click(&format!("{boxed} .play-option:nth-of-type({})", at + 1))
+                .await;
+            clicks += 1;
+        }
+        decisions += 1;
+        clicks_by_kind.entry(kind.clone()).or_default().push(clicks);
+        if seats[index].controller != json!("gm") {
+            *clicks_by_turn
+                .entry((
+                    w["who"].as_str().unwrap().to_string(),
+                    w["turn"].as_u64().unwrap_or(0),
+                ))
+                .or_default() += clicks;
+        }
+        // Every other page shows the next step: the latency.
+        let mut latest: f64 = 0.0;
+        for (i, other) in seats.iter().enumerate() {
+            if i == index {
+                continue;
+            }
+            let at = other
+                .page
+                .until(
+                    &format!("return window.nutshellStepAt && Object.entries(window.nutshellStepAt).filter(([s]) => Number(s) > {step}).map(([, t]) => t).sort((a, b) => a - b)[0]"),
+                    Duration::from_secs(10),
+                    &format!("{}: the step after {step}", other.name),
+                )
+                .await;
+            latest = latest.max(at.as_f64().unwrap());
+        }
+        latencies.push(latest - before);
+    }
+    for (i, seat) in seats.iter().enumerate() {
+        seat.page.screenshot(&format!("look-end-{i}")).await;
+    }
+    latencies.sort_by(f64::total_cmp);
+    let turns: Vec<usize> = clicks_by_turn.values().copied().collect();
+    eprintln!(
+        "random fight (seed {seed}): {decisions} decisions, {checked_buttons} buttons checked in view and uncovered; decision -> every other page: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
+        percentile(&latencies, 50.0),
+        percentile(&latencies, 99.0),
+        latencies.last().copied().unwrap_or(f64::NAN)
+    );
+    for (kind, clicks) in &clicks_by_kind {
+        eprintln!(
+            "  clicks for a {kind}: {} decisions, {} clicks",
+            clicks.len(),
+            clicks.iter().sum::<usize>()
+        );
+    }
+    eprintln!(
+        "  clicks per player combatant's turn: mean {:.1}, max {}, over {} turns",
+        turns.iter().sum::<usize>() as f64 / turns.len().max(1) as f64,
+        turns.iter().max().copied().unwrap_or(0),
+        turns.len()
+    );
+    assert!(decisions > 0);
+    drop(seats);
+    for page in [gm, ann, bob] {
+        page.close().await;
+    }
+}
+
+/// A player's usual turn (set action, a square, the attack) in at most 4
+/// clicks: Ann (1280×800) plays Sir Aldric against Black Wat (the engine's)
+/// in the corridor, having asked once not to be asked about delaying or
+/// rushing, aiming and advancing (the page answers those with the engine's
+/// default and says so); she drags her token to the default's square and
+/// clicks each other decision's default button. Her clicks are counted by
+/// turn (the three checkboxes, once for the fight, are counted apart).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_players_usual_turn_takes_at_most_four_clicks() {
+    let Some(driver) = driver("a_players_usual_turn_takes_at_most_four_clicks").await else {
+        return;
+    };
+    // As the page was played before the play view: every question asked,
+    // a square clicked twice.
+    let before = usual_turns(&driver, false).await;
+    // Now: the three questions left to the engine's default, the token
+    // dragged.
+    let after = usual_turns(&driver, true).await;
+    let mean = |t: &[usize]| t.iter().sum::<usize>() as f64 / t.len().max(1) as f64;
+    eprintln!(
+        "clicks per usual turn: asked everything, squares clicked twice: mean {:.1}, max {}; with the play view's shortcuts: mean {:.1}, max {}",
+        mean(&before),
+        before.iter().max().copied().unwrap_or(0),
+        mean(&after),
+        after.iter().max().copied().unwrap_or(0)
+    );
+    assert!(
+        after.iter().all(|&c| c <= 4),
+        "a usual turn in at most 4 clicks: {after:?}"
+    );
+}
+
+/// Ann plays the corridor to its end (or 400 decisions) and returns the
+/// clicks of each of her turns that had a set action; `shortcuts`: she
+/// ticks the three "don't ask me" boxes first and drags her token.
+async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
+    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
+    let ann = driver.browser(1280, 800).await;
+    ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
+        .await;
+    ann.live().await;
+    ann.viewport(1280, 800).await;
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": read("duel/knight.toml"), "b": read("duel/brigand.toml"),
+            "map": read("maps/corridor.toml"), "played": true,
+            "control": {"Sir Aldric": players[0].0, "Black Wat": "engine"},
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let key = &players[0].1;
+    ann.until(
+        "return document.querySelectorAll('.play-skip input').length === 3",
+        Duration::from_secs(10),
+        "the questions one may skip",
+    )
+    .await;
+    let mut setup_clicks = 0;
+    if shortcuts {
+        for kind in ["timing", "aim", "advance"] {
+            ann.click(&format!(".play-skip input[data-skip='{kind}']"))
+                .await;
+            setup_clicks += 1;
+        }
+    }
+    let mut by_turn: BTreeMap<u64, (usize, Vec<String>)> = BTreeMap::new();
+    let mut drags = 0;
+    let mut auto = 0;
+    let mut last_step = -1;
+    for _ in 0..400 {
+        let now = get(&base, &path, key).await;
+        if now["over"] == json!(true) {
+            break;
+        }
+        let step = now["step"].as_i64().unwrap();
+        let Some(decision) = now["decision"]
+            .as_object()
+            .map(|_| now["decision"].clone())
+            .or_else(|| now["decisions"].as_array().and_then(|d| d.first().cloned()))
+        else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        if step == last_step {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        }
+        let kind = decision["kind"].as_str().unwrap().to_string();
+        let turn = now["waiting"][0]["turn"].as_u64().unwrap_or(0);
+        let boxed = format!(
+            ".play-decision[data-id={:?}]",
+            decision["id"].as_str().unwrap_or("")
+        );
+        if shortcuts && ["timing", "aim", "advance"].contains(&kind.as_str()) {
+            // The page answers it by itself, saying so.
+            auto += 1;
+            ann.until(
+                &format!(
+                    "return Number(document.getElementById('fight-view').dataset.step) > {step}"
+                ),
+                Duration::from_secs(10),
+                "the page answered a question Ann asked not to be asked",
+            )
+            .await;
+            last_step = step;
+            continue;
+        }
+        ann.until(
+            &format!(
+                "return Boolean(document.querySelector('{}'))",
+                boxed.replace('\'', "\\'")
+            ),
+            Duration::from_secs(10),
+            "Ann's box",
+        )
+        .await;
+        let default = &decision["default"];
+        let square = default["path"]
+            .as_array()
+            .and_then(|p| p.last())
+            .and_then(Value::as_str)
+            .map(|s| s.split(':').next().unwrap().to_string());
+        let options = decision["options"].as_array().unwrap();
+        let squares_only = options.iter().all(|o| o["square"].is_string());
+        let square = square
+            .filter(|s| options.iter().any(|o| o["square"] == json!(s)))
+            .or_else(|| {
+                squares_only
+                    .then(|| options.iter().find_map(|o| o["square"].as_str()))
+                    .flatten()
+                    .map(str::to_string)
+            });
+        let clicks = if let Some(square) = square {
+            let here = now["state"]["combatants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == json!("Sir Aldric"))
+                .unwrap()["square"]
+                .clone();
+            if here == json!(square) || !shortcuts {
+                // Staying: the square tapped twice.
+                let reach = format!("#fight-svg rect[data-reach='{square}']");
+                ann.click(&reach).await;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                let facing = ann
+                    .js(&format!("const b = [...document.querySelectorAll('{} .play-facing')]; return b.length && !b.some(x => x.textContent.includes('(as now)')) ? b[0].dataset.facing : null", boxed.replace('\'', "\\'")))
+                    .await;
+                match facing.as_str() {
+                    Some(f) => {
+                        ann.click(&format!("{boxed} .play-facing[data-facing='{f}']"))
+                            .await
+                    }
+                    None => ann.click(&reach).await,
+                }
+                2
+            } else {
+                ann.drag(
+                    "#fight-svg .token.yours",
+                    &format!("#fight-svg rect[data-reach='{square}']"),
+                )
+                .await;
+                drags += 1;
+                // A square with several facings, none the current one,
+                // asks its facing: one more click.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let facing = ann
+                    .js(&format!("const b = document.querySelector('{} .play-facing'); return b ? b.dataset.facing : null", boxed.replace('\'', "\\'")))
+                    .await;
+                if let Some(f) = facing.as_str() {
+                    ann.click(&format!("{boxed} .play-facing[data-facing='{f}']"))
+                        .await;
+                    2
+                } else {
+                    1
+                }
+            }
+        } else {
+            let marked = ann
+                .js(&format!(
+                    "return Boolean(document.querySelector('{} .play-option.default'))",
+                    boxed.replace('\'', "\\'")
+                ))
+                .await;
+            if marked == json!(true) {
+                ann.click(&format!("{boxed} .play-option.default")).await;
+            } else {
+                ann.click(&format!("{boxed} .play-option")).await;
+            }
+            1
+        };
+        let entry = by_turn.entry(turn).or_default();
+        if [
+            "set-action",
+            "movement",
+            "target",
+            "attack",
+            "chain",
+            "reload",
+            "timing",
+            "aim",
+            "advance",
+        ]
+        .contains(&kind.as_str())
+        {
+            entry.0 += clicks;
+        }
+        entry.1.push(format!("{kind}:{clicks}"));
+        ann.until(
+            &format!("return Number(document.getElementById('fight-view').dataset.step) > {step}"),
+            Duration::from_secs(10),
+            "the decision taken",
+        )
+        .await;
+        last_step = step;
+    }
+    // The turns with a set action (a usual turn; the others are a
+    // round's reactions).
+    let turns: Vec<usize> = by_turn
+        .values()
+        .filter(|t| t.1.iter().any(|k| k.starts_with("set-action")))
+        .map(|t| t.0)
+        .collect();
+    eprintln!(
+        "Ann's usual turns ({}): {} turns, clicks per turn mean {:.1}, max {}; {setup_clicks} clicks once for the fight, {drags} moves by a drag, {auto} questions answered by the page; by turn: {by_turn:?}",
+        if shortcuts {
+            "the play view's shortcuts"
+        } else {
+            "every question asked, squares clicked twice"
+        },
+        turns.len(),
+        turns.iter().sum::<usize>() as f64 / turns.len().max(1) as f64,
+        turns.iter().max().copied().unwrap_or(0),
+    );
+    assert!(!turns.is_empty(), "Ann played turns");
+    if shortcuts {
+        assert!(drags > 0, "a move by dragging the token");
+        ann.screenshot("look-turn").await;
+    }
+    ann.close().await;
+    turns
+}
