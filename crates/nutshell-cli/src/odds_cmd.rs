@@ -3,8 +3,9 @@
 
 use crate::exit::Failure;
 use crate::fraction::{fraction, percent};
+pub use crate::odds_args::OddsArgs;
 use crate::odds_progress::{Progress, with_progress};
-use clap::Args;
+use crate::odds_text::{answer, bar, comparison_answer, short_fraction};
 use comfy_table::{CellAlignment, Table, presets};
 use num_rational::BigRational;
 use nutshell_dice::exact::ratio_to_f64;
@@ -15,42 +16,8 @@ use std::io::Write;
 
 /// Most rows printed unless `--all`: the most likely outcomes are kept.
 const DEFAULT_ROWS: usize = 60;
-/// Width of the histogram bars, in characters.
-const BAR_WIDTH: usize = 30;
 /// Rolls per simulation chunk (progress is reported per chunk).
 const CHUNK: u64 = 100_000;
-
-#[derive(Debug, Clone, Args)]
-pub struct OddsArgs {
-    /// A dice expression, such as 4d6kh3 or '3d6! >= 20' (it may start with
-    /// -, as -1d4+5); - reads it from standard input
-    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
-    pub expression: String,
-    /// More expressions, side by side with the first (as AnyDice and icepool
-    /// compare them): nutshell odds 4d6kh3 3d6 2d6+7
-    #[arg(value_name = "EXPR")]
-    pub more: Vec<String>,
-    /// Also print P(total >= T), exactly even for exploding dice
-    #[arg(long, value_name = "T", allow_hyphen_values = true)]
-    pub at_least: Option<i64>,
-    /// Also print P(total <= T)
-    #[arg(long, value_name = "T", allow_hyphen_values = true)]
-    pub at_most: Option<i64>,
-    /// Estimate by rolling N times (on every core) instead of computing exactly
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
-    pub simulate: Option<u64>,
-    /// Seed of the simulation (default: 1, so estimates are reproducible)
-    #[arg(long, value_name = "S", default_value_t = 1, requires = "simulate")]
-    pub seed: u64,
-    /// Print every outcome, not only the most likely ones
-    #[arg(long)]
-    pub all: bool,
-    /// Print a JSON object (one per line for several expressions)
-    #[arg(long)]
-    pub json: bool,
-    #[command(flatten)]
-    pub exact: crate::limits_args::ExactLimitArgs,
-}
 
 pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     let limits = &args.exact.apply(limits);
@@ -71,6 +38,18 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     } else {
         args
     };
+    if !args.more.is_empty() && args.json && args.simulate.is_none() {
+        // One object per line, each as `nutshell odds EXPR --json` prints it.
+        for text in std::iter::once(&args.expression).chain(&args.more) {
+            let one = OddsArgs {
+                expression: text.clone(),
+                more: Vec::new(),
+                ..args.clone()
+            };
+            run(&one, limits)?;
+        }
+        return Ok(());
+    }
     if !args.more.is_empty() {
         return crate::odds_compare::run(args, limits);
     }
@@ -145,37 +124,6 @@ fn exact_with(args: &OddsArgs, expr: &Expression, progress: &Progress) -> Result
         writeln!(out, "P(total <= {t}) = {}", answer(p))?;
     }
     Ok(())
-}
-
-/// `P(expression) = p (percent)` when the whole expression is a comparison
-/// of totals (1 when it holds, else 0): its answer, not a table of 0 and 1;
-/// a label around it follows (`P(1d20 + 5 >= 15) = 11/20 (55%) [to hit]`).
-pub fn comparison_answer(expr: &Expression, dist: &Distribution) -> Option<String> {
-    let mut node = expr.root();
-    let mut labels = Vec::new();
-    while let nutshell_dice::plan::NodeKind::Labeled(inner, label) = &node.kind {
-        labels.push(format!(" [{label}]"));
-        node = inner;
-    }
-    if !matches!(node.kind, nutshell_dice::plan::NodeKind::Compare(..)) {
-        return None;
-    }
-    labels.reverse();
-    Some(format!(
-        "P({node}) = {}{}",
-        answer(&dist.probability(1)),
-        labels.concat()
-    ))
-}
-
-/// A probability as `37/324 (11.42%)`: the exact fraction when short, and
-/// the percentage to two decimals (trailing zeros dropped: `11/20 (55%)`).
-pub fn answer(p: &BigRational) -> String {
-    format!(
-        "{} ({})",
-        short_fraction(p),
-        crate::fraction::short_percent(p)
-    )
 }
 
 /// The line saying what the tail of exploding dice leaves out, if any.
@@ -287,16 +235,6 @@ fn mean_text(mean: &BigRational) -> String {
     }
 }
 
-/// A fraction if it is short enough to read, else its decimal value.
-pub fn short_fraction(p: &BigRational) -> String {
-    let f = fraction(p);
-    if f.len() <= 24 {
-        f
-    } else {
-        format!("≈ {:.6e}", ratio_to_f64(p))
-    }
-}
-
 fn write_table(out: &mut impl Write, dist: &Distribution, all: bool) -> Result<(), Failure> {
     let outcomes = dist.outcomes();
     // Percentages need only floats: no fraction is reduced unless shown.
@@ -380,22 +318,6 @@ fn write_table(out: &mut impl Write, dist: &Distribution, all: bool) -> Result<(
         )?;
     }
     Ok(())
-}
-
-/// A horizontal bar of `fraction` (0..=1) of the full width, in eighths.
-pub fn bar(fraction: f64) -> String {
-    bar_of_width(fraction, BAR_WIDTH)
-}
-
-/// A horizontal bar of `fraction` (0..=1) of `width` characters, in eighths.
-pub fn bar_of_width(fraction: f64, width: usize) -> String {
-    const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
-    let eighths = (fraction.clamp(0.0, 1.0) * (width * 8) as f64).round() as usize;
-    let mut s = "█".repeat(eighths / 8);
-    if !eighths.is_multiple_of(8) {
-        s.push(EIGHTHS[eighths % 8 - 1]);
-    }
-    s
 }
 
 fn simulated(args: &OddsArgs, expr: &Expression, rolls: u64) -> Result<(), Failure> {

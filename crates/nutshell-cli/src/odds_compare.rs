@@ -3,7 +3,7 @@
 //! comparisons of totals as one answer a line.
 
 use crate::exit::Failure;
-use crate::odds_cmd::OddsArgs;
+use crate::odds_args::OddsArgs;
 use comfy_table::{CellAlignment, Table, presets};
 use nutshell_dice::{Distribution, Expression, Limits};
 use std::collections::BTreeSet;
@@ -12,6 +12,8 @@ use std::io::Write;
 /// Most rows shown unless `--all`.
 const DEFAULT_ROWS: usize = 60;
 
+/// The table (or the answers) of several expressions side by side; with
+/// `--json`, `odds_cmd` prints each on its own line instead.
 pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     if args.simulate.is_some() {
         return Err(Failure::bad_input(
@@ -21,18 +23,6 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     let texts: Vec<&String> = std::iter::once(&args.expression)
         .chain(&args.more)
         .collect();
-    if args.json {
-        // One object per line, each as `nutshell odds EXPR --json` prints it.
-        for text in texts {
-            let one = OddsArgs {
-                expression: text.clone(),
-                more: Vec::new(),
-                ..args.clone()
-            };
-            crate::odds_cmd::run(&one, limits)?;
-        }
-        return Ok(());
-    }
     let mut exprs = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         if *text == "-" {
@@ -64,7 +54,7 @@ pub fn run(args: &OddsArgs, limits: &Limits) -> Result<(), Failure> {
     let answers: Option<Vec<String>> = exprs
         .iter()
         .zip(&dists)
-        .map(|(expr, dist)| crate::odds_cmd::comparison_answer(expr, dist))
+        .map(|(expr, dist)| crate::odds_text::comparison_answer(expr, dist))
         .collect();
     if let Some(answers) = answers {
         for line in answers {
@@ -194,5 +184,5 @@ fn write_side_by_side(
 
 /// A bar a third of the single table's width.
 fn bar_of(fraction: f64) -> String {
-    crate::odds_cmd::bar_of_width(fraction, 10)
+    crate::odds_text::bar_of_width(fraction, 10)
 }
