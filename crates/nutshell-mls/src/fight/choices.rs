@@ -1294,7 +1294,7 @@ impl Fight {
             tactic.delay_attack,
             tactic.rush_attack,
         ) {
-            (1.., ..) => Choice::Timing {
+            (f, ..) if f > 0 => Choice::Timing {
                 delay: 0,
                 rush: false,
             },
@@ -1417,7 +1417,7 @@ impl Fight {
                     rush: false,
                 },
                 why: format!(
-                    "{}: attack {} of the turn is already timed this turn (P-95)",
+                    "{}: attack {} of the turn is not after the one timed already this turn (P-95)",
                     sentence::DELAY,
                     k + 1
                 ),
@@ -1453,7 +1453,7 @@ impl Fight {
                     delay: 0,
                 } => Ok(Some((base, rounds.len()))),
                 Choice::Timing { .. } | Choice::TimingOf { .. } if from > 0 && c.timed_attack() <= from => Err(format!(
-                    "{}: attack {} of the turn is already timed this turn (P-95)",
+                    "{}: attack {} of the turn is not after the one timed already this turn (P-95)",
                     sentence::DELAY,
                     c.timed_attack()
                 )),
@@ -1492,7 +1492,6 @@ impl Fight {
                 }
             },
         )
-        .map(Some)
     }
 
     /// A yes-or-no decision (dodge, Fate Point): `default`, or decided.

@@ -403,7 +403,7 @@ fn each_attack_of_the_turn_may_be_rushed_or_delayed() {
             rush: false,
         },
     );
-    assert!(why.contains("already timed this turn"), "{why}");
+    assert!(why.contains("timed already this turn (P-95)"), "{why}");
     p.answer(Choice::TimingOf {
         attack: 3,
         delay: 0,
@@ -456,4 +456,65 @@ fn a_failed_behaviour_roll_lets_the_player_choose_what_the_trait_allows() {
         return;
     }
     panic!("40 seeds gave no failed roll");
+}
+
+/// For every kind of decision, by another way than the examples above:
+/// over fights of the example sides played by persons at random, every
+/// option a decision rules out is refused with the sentence it was ruled
+/// out by (and changes nothing), and every option it offers is accepted
+/// (the playouts check that too). So what is offered is exactly what the
+/// rules take (P-89). The kinds whose ruled-out options were tried are
+/// counted: each kind that rules anything out must have been met.
+#[test]
+fn every_option_ruled_out_is_refused_with_its_sentence() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls/");
+    let read = |p: &str| std::fs::read_to_string(format!("{root}{p}")).unwrap();
+    let settings = [
+        ("duel/knight.toml", "duel/brigand.toml", 3),
+        ("skirmish/party.toml", "skirmish/goblins.toml", 4),
+        ("archers/left.toml", "archers/right.toml", 12),
+    ];
+    let mut tried: std::collections::BTreeMap<&'static str, usize> = Default::default();
+    for (a, b, distance) in settings {
+        let (a, b) = (read(a), read(b));
+        for seed in 0..6u64 {
+            let fight = Fight::new(
+                [super::side(&a), super::side(&b)],
+                nutshell_mls::FightOptions {
+                    distance,
+                    max_turns: 12,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let n = fight.fighters().len();
+            let mut p = Play::new(fight, vec![Controller::Person; n]);
+            let mut dice = Seeded::new(seed);
+            let mut k = seed as usize;
+            loop {
+                let d = match p.advance(&mut dice).unwrap() {
+                    Next::Decide(d) => d,
+                    Next::Step(nutshell_mls::Progress::Over(_)) => break,
+                    Next::Step(_) => continue,
+                };
+                for r in d.ruled_out.iter().take(3) {
+                    let why = refused(&mut p, r.choice.clone());
+                    assert!(
+                        why.contains(&r.why),
+                        "{:?} {}: refused with {why:?}, ruled out with {:?}",
+                        d.kind,
+                        r.choice,
+                        r.why
+                    );
+                    *tried.entry(d.kind.slug()).or_default() += 1;
+                }
+                k = k.wrapping_mul(31).wrapping_add(7);
+                let pick = d.options[k % d.options.len()].choice.clone();
+                p.answer(pick).unwrap();
+            }
+        }
+    }
+    for kind in ["set-action", "target", "timing", "movement", "reload"] {
+        assert!(tried.contains_key(kind), "no ruled-out {kind} tried: {tried:?}");
+    }
 }
