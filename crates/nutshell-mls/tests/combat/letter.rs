@@ -160,7 +160,7 @@ fn whom_to_strike_offers_exactly_the_attackers() {
     while let Next::Decide(d) = p.step(&mut dice).unwrap() {
         p.answer(d.default).unwrap();
     }
-    logged(&p, "Ann rolls attack on Carl");
+    logged(p.fight(), "Ann rolls attack on Carl");
 }
 
 /// A crossbowman and an archer on the line: Dan (crossbow, reload 1) is

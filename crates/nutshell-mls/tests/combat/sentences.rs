@@ -224,7 +224,7 @@ fn every_sentence_of_the_combat_chapter_is_in_the_table() {
 /// The check catches what it is for: a sentence dropped, a test renamed.
 #[test]
 fn the_sentence_check_fails_on_a_missing_sentence_or_test() {
-    let text = "Set Actions:\nOne sentence here. Another one (with a bracket.) Last.\nBehaviour.\nAt the end.\n";
+    let text = "Set Actions:\nOne sentence here. Another one (with a bracket.) Last.\nBehaviour.\nAt the very end of it all, a sentence.\n";
     let s = sentences(text);
     assert_eq!(
         s.iter().map(|(_, x)| x.as_str()).collect::<Vec<_>>(),
@@ -232,7 +232,7 @@ fn the_sentence_check_fails_on_a_missing_sentence_or_test() {
             "One sentence here.",
             "Another one (with a bracket.)",
             "Last.",
-            "At the end."
+            "At the very end of it all, a sentence."
         ]
     );
     assert_eq!(s[3].0, "Behaviour");
