@@ -915,7 +915,9 @@ impl Fight {
                 let points: Vec<(u32, Option<Pose>, i64)> =
                     route.iter().map(|&(mp, p)| (mp, Some(p), 0)).collect();
                 self.fighters[i].route = route;
-                self.choose_shot_point(i, &points)?;
+                // The point of the move to shoot from is asked when the
+                // rounds begin (P-94).
+                self.fighters[i].move_points = points;
             }
             Action::Flee => {
                 self.fighters[i].broke_off = false;

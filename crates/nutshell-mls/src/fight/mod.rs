@@ -223,6 +223,10 @@ pub struct Fighter {
     /// the line); mls, *Move and Shoot*: "he may attack in any single round
     /// from any point during his movement".
     shot_point: Option<(usize, Option<Pose>, i64)>,
+    /// The points of this turn's Move and Shoot move (movement points spent,
+    /// the pose on the map, the position on the line), from which a person
+    /// chooses his shot's when the rounds begin (P-94).
+    move_points: Vec<(u32, Option<Pose>, i64)>,
 }
 
 impl Fighter {
@@ -462,6 +466,7 @@ impl Fight {
                     shot_by: Vec::new(),
                     held: None,
                     shot_point: None,
+                    move_points: Vec::new(),
                     pose: None,
                     route: Vec::new(),
                     shot_arc: None,

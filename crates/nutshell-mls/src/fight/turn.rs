@@ -29,6 +29,7 @@ impl Fight {
             f.attacked = false;
             f.route.clear();
             f.shot_point = None;
+            f.move_points.clear();
             f.shot_arc = None;
         }
         if self.turn == 1 {
@@ -307,8 +308,9 @@ impl Fight {
                             )
                         }
                     });
-                    // A person may shoot from any point of the move (P-94).
-                    self.choose_shot_point(i, &points)?;
+                    // A person may shoot from any point of the move,
+                    // asked when the rounds begin (P-94).
+                    self.fighters[i].move_points = points;
                 }
             }
             Action::Pursue => {
@@ -377,6 +379,16 @@ impl Fight {
     /// Schedules `i`'s attacks for the turn (RULING M-4) from its set action,
     /// or, on the other side's turn, from where it stands.
     pub(super) fn schedule(&mut self, i: usize, active: usize) -> Result<(), FightError> {
+        // "During the Rounds portion ... he may attack in any single round
+        // from any point during his movement": a person's Move and Shoot
+        // chooses the point now, the moves of his side made (P-94).
+        if self.fighters[i].side == active
+            && self.fighters[i].action == Some(Action::MoveAndShoot)
+            && self.fighters[i].move_points.len() > 1
+        {
+            let points = std::mem::take(&mut self.fighters[i].move_points);
+            self.choose_shot_point(i, &points)?;
+        }
         let adjacent = self.engaged(i);
         let f = &self.fighters[i];
         let tactic = &f.sheet.tactic;
