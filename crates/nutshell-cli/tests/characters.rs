@@ -331,55 +331,55 @@ fn new_from_a_file_writes_a_sheet_that_fights() {
 
 /// The answers of `new_asks_step_by_step` up to the first weapon.
 const STEP_BY_STEP: &[&str] = &[
-        "Tess", // name
-        "",     // race: human
-        "19",   // age: 62 CPs
-        "5",    // strength 5: refused (RAv+3)
-        "4",    // strength
-        "4",
-        "4", // body, size: a third +2 ...
-        "2",
-        "2",
-        "2",
-        "2",
-        "2", // dexterity .. awareness
-        // refused as a whole: 3 traits at +2; again:
-        "4",
-        "4",
-        "2",
-        "2",
-        "2",
-        "2",
-        "2",
-        "2",
-        "",      // no negative trait
-        "guard", // occupation
-        "strength+body",
-        "5", // level 5: refused
-        "0",
-        "sword", // a secondary trait
-        "trained",
-        "dexterity",
-        "2",
-        "",   // done
-        "17", // chaste/lustful 17: refused
-        "16",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "roll",
-        "1",     // one Fate Point bought
-        "n",     // no magic
+    "Tess", // name
+    "",     // race: human
+    "19",   // age: 62 CPs
+    "5",    // strength 5: refused (RAv+3)
+    "4",    // strength
+    "4",
+    "4", // body, size: a third +2 ...
+    "2",
+    "2",
+    "2",
+    "2",
+    "2", // dexterity .. awareness
+    // refused as a whole: 3 traits at +2; again:
+    "4",
+    "4",
+    "2",
+    "2",
+    "2",
+    "2",
+    "2",
+    "2",
+    "",      // no negative trait
+    "guard", // occupation
+    "strength+body",
+    "5", // level 5: refused
+    "0",
+    "sword", // a secondary trait
+    "trained",
+    "dexterity",
+    "2",
+    "",   // done
+    "17", // chaste/lustful 17: refused
+    "16",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "roll",
+    "1", // one Fate Point bought
+    "n", // no magic
 ];
 
 #[test]
@@ -501,9 +501,7 @@ fn new_asks_a_weapons_kind_and_range_and_offers_to_save() {
             "",        // no reloading
             "sword",   // another weapon
             "",        // melee
-            "sword",
-            "7",
-            "", // no other weapon
+            "sword", "7", "", // no other weapon
         ]
         .map(String::from),
     );
@@ -521,18 +519,37 @@ fn new_asks_a_weapons_kind_and_range_and_offers_to_save() {
     assert!(err.contains("  sort (bow, thrown, or other such as a crossbow or gun, which also shoots to the right) [bow]: sling\n  refused: bow, thrown or other"), "{err}");
     assert!(err.contains("mls, Range: \"Each weapon has a range according to its type and often the Strength of the user\""), "{err}");
     assert!(err.contains("  range in squares (1 to 1000, such as 20): 0\n  refused: a range from 1 to 1000 squares"), "{err}");
-    assert!(err.contains("Another weapon (a name such as bow; nothing when done)"), "{err}");
-    assert!(err.contains("Save the sheet to a file (a new file name such as ada.toml; nothing to print it here)"), "{err}");
-    assert!(err.contains("exists: a sheet is never overwritten by `new`"), "{err}");
+    assert!(
+        err.contains("Another weapon (a name such as bow; nothing when done)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "Save the sheet to a file (a new file name such as ada.toml; nothing to print it here)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("exists: a sheet is never overwritten by `new`"),
+        "{err}"
+    );
     assert!(err.contains(&format!("wrote {}", file.display())), "{err}");
     // Saved, the sheet is not printed.
-    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let sheet = std::fs::read_to_string(&file).unwrap();
     assert!(
-        sheet.contains("name = \"bow\"\nskill = \"sword\"\ndam = 5\nkind = \"missile\"\nrange = 25"),
+        sheet
+            .contains("name = \"bow\"\nskill = \"sword\"\ndam = 5\nkind = \"missile\"\nrange = 25"),
         "{sheet}"
     );
-    assert!(sheet.contains("name = \"sword\"\nskill = \"sword\"\ndam = 7"), "{sheet}");
+    assert!(
+        sheet.contains("name = \"sword\"\nskill = \"sword\"\ndam = 7"),
+        "{sheet}"
+    );
     assert_eq!(std::fs::read_to_string(&taken).unwrap(), "not a sheet");
     // The saved sheet fights, and shoots with its bow.
     nutshell()

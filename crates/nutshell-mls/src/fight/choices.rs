@@ -375,10 +375,9 @@ impl Fight {
                 return Ok(instead);
             }
             let mut ask = self.set_action_ask(i, false, instead);
-            let (allowed, barred): (Vec<Opt>, Vec<Opt>) =
-                std::mem::take(&mut ask.options).into_iter().partition(|o| {
-                    trait_against(&o.choice).is_none_or(|(t, _)| !against.contains(&t))
-                });
+            let (allowed, barred): (Vec<Opt>, Vec<Opt>) = std::mem::take(&mut ask.options)
+                .into_iter()
+                .partition(|o| trait_against(&o.choice).is_none_or(|(t, _)| !against.contains(&t)));
             ask.options = allowed;
             ask.ruled_out.extend(barred.into_iter().map(|o| RuledOut {
                 why: format!(
@@ -1023,21 +1022,21 @@ impl Fight {
         let named: Vec<Choice> = others.iter().map(|r| r.choice.clone()).collect();
         others.extend(
             self.standing_enemies(i)
-            .into_iter()
-            .filter(|j| !candidates.contains(j))
-            .filter(|&j| !named.contains(&Choice::Target(self.name(j).to_string())))
-            .map(|j| RuledOut {
-                choice: Choice::Target(self.name(j).to_string()),
-                why: if shooting {
-                    format!("{}: {:?} cannot be shot now", sentence::SHOOT, self.name(j))
-                } else {
-                    format!(
-                        "{}: {:?} cannot be struck now",
-                        sentence::CLOSE,
-                        self.name(j)
-                    )
-                },
-            }),
+                .into_iter()
+                .filter(|j| !candidates.contains(j))
+                .filter(|&j| !named.contains(&Choice::Target(self.name(j).to_string())))
+                .map(|j| RuledOut {
+                    choice: Choice::Target(self.name(j).to_string()),
+                    why: if shooting {
+                        format!("{}: {:?} cannot be shot now", sentence::SHOOT, self.name(j))
+                    } else {
+                        format!(
+                            "{}: {:?} cannot be struck now",
+                            sentence::CLOSE,
+                            self.name(j)
+                        )
+                    },
+                }),
         );
         let question = format!(
             "{}: whom to {} this round",
@@ -1108,10 +1107,10 @@ impl Fight {
             .unwrap_or_default();
         let apply = |_: &Self, c: &Choice| -> Result<(Mode, bool), String> {
             match c {
-            Choice::Attack(m) => Ok((*m, false)),
-            // "He makes a normal attack, but if successful does no damage."
-            Choice::BreakOff => Ok((Mode::Normal, true)),
-            _ => Err("the answer is not a way to attack".into()),
+                Choice::Attack(m) => Ok((*m, false)),
+                // "He makes a normal attack, but if successful does no damage."
+                Choice::BreakOff => Ok((Mode::Normal, true)),
+                _ => Err("the answer is not a way to attack".into()),
             }
         };
         let mut mode = self.decide(
@@ -1162,9 +1161,10 @@ impl Fight {
                 };
                 break;
             }
-            let (allowed, barred): (Vec<Opt>, Vec<Opt>) = all.iter().cloned().partition(|o| {
-                trait_against(&o.choice).is_none_or(|(t, _)| !against.contains(&t))
-            });
+            let (allowed, barred): (Vec<Opt>, Vec<Opt>) = all
+                .iter()
+                .cloned()
+                .partition(|o| trait_against(&o.choice).is_none_or(|(t, _)| !against.contains(&t)));
             let ruled_out = barred
                 .into_iter()
                 .map(|o| RuledOut {

@@ -12,8 +12,8 @@ use super::choices::sentence;
 use super::decide::{Ask, Choice, Controller, Kind, Opt, RuledOut};
 use super::{Action, Fight};
 use crate::body::Location;
-use crate::map::Pose;
 use crate::error::FightError;
+use crate::map::Pose;
 use crate::sheet::Mode;
 
 impl Fight {
@@ -393,12 +393,14 @@ impl Fight {
                 default: Choice::ShotAt(last),
             },
             |_, c| match c {
-                Choice::ShotAt(mp) => points.iter().find(|p| p.0 == *mp).copied().ok_or_else(|| {
-                    format!(
-                        "{}: no point of the move is {mp} movement point(s) along it",
-                        sentence::MOVE_AND_SHOOT
-                    )
-                }),
+                Choice::ShotAt(mp) => {
+                    points.iter().find(|p| p.0 == *mp).copied().ok_or_else(|| {
+                        format!(
+                            "{}: no point of the move is {mp} movement point(s) along it",
+                            sentence::MOVE_AND_SHOOT
+                        )
+                    })
+                }
                 _ => Err("the answer is not a point of the move".into()),
             },
         )?;

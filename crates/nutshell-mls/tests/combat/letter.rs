@@ -69,9 +69,11 @@ fn a_character_attacked_strikes_only_an_enemy_attacking_him() {
         let log = text(p.fight());
         for (round, whom) in [(1, "Bob"), (2, "Carl"), (3, "Bob"), (4, "Carl")] {
             // Unless someone fell before.
-            if p.fight().log().iter().any(|l| {
-                l.turn == 1 && l.round < round && l.text.contains("falls unconscious")
-            }) {
+            if p.fight()
+                .log()
+                .iter()
+                .any(|l| l.turn == 1 && l.round < round && l.text.contains("falls unconscious"))
+            {
                 break;
             }
             assert!(
@@ -150,7 +152,8 @@ fn whom_to_strike_offers_exactly_the_attackers() {
         .find(|r| r.choice == Choice::Target("Dan".into()))
         .expect("Dan ruled out");
     assert!(
-        dan.why.contains("can only attack another enemy if none are attacking him"),
+        dan.why
+            .contains("can only attack another enemy if none are attacking him"),
         "{}",
         dan.why
     );
@@ -264,8 +267,14 @@ fn a_move_and_shoot_shoots_from_the_point_chosen() {
         "{log}"
     );
     assert!(log.contains("Cara attacks in round(s) [1]"), "{log}");
-    assert!(log.contains("[t1 r1] 9 squares with a range of 4: -2"), "{log}");
-    assert!(log.contains("[t1 r1] Cara rolls shot (bow) at Bob"), "{log}");
+    assert!(
+        log.contains("[t1 r1] 9 squares with a range of 4: -2"),
+        "{log}"
+    );
+    assert!(
+        log.contains("[t1 r1] Cara rolls shot (bow) at Bob"),
+        "{log}"
+    );
     assert_eq!(who(p.fight(), "Cara").position, 3);
 }
 
@@ -307,11 +316,8 @@ fn an_engine_foregoer_rolls_only_when_attacked() {
     let ann = combatant("Ann", 10, 6, 30, "tactic = { mode = \"forego\" }");
     let bob = combatant("Bob", 4, 4, 30, "");
     for seed in 0..30 {
-        let mut f = Fight::new(
-            [super::side(&ann), super::side(&bob)],
-            options_on(None, 1),
-        )
-        .unwrap();
+        let mut f =
+            Fight::new([super::side(&ann), super::side(&bob)], options_on(None, 1)).unwrap();
         f.run(&mut Seeded::new(seed)).unwrap();
         for l in f.log() {
             if l.text.starts_with("Ann rolls attack") {
@@ -441,7 +447,10 @@ fn a_failed_behaviour_roll_lets_the_player_choose_what_the_trait_allows() {
         assert!(!labels(&d).contains(&"Flee"), "{:?}", labels(&d));
         assert_eq!(labels(&d).len(), first - 1);
         let why = refused(&mut p, Choice::Action(Action::Flee));
-        assert!(why.contains("he behaves as the trait has it (P-96)"), "{why}");
+        assert!(
+            why.contains("he behaves as the trait has it (P-96)"),
+            "{why}"
+        );
         p.answer(Choice::Action(Action::Respond)).unwrap();
         while let Next::Decide(d) = p.step(&mut dice).unwrap() {
             p.answer(d.default).unwrap();
@@ -515,6 +524,9 @@ fn every_option_ruled_out_is_refused_with_its_sentence() {
         }
     }
     for kind in ["set-action", "target", "timing", "movement", "reload"] {
-        assert!(tried.contains_key(kind), "no ruled-out {kind} tried: {tried:?}");
+        assert!(
+            tried.contains_key(kind),
+            "no ruled-out {kind} tried: {tried:?}"
+        );
     }
 }

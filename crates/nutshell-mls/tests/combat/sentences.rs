@@ -46,7 +46,13 @@ fn split(paragraph: &str) -> Vec<String> {
                     .get(next)
                     .is_some_and(|&c| c.is_ascii_uppercase() || c == '"' || c == '(')
             {
-                out.push(chars[start..end].iter().collect::<String>().trim().to_string());
+                out.push(
+                    chars[start..end]
+                        .iter()
+                        .collect::<String>()
+                        .trim()
+                        .to_string(),
+                );
                 start = next;
                 i = next;
                 continue;
@@ -144,11 +150,7 @@ fn rows(table: &str) -> Vec<Row> {
     table
         .lines()
         .filter(|l| {
-            l.starts_with("| ")
-                && l[2..]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_ascii_digit())
+            l.starts_with("| ") && l[2..].chars().next().is_some_and(|c| c.is_ascii_digit())
         })
         .map(|l| {
             let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
@@ -188,7 +190,10 @@ fn every_sentence_of_the_combat_chapter_is_in_the_table() {
     let rows = rows(&table);
     for (k, (heading, sentence)) in sentences.iter().enumerate() {
         let row = rows.get(k).unwrap_or_else(|| {
-            panic!("sentence {} ({heading}) is missing from the table: {sentence:?}", k + 1)
+            panic!(
+                "sentence {} ({heading}) is missing from the table: {sentence:?}",
+                k + 1
+            )
         });
         assert_eq!(
             &row.sentence,
@@ -198,7 +203,11 @@ fn every_sentence_of_the_combat_chapter_is_in_the_table() {
             k + 1
         );
     }
-    assert_eq!(rows.len(), sentences.len(), "rows beyond the chapter's sentences");
+    assert_eq!(
+        rows.len(),
+        sentences.len(),
+        "rows beyond the chapter's sentences"
+    );
     let tests = test_functions();
     for row in &rows {
         for t in &row.tests {
