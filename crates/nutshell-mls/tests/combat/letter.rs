@@ -530,3 +530,51 @@ fn every_option_ruled_out_is_refused_with_its_sentence() {
         );
     }
 }
+
+/// mls, Move and Shoot, on the map (P-94): Cara walks A2 to D2 (3 MP) and
+/// shoots from B2, the square her 1st movement point reached: in round 1,
+/// 8 squares from Bob (range 4: -1), not from D2 in round 3.
+#[test]
+fn a_move_and_shoot_on_the_map_shoots_from_the_square_chosen() {
+    let cara = "[[combatant]]\nname = \"Cara\"\nthp = 60\ntraits = { agility = 2 }\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 2, kind = \"missile\", range = 4 }]\n";
+    let bob = combatant("Bob", 6, 4, 60, "tactic = { turn_action = \"pray\" }");
+    let map = super::decisions::map_text(
+        &["..........", "..........", ".........."],
+        &[("Cara", "A2", "east"), ("Bob", "J2", "west")],
+    );
+    let mut p = play(cara, &bob, options_on(Some(&map), 1), &["Cara"]);
+    let mut dice = Seeded::new(2);
+    let d = until(&mut p, &mut dice, "Cara", Kind::SetAction).unwrap();
+    assert!(labels(&d).contains(&"Move and Shoot"), "{:?}", labels(&d));
+    p.answer(Choice::Action(Action::MoveAndShoot)).unwrap();
+    let d = next_decision(&mut p, &mut dice);
+    assert_eq!(d.kind, Kind::Movement);
+    p.answer(Choice::Path(vec!["D2".into()])).unwrap();
+    let d = next_decision(&mut p, &mut dice);
+    assert_eq!(d.kind, Kind::ShotPoint, "{}", text(p.fight()));
+    assert_eq!(
+        labels(&d),
+        [
+            "from A2 after 0 MP: round 1",
+            "from B2 after 1 MP: round 1",
+            "from C2 after 2 MP: round 2",
+            "from D2 after 3 MP: round 3"
+        ]
+    );
+    p.answer(Choice::ShotAt(1)).unwrap();
+    play_through(&mut p, &mut dice, 1);
+    let log = text(p.fight());
+    assert!(
+        log.contains("Cara will shoot from B2 (1 MP along the move) in round 1"),
+        "{log}"
+    );
+    assert!(log.contains("Cara attacks in round(s) [1]"), "{log}");
+    assert!(
+        log.contains("[t1 r1] 8 squares with a range of 4: -1"),
+        "{log}"
+    );
+    assert!(
+        log.contains("[t1 r1] Cara rolls shot (bow) at Bob"),
+        "{log}"
+    );
+}
