@@ -10,7 +10,7 @@ use nutshell_mls::character::race::{RACES, Race};
 use nutshell_mls::character::validate::{to_toml, validate};
 use nutshell_mls::character::{Age, Negative, Occupation, Secondary};
 use nutshell_mls::dice::Dice;
-use nutshell_mls::sheet::{Traits, Weapon};
+use nutshell_mls::sheet::{Launcher, Traits, Weapon, WeaponKind};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
@@ -26,20 +26,20 @@ pub(crate) fn new(args: &NewArgs) -> Result<(), Failure> {
         )));
     }
     let mut source = args.source.source()?;
+    let stdin = std::io::stdin();
+    // Questions only when neither a file of choices nor flags give them.
+    let mut asker = (args.from.is_none() && args.name.is_none()).then(|| Asker {
+        echo: !std::io::IsTerminal::is_terminal(&stdin),
+        input: stdin.lock(),
+        err: anstream::stderr(),
+    });
     let choices = if let Some(path) = &args.from {
         let text = read(path)?;
         Choices::parse(&path.display().to_string(), &text).map_err(bad)?
-    } else if args.name.is_some() {
-        choices_from_flags(args)?
+    } else if let Some(ask) = asker.as_mut() {
+        interactive(ask)?
     } else {
-        let stdin = std::io::stdin();
-        let echo = !std::io::IsTerminal::is_terminal(&stdin);
-        let mut ask = Asker {
-            input: stdin.lock(),
-            err: anstream::stderr(),
-            echo,
-        };
-        interactive(&mut ask)?
+        choices_from_flags(args)?
     };
     let mut dice = Dice::new(source.dice());
     let sheet = generation::generate(&choices, &mut dice).map_err(bad)?;
@@ -86,7 +86,16 @@ pub(crate) fn new(args: &NewArgs) -> Result<(), Failure> {
         ))
     })?;
     let header = "# An MLS character sheet (docs/mls/characters.md); it also fights: nutshell mls fight THIS OTHER\n";
-    match &args.out {
+    // Asked, the builder ends by offering to save the sheet: a newcomer
+    // does not know `--out` beforehand.
+    let out = match (&args.out, asker.as_mut()) {
+        (Some(path), _) => Some(path.clone()),
+        // Answers that end before this question (piped ones written for
+        // the builder before it asked it) print the sheet, as it did.
+        (None, Some(ask)) => save_where(ask).unwrap_or(None),
+        (None, None) => None,
+    };
+    match &out {
         Some(path) => {
             crate::files::write_atomic(path, &format!("{header}{text}"))?;
             let _ = writeln!(anstream::stderr(), "wrote {}", path.display());
@@ -107,6 +116,112 @@ pub(crate) fn new(args: &NewArgs) -> Result<(), Failure> {
         let _ = writeln!(anstream::stderr(), "{w}");
     }
     Ok(())
+}
+
+/// The file to save an asked-for sheet to, or none to print it.
+fn save_where<R: BufRead, W: Write>(
+    a: &mut Asker<R, W>,
+) -> Result<Option<std::path::PathBuf>, Failure> {
+    a.ask(
+        "Save the sheet to a file (a new file name such as ada.toml; nothing to print it here)",
+        Some(""),
+        |s| {
+            if s.is_empty() {
+                return Ok(None);
+            }
+            let path = std::path::PathBuf::from(s);
+            if path.exists() {
+                Err(format!(
+                    "{s} exists: a sheet is never overwritten by `new`; choose another name"
+                ))
+            } else {
+                Ok(Some(path))
+            }
+        },
+    )
+}
+
+/// mls, *Range*: "Each weapon has a range according to its type and often
+/// the Strength of the user": the text gives no table of ranges, so the
+/// player gives it.
+const RANGE_NOTE: &str = "  mls, Range: \"Each weapon has a range according to its type and often the Strength of the user\" (the text gives no table: give the weapon's range in squares; beyond it each increment begun costs -1)";
+
+/// One weapon from questions: its kind (melee or missile), skill and Dam,
+/// and for a missile weapon its sort, range and reloading.
+fn ask_weapon<R: BufRead, W: Write>(
+    a: &mut Asker<R, W>,
+    name: String,
+    skills: &[String],
+    default_skill: &str,
+) -> Result<Weapon, Failure> {
+    let kind = a.ask("  kind (melee or missile)", Some("melee"), |s| {
+        match s.to_ascii_lowercase().as_str() {
+            "melee" | "m" => Ok(WeaponKind::Melee),
+            "missile" | "ranged" | "r" => Ok(WeaponKind::Missile),
+            _ => Err("melee (a close-combat weapon) or missile (a bow, a sling, a thrown weapon, a crossbow, a gun)".into()),
+        }
+    })?;
+    let skill = a.ask(
+        &format!("  used with ({})", skills.join(", ")),
+        Some(default_skill),
+        |s| {
+            if skills.iter().any(|k| k == s) {
+                Ok(s.to_string())
+            } else {
+                Err(format!("not one of {}", skills.join(", ")))
+            }
+        },
+    )?;
+    let dam = a.ask("  Dam (0 to 1000, such as 8)", None, |s| {
+        s.parse::<i64>()
+            .ok()
+            .filter(|d| (0..=1000).contains(d))
+            .ok_or_else(|| "a Dam from 0 to 1000".to_string())
+    })?;
+    let (range, missile, reload) = if kind == WeaponKind::Missile {
+        let sort = a.ask(
+            "  sort (bow, thrown, or other such as a crossbow or gun, which also shoots to the right)",
+            Some("bow"),
+            |s| match s.to_ascii_lowercase().as_str() {
+                "bow" | "b" => Ok(Launcher::Bow),
+                "thrown" | "t" => Ok(Launcher::Thrown),
+                "other" | "o" | "crossbow" | "gun" => Ok(Launcher::Other),
+                _ => Err("bow, thrown or other".into()),
+            },
+        )?;
+        a.say(RANGE_NOTE);
+        let range = a.ask("  range in squares (1 to 1000, such as 20)", None, |s| {
+            s.parse::<i64>()
+                .ok()
+                .filter(|r| (1..=1000).contains(r))
+                .ok_or_else(|| "a range from 1 to 1000 squares".to_string())
+        })?;
+        let reload = a.ask(
+            "  attacks spent reloading after each shot (0 to 10, such as 1 for a crossbow)",
+            Some("0"),
+            |s| {
+                s.parse::<u32>()
+                    .ok()
+                    .filter(|r| *r <= 10)
+                    .ok_or_else(|| "a number of attacks from 0 to 10".to_string())
+            },
+        )?;
+        (Some(range), Some(sort), reload)
+    } else {
+        (None, None, 0)
+    };
+    Ok(Weapon {
+        name,
+        skill,
+        dam,
+        kind,
+        range,
+        reload,
+        prepare: 0,
+        mp: None,
+        spear: false,
+        missile,
+    })
 }
 
 fn split_kv<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str), Failure> {
@@ -601,42 +716,18 @@ fn interactive<R: BufRead, W: Write>(a: &mut Asker<R, W>) -> Result<Choices, Fai
     let mut skills: Vec<String> = vec![oname.clone()];
     skills.extend(secondary.keys().cloned());
     let mut weapons = Vec::new();
-    a.say("A weapon to fight with (empty name for none).");
-    let wname = a.ask(
-        "Weapon (a name such as sword; nothing for none)",
-        Some(""),
-        |s| Ok(s.to_string()),
-    )?;
-    if !wname.is_empty() {
-        let skill = a.ask(
-            &format!("  used with ({})", skills.join(", ")),
-            Some(&oname),
-            |s| {
-                if skills.iter().any(|k| k == s) {
-                    Ok(s.to_string())
-                } else {
-                    Err(format!("not one of {}", skills.join(", ")))
-                }
-            },
-        )?;
-        let dam = a.ask("  Dam (0 to 1000, such as 8)", None, |s| {
-            s.parse::<i64>()
-                .ok()
-                .filter(|d| (0..=1000).contains(d))
-                .ok_or_else(|| "a Dam from 0 to 1000".to_string())
-        })?;
-        weapons.push(Weapon {
-            name: wname,
-            skill,
-            dam,
-            kind: Default::default(),
-            range: None,
-            reload: 0,
-            prepare: 0,
-            mp: None,
-            spear: false,
-            missile: None,
-        });
+    a.say("Weapons to fight with, one at a time (an empty name when done).");
+    loop {
+        let question = if weapons.is_empty() {
+            "Weapon (a name such as sword; nothing for none)"
+        } else {
+            "Another weapon (a name such as bow; nothing when done)"
+        };
+        let wname = a.ask(question, Some(""), |s| Ok(s.to_string()))?;
+        if wname.is_empty() {
+            break;
+        }
+        weapons.push(ask_weapon(a, wname, &skills, &oname)?);
     }
     Ok(Choices {
         name,

@@ -329,6 +329,59 @@ fn new_from_a_file_writes_a_sheet_that_fights() {
         .stdout(predicate::str::contains("Brana"));
 }
 
+/// The answers of `new_asks_step_by_step` up to the first weapon.
+const STEP_BY_STEP: &[&str] = &[
+    "Tess", // name
+    "",     // race: human
+    "19",   // age: 62 CPs
+    "5",    // strength 5: refused (RAv+3)
+    "4",    // strength
+    "4",
+    "4", // body, size: a third +2 ...
+    "2",
+    "2",
+    "2",
+    "2",
+    "2", // dexterity .. awareness
+    // refused as a whole: 3 traits at +2; again:
+    "4",
+    "4",
+    "2",
+    "2",
+    "2",
+    "2",
+    "2",
+    "2",
+    "",      // no negative trait
+    "guard", // occupation
+    "strength+body",
+    "5", // level 5: refused
+    "0",
+    "sword", // a secondary trait
+    "trained",
+    "dexterity",
+    "2",
+    "",   // done
+    "17", // chaste/lustful 17: refused
+    "16",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "roll",
+    "1", // one Fate Point bought
+    "n", // no magic
+];
+
 #[test]
 fn new_asks_step_by_step() {
     let answers = [
@@ -382,8 +435,10 @@ fn new_asks_step_by_step() {
         "1",     // one Fate Point bought
         "n",     // no magic
         "sword", // weapon
+        "melee", // its kind
         "sword",
         "7",
+        "", // no other weapon
     ];
     let input = answers.join("\n") + "\n";
     let out = nutshell()
@@ -415,6 +470,103 @@ fn new_asks_step_by_step() {
         text.contains("name = \"sword\"\nskill = \"sword\"\ndam = 7"),
         "{text}"
     );
+}
+
+/// Issue 35, the character builder: a weapon's kind is asked (melee or
+/// missile); a missile weapon's sort, range (mls, *Range*: "Each weapon has
+/// a range according to its type and often the Strength of the user"; the
+/// text has no table, so it is asked in squares) and reloading are asked;
+/// and the builder ends by offering to save the sheet to a file, which is
+/// then a combatant that shoots.
+#[test]
+fn new_asks_a_weapons_kind_and_range_and_offers_to_save() {
+    let dir = std::env::temp_dir().join(format!("nutshell-new-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tess.toml");
+    let taken = dir.join("taken.toml");
+    std::fs::write(&taken, "not a sheet").unwrap();
+    let mut answers: Vec<String> = STEP_BY_STEP.iter().map(|s| s.to_string()).collect();
+    answers.extend(
+        [
+            "bow",     // a weapon
+            "arrows",  // its kind: refused (melee or missile)
+            "missile", // its kind
+            "sword",   // used with
+            "5",       // Dam
+            "sling",   // its sort: refused
+            "",        // bow
+            "0",       // range 0: refused
+            "25",      // range in squares
+            "",        // no reloading
+            "sword",   // another weapon
+            "",        // melee
+            "sword", "7", "", // no other weapon
+        ]
+        .map(String::from),
+    );
+    answers.push(taken.display().to_string()); // exists: refused
+    answers.push(file.display().to_string());
+    let input = answers.join("\n") + "\n";
+    let out = nutshell()
+        .args(["mls", "character", "new", "--faces", "4,4,4,5,5,5,5"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("  kind (melee or missile) [melee]: arrows\n  refused: melee (a close-combat weapon) or missile"), "{err}");
+    assert!(err.contains("  sort (bow, thrown, or other such as a crossbow or gun, which also shoots to the right) [bow]: sling\n  refused: bow, thrown or other"), "{err}");
+    assert!(err.contains("mls, Range: \"Each weapon has a range according to its type and often the Strength of the user\""), "{err}");
+    assert!(err.contains("  range in squares (1 to 1000, such as 20): 0\n  refused: a range from 1 to 1000 squares"), "{err}");
+    assert!(
+        err.contains("Another weapon (a name such as bow; nothing when done)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "Save the sheet to a file (a new file name such as ada.toml; nothing to print it here)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("exists: a sheet is never overwritten by `new`"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("wrote {}", file.display())), "{err}");
+    // Saved, the sheet is not printed.
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let sheet = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        sheet
+            .contains("name = \"bow\"\nskill = \"sword\"\ndam = 5\nkind = \"missile\"\nrange = 25"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("name = \"sword\"\nskill = \"sword\"\ndam = 7"),
+        "{sheet}"
+    );
+    assert_eq!(std::fs::read_to_string(&taken).unwrap(), "not a sheet");
+    // The saved sheet fights, and shoots with its bow.
+    nutshell()
+        .args([
+            "mls",
+            "fight",
+            &file.display().to_string(),
+            "examples/mls/duel/brigand.toml",
+            "--distance",
+            "12",
+            "--seed",
+            "3",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Tess rolls shot"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

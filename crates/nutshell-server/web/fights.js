@@ -150,6 +150,10 @@ export function choiceWords(kind, choice) {
   if ("timing" in choice) return timingWords(choice.timing);
   if ("timing-of" in choice) return timingWords(choice["timing-of"], choice["timing-of"].attack);
   if ("aim" in choice) return choice.aim === "chest" ? "the chest (not aimed)" : `aims at the ${choice.aim}`;
+  if ("shot-at" in choice) {
+    const n = choice["shot-at"];
+    return n ? `shoots after ${n} movement point${n === 1 ? "" : "s"} of the move` : "shoots before moving";
+  }
   if ("squares" in choice) {
     const n = choice.squares;
     if (!n) return "stays";

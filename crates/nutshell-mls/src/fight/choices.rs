@@ -29,6 +29,10 @@ pub mod sentence {
     /// Cast.
     pub const CAST: &str =
         "mls, Offensive Spells; Who May Cast: \"only a target in the Forward arc can be cast at\"";
+    /// Shoot or Move and Shoot without a weapon that shoots.
+    pub const NO_MISSILE: &str = "mls, Range: \"Each weapon has a range according to its type\": a shot is made with a missile weapon (or a thrown one), and he has none (P-93)";
+    /// Cast without an offensive spell.
+    pub const NO_SPELL: &str = "mls, Offensive Spells: \"Offensive magical spells (fireballs, lightning etc.) are treated as missile weapons\": he has no offensive spell to cast (P-93)";
     /// Move.
     pub const MOVE: &str = "mls, 1. Movement: \"may move up to their Agl+1 in squares\"";
     /// Move and Shoot.
@@ -179,19 +183,16 @@ impl Fight {
                 };
                 if near { Ok(()) } else { Err(sentence::FIGHT) }
             }
+            // "may move normally during the movement portion of his side's
+            // Turn. However regardless of skill he may only make on attack,
+            // in the fifth round": open whether or not an enemy is within
+            // reach of the move (P-92); he attacks in the 5th round if the
+            // move brings him next to one.
             Action::Charge => {
                 if sheet.melee().is_none() {
                     return Err(sentence::CHARGE);
                 }
-                let reach = if self.on_map() {
-                    let budget = self.allowance(i, 1);
-                    self.attack_path(i, budget, &enemies).is_some()
-                } else {
-                    enemies
-                        .iter()
-                        .any(|&j| self.separation(i, j) - 1 <= sheet.movement())
-                };
-                if reach { Ok(()) } else { Err(sentence::CHARGE) }
+                Ok(())
             }
             Action::Shoot | Action::CastOffensiveSpells => {
                 let kind_ok = match action {
@@ -200,6 +201,13 @@ impl Fight {
                     }
                     _ => ranged == Some(WeaponKind::Spell),
                 };
+                if !kind_ok {
+                    return Err(if action == Action::Shoot {
+                        sentence::NO_MISSILE
+                    } else {
+                        sentence::NO_SPELL
+                    });
+                }
                 let why = if action == Action::Shoot {
                     sentence::SHOOT
                 } else {
@@ -210,13 +218,13 @@ impl Fight {
                 } else {
                     !enemies.is_empty()
                 };
-                if kind_ok && sight { Ok(()) } else { Err(why) }
+                if sight { Ok(()) } else { Err(why) }
             }
             Action::MoveAndShoot => {
                 if ranged.is_some() {
                     Ok(())
                 } else {
-                    Err(sentence::MOVE_AND_SHOOT)
+                    Err(sentence::NO_MISSILE)
                 }
             }
             Action::Pursue => {
@@ -319,9 +327,11 @@ impl Fight {
 
     /// mls, Behaviour, for a person's set action (P-87, P-88): Flee!
     /// against Valorous, Fight or Charge against Cowardly, Pursue against
-    /// Merciful. A failed roll leaves him to the trait: the valorous stands
-    /// (the engine's action, or Fight or Respond), the cowardly flees, the
-    /// merciful does not pursue (the engine's action, or Respond).
+    /// Merciful. A failed roll leaves him to the trait: he chooses again
+    /// among the set actions the trait allows (P-96), `instead` (the
+    /// engine's action if the trait allows it, or Fight, Flee! or Respond as
+    /// the trait has it) being the default; a choice that goes against
+    /// another Noticeable trait rolls for it in turn.
     fn behave(
         &mut self,
         i: usize,
@@ -329,23 +339,64 @@ impl Fight {
         default: Action,
         dice: &mut crate::dice::Dice<'_>,
     ) -> Result<Action, FightError> {
-        let instead = match chosen {
-            Action::Flee => {
-                if default != Action::Flee {
-                    default
-                } else if self.action_legal(i, Action::Fight).is_ok() {
-                    Action::Fight
-                } else {
-                    Action::Respond
+        let mut chosen = chosen;
+        let mut against: Vec<&'static str> = Vec::new();
+        loop {
+            let instead = match chosen {
+                Action::Flee => {
+                    if default != Action::Flee {
+                        default
+                    } else if self.action_legal(i, Action::Fight).is_ok() {
+                        Action::Fight
+                    } else {
+                        Action::Respond
+                    }
                 }
+                Action::Fight | Action::Charge => Action::Flee,
+                Action::Pursue if default != Action::Pursue => default,
+                Action::Pursue => Action::Respond,
+                _ => return Ok(chosen),
+            };
+            let Some((name, _)) = trait_against(&Choice::Action(chosen)) else {
+                return Ok(chosen);
+            };
+            if against.contains(&name) {
+                return Ok(chosen);
             }
-            Action::Fight | Action::Charge => Action::Flee,
-            Action::Pursue if default != Action::Pursue => default,
-            Action::Pursue => Action::Respond,
-            _ => return Ok(chosen),
-        };
-        let may = self.against_trait(i, &Choice::Action(chosen), &Choice::Action(instead), dice)?;
-        Ok(if may { chosen } else { instead })
+            let may =
+                self.against_trait(i, &Choice::Action(chosen), &Choice::Action(instead), dice)?;
+            if may {
+                return Ok(chosen);
+            }
+            against.push(name);
+            if self.orders_skip(i, Kind::SetAction) {
+                // Orders written before P-96 name no second choice: the
+                // trait's own.
+                return Ok(instead);
+            }
+            let mut ask = self.set_action_ask(i, false, instead);
+            let (allowed, barred): (Vec<Opt>, Vec<Opt>) = std::mem::take(&mut ask.options)
+                .into_iter()
+                .partition(|o| trait_against(&o.choice).is_none_or(|(t, _)| !against.contains(&t)));
+            ask.options = allowed;
+            ask.ruled_out.extend(barred.into_iter().map(|o| RuledOut {
+                why: format!(
+                    "{}: the roll against his Noticeable {} failed: he behaves as the trait has it (P-96)",
+                    sentence::BEHAVIOUR,
+                    trait_against(&o.choice).map_or("", |(t, _)| t)
+                ),
+                choice: o.choice,
+            }));
+            ask.question = format!(
+                "{}: the roll failed, so {} behaves as his {name} has it: a set action it allows",
+                self.name(i),
+                self.name(i)
+            );
+            chosen = self.decide(ask, |_, c| match c {
+                Choice::Action(a) => Ok(*a),
+                _ => Err("the answer is not a set action".into()),
+            })?;
+        }
     }
 
     /// mls, Behaviour: "If the trait is 16 or higher it is Noticeable, and
@@ -383,7 +434,7 @@ impl Fight {
                     format!("higher: he may (a check on {opposite})")
                 } else {
                     format!(
-                        "not higher: he follows the trait and chooses {}",
+                        "not higher: he follows the trait ({} by default)",
                         words(instead)
                     )
                 }
@@ -548,7 +599,7 @@ impl Fight {
             },
         )?;
         match path {
-            Some(path) => self.walk_decided(i, action, budget, &path),
+            Some(path) => self.walk_decided(i, action, budget, &path)?,
             None => {
                 // P-89: no way the rules take (a fleer in a dead end cannot
                 // spend his whole allowance): the engine's way, the
@@ -809,7 +860,13 @@ impl Fight {
 
     /// Walks a person's path for `action` and does what the action does
     /// after its movement.
-    fn walk_decided(&mut self, i: usize, action: Action, budget: u32, path: &Path) {
+    fn walk_decided(
+        &mut self,
+        i: usize,
+        action: Action,
+        budget: u32,
+        path: &Path,
+    ) -> Result<(), FightError> {
         let (cite, what) = match action {
             Action::Flee => (
                 crate::log::rule::FLEE,
@@ -854,7 +911,12 @@ impl Fight {
                     spent += cost;
                     route.push((spent, pose));
                 }
+                let points: Vec<(u32, Option<Pose>, i64)> =
+                    route.iter().map(|&(mp, p)| (mp, Some(p), 0)).collect();
                 self.fighters[i].route = route;
+                // The point of the move to shoot from is asked when the
+                // rounds begin (P-94).
+                self.fighters[i].move_points = points;
             }
             Action::Flee => {
                 self.fighters[i].broke_off = false;
@@ -862,6 +924,52 @@ impl Fight {
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// Whom `i` strikes among `at_him`, the enemies attacking him this
+    /// round, when `open` (every enemy he could strike) holds others: mls,
+    /// *Close Combat*: "A character must attack an enemy who is attacking
+    /// him that round, and can only attack another enemy if none are
+    /// attacking him" (P-90). The others are ruled out with that sentence;
+    /// with one attacker nothing is asked, but an order naming another for
+    /// this round is refused with it.
+    pub(super) fn choose_strike(
+        &mut self,
+        i: usize,
+        at_him: &[usize],
+        open: &[usize],
+        default: Option<usize>,
+    ) -> Result<Option<usize>, FightError> {
+        if !self.deciding() {
+            return Ok(default);
+        }
+        let names = at_him
+            .iter()
+            .map(|&j| format!("{:?}", self.name(j)))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let ruled_out: Vec<RuledOut> = open
+            .iter()
+            .filter(|j| !at_him.contains(j))
+            .map(|&j| RuledOut {
+                choice: Choice::Target(self.name(j).to_string()),
+                why: format!(
+                    "{}: {names} {} him this round, {:?} does not",
+                    sentence::CLOSE,
+                    if at_him.len() == 1 {
+                        "attacks"
+                    } else {
+                        "attack"
+                    },
+                    self.name(j)
+                ),
+            })
+            .collect();
+        if at_him.len() == 1 {
+            self.refuse_ruled_out(i, Kind::Target, &ruled_out)?;
+        }
+        self.choose_target_ruling(i, at_him, default, false, ruled_out)
     }
 
     /// Whom `i` strikes or shoots among `candidates` (two or more): the
@@ -872,6 +980,19 @@ impl Fight {
         candidates: &[usize],
         default: Option<usize>,
         shooting: bool,
+    ) -> Result<Option<usize>, FightError> {
+        self.choose_target_ruling(i, candidates, default, shooting, Vec::new())
+    }
+
+    /// [`Fight::choose_target`], with `ruled_out` besides the enemies who
+    /// cannot be struck or shot now.
+    fn choose_target_ruling(
+        &mut self,
+        i: usize,
+        candidates: &[usize],
+        default: Option<usize>,
+        shooting: bool,
+        ruled_out: Vec<RuledOut>,
     ) -> Result<Option<usize>, FightError> {
         let Some(default) = default else {
             return Ok(None);
@@ -897,23 +1018,26 @@ impl Fight {
                 rule,
             })
             .collect();
-        let others: Vec<RuledOut> = self
-            .standing_enemies(i)
-            .into_iter()
-            .filter(|j| !candidates.contains(j))
-            .map(|j| RuledOut {
-                choice: Choice::Target(self.name(j).to_string()),
-                why: if shooting {
-                    format!("{}: {:?} cannot be shot now", sentence::SHOOT, self.name(j))
-                } else {
-                    format!(
-                        "{}: {:?} cannot be struck now",
-                        sentence::CLOSE,
-                        self.name(j)
-                    )
-                },
-            })
-            .collect();
+        let mut others = ruled_out;
+        let named: Vec<Choice> = others.iter().map(|r| r.choice.clone()).collect();
+        others.extend(
+            self.standing_enemies(i)
+                .into_iter()
+                .filter(|j| !candidates.contains(j))
+                .filter(|&j| !named.contains(&Choice::Target(self.name(j).to_string())))
+                .map(|j| RuledOut {
+                    choice: Choice::Target(self.name(j).to_string()),
+                    why: if shooting {
+                        format!("{}: {:?} cannot be shot now", sentence::SHOOT, self.name(j))
+                    } else {
+                        format!(
+                            "{}: {:?} cannot be struck now",
+                            sentence::CLOSE,
+                            self.name(j)
+                        )
+                    },
+                }),
+        );
         let question = format!(
             "{}: whom to {} this round",
             self.name(i),
@@ -975,12 +1099,21 @@ impl Fight {
             label: Choice::BreakOff.to_string(),
             rule: sentence::BREAK_OFF,
         }))
-        .collect();
+        .collect::<Vec<Opt>>();
+        let all = options.clone();
         let target = self.fighters[i]
             .target
             .map(|t| self.name(t).to_string())
             .unwrap_or_default();
-        let mode = self.decide(
+        let apply = |_: &Self, c: &Choice| -> Result<(Mode, bool), String> {
+            match c {
+                Choice::Attack(m) => Ok((*m, false)),
+                // "He makes a normal attack, but if successful does no damage."
+                Choice::BreakOff => Ok((Mode::Normal, true)),
+                _ => Err("the answer is not a way to attack".into()),
+            }
+        };
+        let mut mode = self.decide(
             Ask {
                 who: i,
                 kind: Kind::Attack,
@@ -992,34 +1125,72 @@ impl Fight {
                 ruled_out: Vec::new(),
                 default: Choice::Attack(default),
             },
-            |_, c| match c {
-                Choice::Attack(m) => Ok((*m, false)),
-                // "He makes a normal attack, but if successful does no damage."
-                Choice::BreakOff => Ok((Mode::Normal, true)),
-                _ => Err("the answer is not a way to attack".into()),
-            },
+            apply,
         )?;
         // mls, Behaviour: a Total Attack against a Noticeable Cautious, and
-        // so on (P-88); a failed roll leaves him to the trait: the tactic's
-        // way, or a normal attack.
-        let chosen = if mode.1 {
-            Choice::BreakOff
-        } else {
-            Choice::Attack(mode.0)
-        };
-        let instead = match chosen {
-            Choice::Attack(m) if m != default => Choice::Attack(default),
-            Choice::BreakOff => Choice::Attack(default),
-            _ => Choice::Attack(Mode::Normal),
-        };
-        let mode = if self.against_trait(i, &chosen, &instead, dice)? {
-            mode
-        } else {
-            match instead {
-                Choice::Attack(m) => (m, false),
-                _ => (Mode::Normal, false),
+        // so on (P-88); a failed roll leaves him to the trait: he chooses
+        // again among the ways the trait allows (P-96), the tactic's way or
+        // a normal attack being the default.
+        let mut against: Vec<&'static str> = Vec::new();
+        loop {
+            let chosen = if mode.1 {
+                Choice::BreakOff
+            } else {
+                Choice::Attack(mode.0)
+            };
+            let Some((name, _)) = trait_against(&chosen) else {
+                break;
+            };
+            if against.contains(&name) {
+                break;
             }
-        };
+            let instead = match chosen {
+                Choice::Attack(m) if m != default => Choice::Attack(default),
+                Choice::BreakOff => Choice::Attack(default),
+                _ => Choice::Attack(Mode::Normal),
+            };
+            if self.against_trait(i, &chosen, &instead, dice)? {
+                break;
+            }
+            against.push(name);
+            if self.orders_skip(i, Kind::Attack) {
+                // Orders written before P-96 name no second choice.
+                mode = match instead {
+                    Choice::Attack(m) => (m, false),
+                    _ => (Mode::Normal, false),
+                };
+                break;
+            }
+            let (allowed, barred): (Vec<Opt>, Vec<Opt>) = all
+                .iter()
+                .cloned()
+                .partition(|o| trait_against(&o.choice).is_none_or(|(t, _)| !against.contains(&t)));
+            let ruled_out = barred
+                .into_iter()
+                .map(|o| RuledOut {
+                    why: format!(
+                        "{}: the roll against his Noticeable {} failed: he behaves as the trait has it (P-96)",
+                        sentence::BEHAVIOUR,
+                        trait_against(&o.choice).map_or("", |(t, _)| t)
+                    ),
+                    choice: o.choice,
+                })
+                .collect();
+            mode = self.decide(
+                Ask {
+                    who: i,
+                    kind: Kind::Attack,
+                    question: format!(
+                        "{}: the roll failed, so the attack on {target} is made as his {name} has it: how?",
+                        self.name(i)
+                    ),
+                    options: allowed,
+                    ruled_out,
+                    default: instead,
+                },
+                apply,
+            )?;
+        }
         self.fighters[i].mode = mode.0;
         self.fighters[i].breaking_off = mode.1;
         Ok(())
@@ -1097,38 +1268,56 @@ impl Fight {
         )
     }
 
-    /// Whether `i` delays or rushes the turn's first attack of `base`: the
-    /// tactic's way (`None`), or decided.
+    /// Whether `i` delays or rushes an attack of `base` from the
+    /// `from`-th on (0: the first): the tactic's way (`None`), or decided,
+    /// with the index of the attack delayed or rushed. mls, *Delaying
+    /// Attacks*: "A character may delay an attack"; *Rushing Attacks*: "A
+    /// character may perform an attack 1 round in advance": each attack, so
+    /// a person who delays or rushes one is asked again about the later
+    /// ones (`from` past it) until he answers "no other" (P-95).
     pub(super) fn choose_timing(
         &mut self,
         i: usize,
         base: crate::schedule::Schedule,
-    ) -> Result<Option<crate::schedule::Schedule>, FightError> {
+        from: usize,
+    ) -> Result<Option<(crate::schedule::Schedule, usize)>, FightError> {
+        // An answer is the schedule and the index of the attack timed (the
+        // number of attacks for "on time": none left to ask about).
+        if from > 0 && self.orders_skip(i, Kind::Timing) {
+            // Asked again: an orders file that names no further timing for
+            // him has none (so orders written before P-95 replay).
+            return Ok(None);
+        }
         let tactic = &self.fighters[i].sheet.tactic;
         let default = match (
+            from,
             tactic.delay,
             tactic.rush,
             tactic.delay_attack,
             tactic.rush_attack,
         ) {
-            (0, false, _, _) => Choice::Timing {
+            (f, ..) if f > 0 => Choice::Timing {
                 delay: 0,
                 rush: false,
             },
-            (d, false, 1, _) => Choice::Timing {
+            (_, 0, false, _, _) => Choice::Timing {
+                delay: 0,
+                rush: false,
+            },
+            (_, d, false, 1, _) => Choice::Timing {
                 delay: d,
                 rush: false,
             },
-            (0, true, _, 1) => Choice::Timing {
+            (_, 0, true, _, 1) => Choice::Timing {
                 delay: 0,
                 rush: true,
             },
-            (d, false, k, _) if d > 0 => Choice::TimingOf {
+            (_, d, false, k, _) if d > 0 => Choice::TimingOf {
                 attack: k,
                 delay: d,
                 rush: false,
             },
-            (0, true, _, k) => Choice::TimingOf {
+            (_, 0, true, _, k) => Choice::TimingOf {
                 attack: k,
                 delay: 0,
                 rush: true,
@@ -1154,37 +1343,43 @@ impl Fight {
                 delay: 0,
                 rush: false,
             },
-            label: "on time".into(),
+            label: if from == 0 {
+                "on time".into()
+            } else {
+                "no other attack delayed or rushed".into()
+            },
             rule: sentence::DELAY,
         }];
-        for delay in 1..=4 {
-            let c = Choice::Timing { delay, rush: false };
-            options.push(Opt {
-                label: c.to_string(),
-                choice: c,
-                rule: sentence::DELAY,
-            });
-        }
         let mut ruled_out = Vec::new();
-        let rush = Choice::Timing {
-            delay: 0,
-            rush: true,
-        };
-        match base.rush_attack(0) {
-            Ok(_) => options.push(Opt {
-                label: rush.to_string(),
-                choice: rush,
-                rule: sentence::RUSH,
-            }),
-            Err(why) => ruled_out.push(RuledOut {
-                choice: rush,
-                why: format!("{}: {why}", sentence::RUSH),
-            }),
+        if from == 0 {
+            for delay in 1..=4 {
+                let c = Choice::Timing { delay, rush: false };
+                options.push(Opt {
+                    label: c.to_string(),
+                    choice: c,
+                    rule: sentence::DELAY,
+                });
+            }
+            let rush = Choice::Timing {
+                delay: 0,
+                rush: true,
+            };
+            match base.rush_attack(0) {
+                Ok(_) => options.push(Opt {
+                    label: rush.to_string(),
+                    choice: rush,
+                    rule: sentence::RUSH,
+                }),
+                Err(why) => ruled_out.push(RuledOut {
+                    choice: rush,
+                    why: format!("{}: {why}", sentence::RUSH),
+                }),
+            }
         }
         let rounds = base.rounds();
         // A later attack of the turn: delayed within the turn, or rushed
         // where the round before it is free.
-        for (k, &round) in rounds.iter().enumerate().skip(1) {
+        for (k, &round) in rounds.iter().enumerate().skip(from.max(1)) {
             let attack = k as u32 + 1;
             for delay in 1..=(crate::schedule::ROUNDS - round) as u32 {
                 let c = Choice::TimingOf {
@@ -1215,29 +1410,64 @@ impl Fight {
                 }),
             }
         }
+        // The attacks already timed this turn are not timed again.
+        for k in 0..from {
+            ruled_out.push(RuledOut {
+                choice: Choice::TimingOf {
+                    attack: k as u32 + 1,
+                    delay: 1,
+                    rush: false,
+                },
+                why: format!(
+                    "{}: attack {} of the turn is not after the one timed already this turn (P-95)",
+                    sentence::DELAY,
+                    k + 1
+                ),
+            });
+        }
         let attacks = rounds.len() as u32;
+        let question = if from == 0 {
+            format!(
+                "{}: your attacks this turn are in round(s) {rounds:?}; delay or rush one?",
+                self.name(i)
+            )
+        } else {
+            format!(
+                "{}: your attacks this turn are now in round(s) {rounds:?}; delay or rush a later one (attack {} on)?",
+                self.name(i),
+                from + 1
+            )
+        };
         self.decide(
             Ask {
                 who: i,
                 kind: Kind::Timing,
-                question: format!(
-                    "{}: your attacks this turn are in round(s) {rounds:?}; delay or rush one?",
-                    self.name(i)
-                ),
+                question,
                 options,
                 ruled_out,
                 default,
             },
             |_, c| match *c {
+                // On time (no other): the schedule as it stands, and no
+                // attack left to ask about.
+                Choice::Timing {
+                    rush: false,
+                    delay: 0,
+                } => Ok(Some((base, rounds.len()))),
+                Choice::Timing { .. } | Choice::TimingOf { .. } if from > 0 && c.timed_attack() <= from => Err(format!(
+                    "{}: attack {} of the turn is not after the one timed already this turn (P-95)",
+                    sentence::DELAY,
+                    c.timed_attack()
+                )),
                 Choice::Timing {
                     rush: true,
                     delay: 0,
                 } => base
                     .rush_attack(0)
-                    .map(Some)
+                    .map(|s| Some((s, 0)))
                     .map_err(|why| format!("{}: {why}", sentence::RUSH)),
                 Choice::Timing { rush: false, delay } if delay <= 4 => {
-                    Ok(Some(base.delay_attack(0, delay as usize)))
+                    Ok(Some((base.delay_attack(0, delay as usize), 0)))
                 }
                 Choice::TimingOf { attack, .. } if attack < 1 || attack > attacks => Err(format!(
                     "{}: there are {attacks} attack(s) this turn, in round(s) {rounds:?}",
@@ -1249,13 +1479,16 @@ impl Fight {
                     delay: 0,
                 } => base
                     .rush_attack(attack as usize - 1)
-                    .map(Some)
+                    .map(|s| Some((s, attack as usize - 1)))
                     .map_err(|why| format!("{}: {why}", sentence::RUSH)),
                 Choice::TimingOf {
                     attack,
                     rush: false,
                     delay,
-                } if delay <= 4 => Ok(Some(base.delay_attack(attack as usize - 1, delay as usize))),
+                } if delay <= 4 => Ok(Some((
+                    base.delay_attack(attack as usize - 1, delay as usize),
+                    attack as usize - 1,
+                ))),
                 _ => {
                     Err("the answer is not a delay of 0 to 4 rounds or a rush of one attack".into())
                 }

@@ -41,12 +41,7 @@ impl Fight {
                 continue;
             }
             let (side, position) = (f.side, f.position);
-            let keep = f.target.filter(|&t| {
-                self.fighters[t].side != side
-                    && self.attackable(t, round)
-                    && self.in_reach(i, t)
-                    && drawn[t] < MAX_ATTACKERS
-            });
+            let keep = self.kept_target(i, round, &drawn);
             if f.attacking == Attacking::Unopposed {
                 if let Some(t) = keep {
                     self.fighters[t].attacked = true;
@@ -55,28 +50,27 @@ impl Fight {
                 }
                 continue;
             }
+            // "A character must attack an enemy who is attacking him that
+            // round, and can only attack another enemy if none are
+            // attacking him" (P-90): the enemies known to attack him are
+            // his only targets.
+            let open = self.strikable(i, round, &drawn);
+            let at_him = self.attacking_him(i, round, &open, &attacker, &drawn);
+            let keep = keep.filter(|t| at_him.is_empty() || at_him.contains(t));
             let target = match keep {
                 Some(t) => Some(t),
+                None if !at_him.is_empty() => {
+                    let default = self.pick(i, &at_him);
+                    self.choose_strike(i, &at_him, &open, default)?
+                }
                 None if self.on_map() => {
-                    let pose = self.fighters[i].pose;
-                    let candidates: Vec<usize> = pose
-                        .map(|p| self.enemies_reached_from(i, p))
-                        .unwrap_or_default()
-                        .into_iter()
-                        .filter(|&j| self.attackable(j, round) && drawn[j] < MAX_ATTACKERS)
-                        .collect();
-                    let default = self.pick(i, &candidates);
-                    self.choose_target(i, &candidates, default, false)?
+                    let default = self.pick(i, &open);
+                    self.choose_target(i, &open, default, false)?
                 }
                 None => {
                     let default = near.pick(self, i, side, position, &|j| drawn[j] < MAX_ATTACKERS);
                     if self.deciding() {
-                        let candidates: Vec<usize> = self
-                            .adjacent_enemies(i)
-                            .into_iter()
-                            .filter(|&j| self.attackable(j, round) && drawn[j] < MAX_ATTACKERS)
-                            .collect();
-                        self.choose_target(i, &candidates, default, false)?
+                        self.choose_target(i, &open, default, false)?
                     } else {
                         default
                     }
@@ -111,14 +105,6 @@ impl Fight {
                 }
             }
         }
-        // Whoever is attacked has a full-turn action interrupted.
-        let targets: Vec<usize> = (0..n)
-            .filter(|&z| attacker[z])
-            .filter_map(|z| self.fighters[z].target)
-            .collect();
-        for t in targets {
-            self.fighters[t].attacked = true;
-        }
         // "A character may at any time declare his next attack is a Total
         // Attack" (and a Total Defence, or forego it).
         if self.deciding() {
@@ -127,10 +113,108 @@ impl Fight {
                 self.choose_aim(i, false)?;
             }
         }
+        self.forego_unattacked(&mut attacker);
+        // Whoever is attacked has a full-turn action interrupted.
+        let targets: Vec<usize> = (0..n)
+            .filter(|&z| attacker[z])
+            .filter_map(|z| self.fighters[z].target)
+            .collect();
+        for t in targets {
+            self.fighters[t].attacked = true;
+        }
         for members in self.situations(&attacker) {
             self.situation(dice, round, members, &attacker)?;
         }
         Ok(())
+    }
+
+    /// mls, *Foregoing Attacks*: "Any character may forego an attack. This
+    /// means that he still rolls if he is being attacked that round, but
+    /// does no harm if he hits." A foregoer whom no one attacks this round
+    /// makes no roll, and his target is not attacked by him (P-91); until
+    /// none is left, as one foregoer dropped may leave another unattacked.
+    fn forego_unattacked(&mut self, attacker: &mut [bool]) {
+        loop {
+            let by = self.targeted_by(attacker);
+            let idle: Vec<usize> = (0..self.fighters.len())
+                .filter(|&i| {
+                    attacker[i] && self.fighters[i].mode == Mode::Forego && by[i].is_empty()
+                })
+                .collect();
+            if idle.is_empty() {
+                return;
+            }
+            for i in idle {
+                attacker[i] = false;
+                self.note(Some(rule::FOREGO), |s| {
+                    format!(
+                        "{} foregoes the attack and no one attacks him this round: no roll",
+                        s.name(i)
+                    )
+                });
+            }
+        }
+    }
+
+    /// The target `i` keeps from before, if it is still open to his
+    /// attack this round.
+    fn kept_target(&self, i: usize, round: usize, drawn: &[usize]) -> Option<usize> {
+        let side = self.fighters[i].side;
+        self.fighters[i].target.filter(|&t| {
+            self.fighters[t].side != side
+                && self.attackable(t, round)
+                && self.in_reach(i, t)
+                && drawn[t] < MAX_ATTACKERS
+        })
+    }
+
+    /// The enemies `i` could strike this round where he stands (in front of
+    /// him on the map, adjacent on the line), open to attack and with room
+    /// for one more attacker.
+    fn strikable(&self, i: usize, round: usize, drawn: &[usize]) -> Vec<usize> {
+        let near = match self.fighters[i].pose {
+            Some(p) if self.on_map() => self.enemies_reached_from(i, p),
+            _ => self.adjacent_enemies(i),
+        };
+        near.into_iter()
+            .filter(|&j| self.attackable(j, round) && drawn[j] < MAX_ATTACKERS)
+            .collect()
+    }
+
+    /// mls, *Close Combat*: "A character must attack an enemy who is
+    /// attacking him that round, and can only attack another enemy if none
+    /// are attacking him." Of `open` (the enemies `i` could strike), those
+    /// known to attack him this round when he chooses (P-90): an enemy who
+    /// has already chosen him, and one still to choose whose close attack
+    /// this round can only fall on him (he keeps his target on him, or `i`
+    /// is the only enemy he could strike). Empty when none is known.
+    fn attacking_him(
+        &self,
+        i: usize,
+        round: usize,
+        open: &[usize],
+        attacker: &[bool],
+        drawn: &[usize],
+    ) -> Vec<usize> {
+        open.iter()
+            .copied()
+            .filter(|&j| {
+                let f = &self.fighters[j];
+                if attacker[j] {
+                    return f.target == Some(i);
+                }
+                if j < i || !(f.standing() && f.schedule.has(round)) {
+                    return false;
+                }
+                if f.attacking != Attacking::Melee || f.sheet.melee().is_none() {
+                    return false;
+                }
+                match self.kept_target(j, round, drawn) {
+                    Some(t) => t == i,
+                    None => self.strikable(j, round, drawn) == [i],
+                }
+            })
+            .collect()
     }
 
     /// On the map, mls, *Who May Attack*: "If any character is being

@@ -68,6 +68,10 @@ pub enum Kind {
     /// Whether to shoot back at a shooter instead of the target chosen
     /// (mls, *Shooting*).
     ShootBack,
+    /// Where along a Move and Shoot's movement the shot is taken, which
+    /// sets its round (mls, *Move and Shoot*: "he may attack in any single
+    /// round from any point during his movement").
+    ShotPoint,
 }
 
 impl Kind {
@@ -86,6 +90,7 @@ impl Kind {
             Kind::Reload => "reload",
             Kind::Advance => "advance",
             Kind::ShootBack => "shoot-back",
+            Kind::ShotPoint => "shot-point",
         }
     }
 
@@ -104,6 +109,7 @@ impl Kind {
             Kind::Reload => "reload",
             Kind::Advance => "advance",
             Kind::ShootBack => "shoot back",
+            Kind::ShotPoint => "shot point",
         }
     }
 }
@@ -141,6 +147,9 @@ pub enum Choice {
     /// On the line (a fight without a map): squares moved toward the
     /// nearest enemy (positive) or away from him (negative).
     Squares(i64),
+    /// A Move and Shoot's shot taken after this many movement points of
+    /// the move (on the line: squares), in the round they give.
+    ShotAt(u32),
     /// A later attack of the turn (`attack`: 2 for the second) delayed by
     /// `delay` rounds, or rushed one round.
     TimingOf {
@@ -151,6 +160,18 @@ pub enum Choice {
         /// Rushed one round early.
         rush: bool,
     },
+}
+
+impl Choice {
+    /// The attack of the turn a timing names (1 for the first; 0 for
+    /// anything else).
+    pub fn timed_attack(&self) -> usize {
+        match self {
+            Choice::Timing { .. } => 1,
+            Choice::TimingOf { attack, .. } => *attack as usize,
+            _ => 0,
+        }
+    }
 }
 
 impl std::fmt::Display for Choice {
@@ -178,6 +199,8 @@ impl std::fmt::Display for Choice {
             Choice::Squares(0) => f.write_str("stay"),
             Choice::Squares(n) if *n > 0 => write!(f, "close {n} square(s)"),
             Choice::Squares(n) => write!(f, "withdraw {} square(s)", -n),
+            Choice::ShotAt(0) => f.write_str("shoot before moving"),
+            Choice::ShotAt(n) => write!(f, "shoot after {n} movement point(s) of the move"),
             Choice::TimingOf {
                 attack, rush: true, ..
             } => {
@@ -495,6 +518,18 @@ impl Fight {
             .find(|m| m.id.as_deref() == Some(id.as_str()))
     }
 
+    /// Whether orders are being replayed whose next one is not `i`'s
+    /// decision of `kind`: a decision an older orders file never met (P-95,
+    /// P-96) is then not asked, and takes its old answer.
+    pub(super) fn orders_skip(&self, i: usize, kind: Kind) -> bool {
+        let name = self.fighters[i].sheet.name.as_str();
+        self.decisions.as_deref().is_some_and(|d| {
+            d.queue
+                .front()
+                .is_some_and(|m| m.who != name || m.kind != kind)
+        })
+    }
+
     /// Whether this fight is played by decisions (else every choice is the
     /// engine's and no options are built).
     pub(super) fn deciding(&self) -> bool {
@@ -529,6 +564,39 @@ impl Fight {
         })
     }
 
+    /// A decision with one legal option is not asked (P-80), but an order
+    /// waiting for `who`'s decision of `kind` in this very turn and round
+    /// that the rules rule out (one of `ruled_out`) is refused with its
+    /// sentence, not left over for a later decision.
+    pub(super) fn refuse_ruled_out(
+        &mut self,
+        who: usize,
+        kind: Kind,
+        ruled_out: &[RuledOut],
+    ) -> Result<(), FightError> {
+        let name = self.fighters[who].sheet.name.clone();
+        let (turn, round) = (self.turn, self.round);
+        let Some(d) = self.decisions.as_mut() else {
+            return Ok(());
+        };
+        let Some(m) = d.queue.front() else {
+            return Ok(());
+        };
+        if m.who != name || m.kind != kind || (m.turn, m.round) != (turn, round) {
+            return Ok(());
+        }
+        let Some(r) = ruled_out.iter().find(|r| r.choice == m.choice) else {
+            return Ok(());
+        };
+        let m = d.queue.pop_front().expect("checked");
+        Err(FightError::Refused(format!(
+            "{name:?}'s {} {:?} is refused: {}",
+            kind.name(),
+            m.choice.to_string(),
+            r.why
+        )))
+    }
+
     /// [`Fight::decide`], but a person's decision with no legal option
     /// (not even the default) is `None`, for the site to do what the rules
     /// then say (P-89).
@@ -539,6 +607,7 @@ impl Fight {
     ) -> Result<Option<T>, FightError> {
         let name = self.fighters[ask.who].sheet.name.clone();
         if ask.kind != Kind::Movement && ask.options.len() == 1 {
+            self.refuse_ruled_out(ask.who, ask.kind, &ask.ruled_out)?;
             let only = ask.options[0].choice.clone();
             return apply(self, &only).map(Some).map_err(FightError::Invalid);
         }
@@ -720,6 +789,7 @@ mod tests {
             Kind::Reload,
             Kind::Advance,
             Kind::ShootBack,
+            Kind::ShotPoint,
         ] {
             assert_eq!(serde_json::to_value(kind).unwrap(), kind.slug());
         }

@@ -225,6 +225,9 @@ impl Fight {
             self.walk(i, &path, cite, &what);
             return;
         }
+        // A charge that reaches nobody still moves normally and is still a
+        // charge: "he may only be attacked in the 5th round" (P-92).
+        self.fighters[i].charging = action == Action::Charge;
         let side = self.fighters[i].side;
         let Some(steps) = self.enemy_steps(side) else {
             return;

@@ -213,6 +213,20 @@ pub struct Fighter {
     charging: bool,
     moved: i64,
     shot_by: Vec<usize>,
+    /// The turn and round in which it held its attack (a person's, owed to
+    /// reloading or preparing): not attacking then, so it may dodge (mls,
+    /// *Shooting*: "A knowing enemy may choose to Dodge provided he is not
+    /// attacking").
+    held: Option<(u32, usize)>,
+    /// A Move and Shoot's shot point chosen by a person: the round of the
+    /// shot, and where it stands then (the pose on the map, the position on
+    /// the line); mls, *Move and Shoot*: "he may attack in any single round
+    /// from any point during his movement".
+    shot_point: Option<(usize, Option<Pose>, i64)>,
+    /// The points of this turn's Move and Shoot move (movement points spent,
+    /// the pose on the map, the position on the line), from which a person
+    /// chooses his shot's when the rounds begin (P-94).
+    move_points: Vec<(u32, Option<Pose>, i64)>,
 }
 
 impl Fighter {
@@ -239,6 +253,12 @@ impl Fighter {
         self.aim
             .and_then(Location::aim)
             .map_or(0, |(penalty, _)| penalty)
+    }
+
+    /// Whether it attacks in `round` of `turn`: an attack scheduled and not
+    /// held.
+    fn attacks_in(&self, turn: u32, round: usize) -> bool {
+        self.schedule.has(round) && self.held != Some((turn, round))
     }
 
     fn wants_to_break_off(&self) -> bool {
@@ -444,6 +464,9 @@ impl Fight {
                     charging: false,
                     moved: 0,
                     shot_by: Vec::new(),
+                    held: None,
+                    shot_point: None,
+                    move_points: Vec::new(),
                     pose: None,
                     route: Vec::new(),
                     shot_arc: None,

@@ -13,6 +13,7 @@ use super::decide::{Ask, Choice, Controller, Kind, Opt, RuledOut};
 use super::{Action, Fight};
 use crate::body::Location;
 use crate::error::FightError;
+use crate::map::Pose;
 use crate::sheet::Mode;
 
 impl Fight {
@@ -337,6 +338,86 @@ impl Fight {
                 _ => Err("the answer is not a number of squares".into()),
             },
         )
+    }
+
+    /// mls, *Move and Shoot*: "he may attack in any single round from any
+    /// point during his movement ... (normally the round will be where the
+    /// movement point expended - 3rd movement point means 3rd round)". A
+    /// person chooses the point of his move (`points`: the movement points
+    /// spent there, with the pose on the map or the position on the line)
+    /// his shot is taken from; its round is those movement points, 1 to 5
+    /// (P-94). The engine shoots from the end of its move, as before, and
+    /// is not asked.
+    pub(super) fn choose_shot_point(
+        &mut self,
+        i: usize,
+        points: &[(u32, Option<Pose>, i64)],
+    ) -> Result<(), FightError> {
+        if !self.deciding()
+            || points.len() < 2
+            || self.decider(i, Kind::ShotPoint) == Controller::Engine
+        {
+            return Ok(());
+        }
+        let round_of = |mp: u32| (mp as usize).clamp(1, crate::schedule::ROUNDS);
+        let options = points
+            .iter()
+            .map(|&(mp, pose, _)| Opt {
+                choice: Choice::ShotAt(mp),
+                label: match pose {
+                    Some(p) => format!("from {} after {mp} MP: round {}", p.square, round_of(mp)),
+                    None => format!("after {mp} square(s): round {}", round_of(mp)),
+                },
+                rule: sentence::MOVE_AND_SHOOT,
+            })
+            .collect();
+        let last = points.last().map_or(0, |p| p.0);
+        let ruled_out = vec![RuledOut {
+            choice: Choice::ShotAt(last + 1),
+            why: format!(
+                "{}: the move spends {last} movement point(s)",
+                sentence::MOVE_AND_SHOOT
+            ),
+        }];
+        let question = format!(
+            "{}: from which point of the move to shoot (its round is the movement points spent there: 3rd movement point, 3rd round)",
+            self.name(i)
+        );
+        let (mp, pose, position) = self.decide(
+            Ask {
+                who: i,
+                kind: Kind::ShotPoint,
+                question,
+                options,
+                ruled_out,
+                default: Choice::ShotAt(last),
+            },
+            |_, c| match c {
+                Choice::ShotAt(mp) => {
+                    points.iter().find(|p| p.0 == *mp).copied().ok_or_else(|| {
+                        format!(
+                            "{}: no point of the move is {mp} movement point(s) along it",
+                            sentence::MOVE_AND_SHOOT
+                        )
+                    })
+                }
+                _ => Err("the answer is not a point of the move".into()),
+            },
+        )?;
+        let round = round_of(mp);
+        self.fighters[i].shot_point = Some((round, pose, position));
+        self.note(Some(crate::log::rule::MOVE_AND_SHOOT), |f| match pose {
+            Some(p) => format!(
+                "{} will shoot from {} ({mp} MP along the move) in round {round}",
+                f.name(i),
+                p.square
+            ),
+            None => format!(
+                "{} will shoot after {mp} square(s) of the move, in round {round}",
+                f.name(i)
+            ),
+        });
+        Ok(())
     }
 
     /// On the line: moves `i` up to `squares` away from `j`; returns the

@@ -44,6 +44,12 @@ impl Fight {
     /// in the 5th round, at its movement's end).
     pub(super) fn pose_in_round(&self, i: usize, round: usize) -> Option<Pose> {
         let f = &self.fighters[i];
+        if let Some((r, Some(pose), _)) = f.shot_point
+            && r == round
+        {
+            // The point of the move a person shoots from (P-94).
+            return Some(pose);
+        }
         if f.route.is_empty() || round >= 5 {
             return f.pose;
         }
@@ -152,6 +158,7 @@ impl Fight {
             if f.reload_left > 0 {
                 let left = f.reload_left;
                 if !self.choose_reload(i, false, &weapon.name, left)? {
+                    self.fighters[i].held = Some((self.turn, round));
                     self.note(Some(rule::RELOADING), |s| {
                         format!(
                             "{} holds the attack: the {} stays unloaded",
@@ -191,6 +198,7 @@ impl Fight {
             if f.prepared < prepare {
                 let left = prepare - f.prepared;
                 if !self.choose_reload(i, true, &weapon.name, left)? {
+                    self.fighters[i].held = Some((self.turn, round));
                     self.note(Some(rule::PREPARING), |s| {
                         format!(
                             "{} holds the attack: {} is not prepared",
@@ -312,7 +320,12 @@ impl Fight {
             Some(pose) => self
                 .sight_from(s, pose, t, Some(round))
                 .map_or_else(|| self.separation(s, t), |(_, range)| range),
-            None => self.separation(s, t),
+            None => match f.shot_point {
+                // On the line, the point of the move a person shoots from
+                // (P-94).
+                Some((r, None, at)) if r == round => (at - self.fighters[t].position).abs(),
+                _ => self.separation(s, t),
+            },
         };
         let range = range_penalty(distance, weapon.range.unwrap_or(1));
         let modifier = Mods::default()
@@ -331,17 +344,17 @@ impl Fight {
         let rs = self.roll(dice, s, skill, modifier, RollFor::Shot(t, &weapon.name))?;
         self.fighters[t].shot_by.push(s);
         let mutual = shots.contains(&(t, s));
+        // "provided he is not attacking": one who holds his attack this
+        // round is not attacking.
+        let attacking = self.fighters[t].attacks_in(self.turn, round);
         let (target_side, would_dodge) = {
             let target = &self.fighters[t];
-            (
-                target.side,
-                target.sheet.tactic.dodge && !target.schedule.has(round),
-            )
+            (target.side, target.sheet.tactic.dodge && !attacking)
         };
         // "A knowing enemy may choose to Dodge": a surprised side knows of no
         // enemy in the first turn, the surprisers' (project ruling P-61).
         let knowing = !(self.surprised == Some(target_side) && self.turn == 1);
-        let may_dodge = knowing && !mutual && !self.fighters[t].schedule.has(round);
+        let may_dodge = knowing && !mutual && !attacking;
         let dodges = if may_dodge {
             self.choose_yes(t, Kind::Dodge, would_dodge, sentence::DODGE, |f| {
                 format!(

@@ -28,6 +28,8 @@ impl Fight {
             f.shot_by.clear();
             f.attacked = false;
             f.route.clear();
+            f.shot_point = None;
+            f.move_points.clear();
             f.shot_arc = None;
         }
         if self.turn == 1 {
@@ -279,12 +281,17 @@ impl Fight {
                     let room = (self.separation(i, j) - 2).max(0);
                     let most = movement.min(self.separation(i, j) - 1).max(0);
                     let n = self.line_squares(i, action, j, movement.min(room), most)?;
+                    let start = self.fighters[i].position;
                     let (moved, away) = if n < 0 {
                         (self.withdraw(i, j, -n), true)
                     } else {
                         (self.move_toward(i, j, n), false)
                     };
                     self.fighters[i].moved = moved;
+                    let dir = (self.fighters[i].position - start).signum();
+                    let points: Vec<(u32, Option<crate::map::Pose>, i64)> = (0..=moved)
+                        .map(|k| (k as u32, None, start + dir * k))
+                        .collect();
                     self.note(Some(rule::MOVE_AND_SHOOT), |s| {
                         if away {
                             format!(
@@ -301,6 +308,9 @@ impl Fight {
                             )
                         }
                     });
+                    // A person may shoot from any point of the move,
+                    // asked when the rounds begin (P-94).
+                    self.fighters[i].move_points = points;
                 }
             }
             Action::Pursue => {
@@ -369,6 +379,16 @@ impl Fight {
     /// Schedules `i`'s attacks for the turn (RULING M-4) from its set action,
     /// or, on the other side's turn, from where it stands.
     pub(super) fn schedule(&mut self, i: usize, active: usize) -> Result<(), FightError> {
+        // "During the Rounds portion ... he may attack in any single round
+        // from any point during his movement": a person's Move and Shoot
+        // chooses the point now, the moves of his side made (P-94).
+        if self.fighters[i].side == active
+            && self.fighters[i].action == Some(Action::MoveAndShoot)
+            && self.fighters[i].move_points.len() > 1
+        {
+            let points = std::mem::take(&mut self.fighters[i].move_points);
+            self.choose_shot_point(i, &points)?;
+        }
         let adjacent = self.engaged(i);
         let f = &self.fighters[i];
         let tactic = &f.sheet.tactic;
@@ -406,7 +426,9 @@ impl Fight {
                 ),
                 // "he may attack in any single round from any point during his movement"
                 Some(Action::MoveAndShoot) => (
-                    Schedule::from_rounds(&[f.moved.clamp(1, 5) as usize]),
+                    Schedule::from_rounds(&[f
+                        .shot_point
+                        .map_or(f.moved.clamp(1, 5) as usize, |(round, _, _)| round)]),
                     Attacking::Ranged,
                 ),
                 // "IF, and only if, he finishes his move adjacent ... a single unopposed attack in the fifth round"
@@ -442,13 +464,20 @@ impl Fight {
         // Attacks, Rushing Attacks).
         let schedule = match base.get() {
             Some(base) if self.deciding() && !base.rounds().is_empty() => {
-                match self.choose_timing(i, base)? {
-                    Some(decided) => {
-                        refused.replace(None);
-                        decided
+                // Each attack may be delayed or rushed: asked again after
+                // each one timed, about the later ones (P-95).
+                let mut decided = None;
+                let (mut current, mut from) = (base, 0);
+                while let Some((next, k)) = self.choose_timing(i, current, from)? {
+                    refused.replace(None);
+                    decided = Some(next);
+                    current = next;
+                    from = k + 1;
+                    if from >= current.rounds().len() {
+                        break;
                     }
-                    None => schedule,
                 }
+                decided.unwrap_or(schedule)
             }
             _ => schedule,
         };

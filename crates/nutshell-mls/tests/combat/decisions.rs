@@ -149,8 +149,12 @@ fn a_set_action_offers_the_legal_actions_and_refuses_pursue_with_its_sentence() 
         why.contains("may only move directly after a character who chose Flee!"),
         "{why}"
     );
+    // No missile weapon: refused for that reason, not for sight (P-93).
     let why = refused(&mut p, Choice::Action(nutshell_mls::fight::Action::Shoot));
-    assert!(why.contains("Who May Shoot"), "{why}");
+    assert!(
+        why.contains("a shot is made with a missile weapon"),
+        "{why}"
+    );
     let why = refused(&mut p, Choice::Action(nutshell_mls::fight::Action::Fight));
     assert!(why.contains("must end up adjacent to an enemy"), "{why}");
     p.answer(Choice::Action(nutshell_mls::fight::Action::Move))

@@ -581,7 +581,7 @@ fn a_total_attack_against_a_noticeable_cautious_needs_a_roll_and_checks_reckless
         } else {
             assert!(
                 line.text
-                    .contains("not higher: he follows the trait and chooses a normal attack"),
+                    .contains("not higher: he follows the trait (a normal attack by default)"),
                 "{log}"
             );
             assert!(!log.contains("Brana rolls total attack"), "{log}");

@@ -8,10 +8,12 @@ mod decisions_rounds;
 mod fights;
 mod files;
 mod health;
+mod letter;
 mod map_fights;
 mod playouts;
 mod properties;
 mod schedule;
+mod sentences;
 mod simulate;
 mod targets;
 
