@@ -632,15 +632,21 @@ async fn a_players_usual_turn_takes_at_most_four_clicks() {
     };
     // As the page was played before the play view: every question asked,
     // a square clicked twice.
-    let before = usual_turns(&driver, false).await;
+    let before = usual_turns(&driver, Turns::Asked).await;
+    // The grouped questions, no box ticked: the timing picked with the set
+    // action, the aim with the attack (their usual choice preselected),
+    // the token dragged.
+    let grouped = usual_turns(&driver, Turns::Grouped).await;
     // Now: the three questions left to the engine's default, the token
     // dragged.
-    let after = usual_turns(&driver, true).await;
+    let after = usual_turns(&driver, Turns::Skipped).await;
     let mean = |t: &[usize]| t.iter().sum::<usize>() as f64 / t.len().max(1) as f64;
     eprintln!(
-        "clicks per usual turn: asked everything, squares clicked twice: mean {:.1}, max {}; with the play view's shortcuts: mean {:.1}, max {}",
+        "clicks per usual turn: squares clicked twice (the grouped questions answered with theirs): mean {:.1}, max {}; the grouped questions, no box ticked: mean {:.1}, max {}; with the \"don't ask me\" boxes: mean {:.1}, max {}",
         mean(&before),
         before.iter().max().copied().unwrap_or(0),
+        mean(&grouped),
+        grouped.iter().max().copied().unwrap_or(0),
         mean(&after),
         after.iter().max().copied().unwrap_or(0)
     );
@@ -648,12 +654,27 @@ async fn a_players_usual_turn_takes_at_most_four_clicks() {
         after.iter().all(|&c| c <= 4),
         "a usual turn in at most 4 clicks: {after:?}"
     );
+    assert!(
+        grouped.iter().all(|&c| c <= 4),
+        "a usual turn in at most 4 clicks with the grouped questions: {grouped:?}"
+    );
+}
+
+/// How Ann plays: every question asked and squares clicked twice; the
+/// grouped questions (nothing ticked, the token dragged); the three
+/// "don't ask me" boxes ticked (the token dragged).
+#[derive(Clone, Copy, PartialEq)]
+enum Turns {
+    Asked,
+    Grouped,
+    Skipped,
 }
 
 /// Ann plays the corridor to its end (or 400 decisions) and returns the
 /// clicks of each of her turns that had a set action; `shortcuts`: she
 /// ticks the three "don't ask me" boxes first and drags her token.
-async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
+async fn usual_turns(driver: &browser::Driver, mode: Turns) -> Vec<usize> {
+    let shortcuts = mode != Turns::Asked;
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
     let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
@@ -681,8 +702,10 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
         "the questions one may skip",
     )
     .await;
+    // Every answer the page sends, its status (none refused).
+    ann.js("window.nutshellAnswers = []; const f = window.fetch; window.fetch = async (...a) => { const r = await f(...a); if (String(a[0]).endsWith('/decisions')) window.nutshellAnswers.push(r.status); return r; }; return null").await;
     let mut setup_clicks = 0;
-    if shortcuts {
+    if mode == Turns::Skipped {
         for kind in ["timing", "aim", "advance"] {
             ann.click(&format!(".play-skip input[data-skip='{kind}']"))
                 .await;
@@ -692,6 +715,7 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
     let mut by_turn: BTreeMap<u64, (usize, Vec<String>)> = BTreeMap::new();
     let mut drags = 0;
     let mut auto = 0;
+    let mut shot = std::collections::BTreeSet::new();
     let mut last_step = -1;
     for _ in 0..400 {
         let now = get(&base, &path, key).await;
@@ -717,7 +741,21 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
             ".play-decision[data-id={:?}]",
             decision["id"].as_str().unwrap_or("")
         );
-        if shortcuts && ["timing", "aim", "advance"].contains(&kind.as_str()) {
+        if mode != Turns::Skipped && ["timing", "aim", "advance"].contains(&kind.as_str()) {
+            // Picked with the question before it: the page answers it at
+            // once (else it is asked, and clicked below).
+            let by_itself = ann
+                .js(&format!(
+                    "return new Promise((done) => {{ const t0 = Date.now(); const go = () => {{ if (Number(document.getElementById('fight-view').dataset.step) > {step}) done(true); else if (Date.now() - t0 > 3000) done(false); else setTimeout(go, 50); }}; go(); }})"
+                ))
+                .await;
+            if by_itself == json!(true) {
+                auto += 1;
+                last_step = step;
+                continue;
+            }
+        }
+        if mode == Turns::Skipped && ["timing", "aim", "advance"].contains(&kind.as_str()) {
             // The page answers it by itself, saying so.
             auto += 1;
             ann.until(
@@ -731,15 +769,30 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
             last_step = step;
             continue;
         }
-        ann.until(
-            &format!(
-                "return Boolean(document.querySelector('{}'))",
-                boxed.replace('\'', "\\'")
-            ),
-            Duration::from_secs(10),
-            "Ann's box",
-        )
-        .await;
+        let shown = ann
+            .until(
+                &format!(
+                    "return document.querySelector('{}') ? 'box' : Number(document.getElementById('fight-view').dataset.step) > {step} ? 'moved' : null",
+                    boxed.replace('\'', "\\'")
+                ),
+                Duration::from_secs(10),
+                "Ann's box",
+            )
+            .await;
+        if shown == json!("moved") {
+            // Answered by the page, as picked with the question before it
+            // (the grouped questions).
+            auto += 1;
+            last_step = step;
+            continue;
+        }
+        if mode == Turns::Grouped
+            && ["set-action", "attack"].contains(&kind.as_str())
+            && shot.insert(kind.clone())
+        {
+            // The question with its follow-up's group, as it looks.
+            ann.screenshot(&format!("look-grouped-{kind}")).await;
+        }
         let default = &decision["default"];
         let square = default["path"]
             .as_array()
@@ -849,17 +902,30 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
         .collect();
     eprintln!(
         "Ann's usual turns ({}): {} turns, clicks per turn mean {:.1}, max {}; {setup_clicks} clicks once for the fight, {drags} moves by a drag, {auto} questions answered by the page; by turn: {by_turn:?}",
-        if shortcuts {
-            "the play view's shortcuts"
-        } else {
-            "every question asked, squares clicked twice"
+        match mode {
+            Turns::Asked => "squares clicked twice, nothing dragged",
+            Turns::Grouped => "the grouped questions",
+            Turns::Skipped => "the \"don't ask me\" boxes",
         },
         turns.len(),
         turns.iter().sum::<usize>() as f64 / turns.len().max(1) as f64,
         turns.iter().max().copied().unwrap_or(0),
     );
     assert!(!turns.is_empty(), "Ann played turns");
-    if shortcuts {
+    let statuses = ann.js("return window.nutshellAnswers").await;
+    eprintln!("  the answers' statuses: {statuses}");
+    assert!(
+        statuses
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s.as_u64().is_some_and(|s| s < 300 || s == 409)),
+        "every answer one the server offered: {statuses}"
+    );
+    if mode == Turns::Grouped {
+        assert!(auto > 0, "the page answered a grouped question");
+    }
+    if mode == Turns::Skipped {
         assert!(drags > 0, "a move by dragging the token");
         ann.screenshot("look-turn").await;
     }
