@@ -932,3 +932,118 @@ async fn usual_turns(driver: &browser::Driver, mode: Turns) -> Vec<usize> {
     ann.close().await;
     turns
 }
+
+/// Weapons and armour without TOML (issue 36, item 6): Ann builds a
+/// character with the form's rows alone (the advanced TOML box left
+/// empty): the default rows removed, a weapon typed in, an example bow
+/// added (a missile, with its range), armour given its value and coverage;
+/// the sheet the server saves and lists has them all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn weapons_and_armour_from_the_form() {
+    let Some(driver) = driver("weapons_and_armour_from_the_form").await else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, _gm_key, players) = table(&base, &["Ann"]).await;
+    let ann = driver.browser(1280, 800).await;
+    ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
+        .await;
+    ann.live().await;
+    let wait = Duration::from_secs(10);
+    ann.js("document.getElementById('characters').open = true; document.getElementById('char-guided').scrollIntoView(); return null")
+        .await;
+    ann.until(
+        "return document.querySelectorAll('#cf-weapons .weapon').length === 1",
+        wait,
+        "the form's weapon row",
+    )
+    .await;
+    // The rows the form starts with, removed.
+    ann.click("#cf-weapons .weapon .remove").await;
+    ann.click("#cf-armour .armour .remove").await;
+    // A weapon typed in.
+    ann.click("#cf-add-weapon").await;
+    let typed = "const set = (s, v) => { const n = document.querySelector(s); n.value = v; n.dispatchEvent(new Event(n.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true})); };";
+    ann.js(&format!(
+        "{typed}
+         set('#cf-weapons .weapon:last-child .w-name', 'long sword');
+         set('#cf-weapons .weapon:last-child .w-skill', 'sword');
+         set('#cf-weapons .weapon:last-child .w-dam', '9'); return null"
+    ))
+    .await;
+    // The bow's skill, a secondary trait of the form's.
+    ann.js(&format!(
+        "{typed}
+         const row = document.querySelectorAll('#char-guided .secondary')[4];
+         row.querySelector('.s-name').value = 'bow'; row.querySelector('.s-base').value = 'dexterity';
+         set('#char-guided .secondary:nth-of-type(5) .s-level', '0'); return null"
+    ))
+    .await;
+    // An example: a missile weapon with its range.
+    ann.js(&format!("{typed} set('#cf-weapon-example', 'short bow'); return null"))
+        .await;
+    ann.click("#cf-add-armour").await;
+    ann.js(&format!(
+        "{typed}
+         set('#cf-armour .armour:last-child .a-name', 'mail');
+         set('#cf-armour .armour:last-child .a-value', '3');
+         set('#cf-armour .armour:last-child .a-coverage', 'full'); return null"
+    ))
+    .await;
+    assert_eq!(
+        ann.js("return document.getElementById('cf-extra').value").await,
+        json!(""),
+        "no TOML typed"
+    );
+    // The bow's range shows, the sword's is hidden (a melee weapon).
+    let ranges = ann
+        .js("return [...document.querySelectorAll('#cf-weapons .weapon .w-range')].map(r => !r.closest('label').hidden)")
+        .await;
+    assert_eq!(ranges, json!([false, true]), "a range for the missile only");
+    ann.until(
+        "const t = document.getElementById('char-cps').textContent;
+         return t.includes('the rules accept') && !document.querySelector('#char-violations li')",
+        wait,
+        "choices the rules accept",
+    )
+    .await;
+    ann.js("document.getElementById('cf-weapons-set').scrollIntoView(); return null")
+        .await;
+    ann.screenshot("look-weapons-form").await;
+    ann.js("document.querySelector('#sheet-form button[type=submit]').click(); return null")
+        .await;
+    let sheets = format!("/api/rooms/{room_id}/sheets");
+    let mut listed = Value::Null;
+    for _ in 0..100 {
+        listed = get(&base, &sheets, &players[0].1).await;
+        if listed.to_string().contains("long sword") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let text = listed.to_string();
+    eprintln!("the sheets listed: {}", &text[..text.len().min(1500)]);
+    let sheet = listed
+        .as_array()
+        .or_else(|| listed["sheets"].as_array())
+        .and_then(|l| l.iter().find_map(|s| s["sheet"].as_str()))
+        .expect("a saved sheet")
+        .to_string();
+    let parsed = nutshell_mls::character::validate::parse_sheet("sheet", &sheet).unwrap();
+    assert_eq!(parsed.name, "Brana");
+    for want in [
+        "name = \"long sword\"",
+        "skill = \"sword\"",
+        "dam = 9",
+        "name = \"short bow\"",
+        "kind = \"missile\"",
+        "range = 12",
+        "name = \"mail\"",
+        "value = 3",
+        "coverage = \"full\"",
+    ] {
+        assert!(sheet.contains(want), "{want} in the saved sheet:\n{sheet}");
+    }
+    assert!(!sheet.contains("arming sword") && !sheet.contains("gambeson"), "{sheet}");
+    ann.close().await;
+}
