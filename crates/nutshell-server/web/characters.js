@@ -1,6 +1,6 @@
 // characters.js: MLS characters. It owns the guided character form (it
 // writes the choices file and asks the server to price and check it as
-// the player chooses), making a sheet, the list of the table's sheets (each
+// the player chooses; weapons and armour as rows of fields), making a sheet, the list of the table's sheets (each
 // shown as a sheet: traits, skills, weapons, armour, health, Fate Points,
 // the ledger folded) and the form that advances one.
 
@@ -292,12 +292,7 @@ const WEAPON_EXAMPLES = [
   { name: "staff", skill: "staff", dam: 5, kind: "melee" },
   { name: "short bow", skill: "bow", dam: 5, kind: "missile", range: 12 },
 ];
-const COVERAGES = [
-  ["partial", "Partial (ignored by a critical)"],
-  ["full", "Full (ignored by a natural 18)"],
-  ["encased", "Encased (lowered on a natural 18)"],
-  ["total", "Total (never ignored)"],
-];
+const COVERAGES = [["partial", "Partial"], ["full", "Full"], ["encased", "Encased"], ["total", "Total"]];
 function cell(label, input) {
   const wrap = el("label", "cell");
   wrap.append(el("span", null, label), input);

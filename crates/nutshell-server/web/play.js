@@ -9,7 +9,8 @@
 // confirming; arrow keys and Enter for the keyboard; a "Your decision"
 // link while the decision is below the fold), the targets
 // the server names marked on the map, the GM's hand-over of a combatant,
-// and a move walked square by square along the server's way or the log's.
+// the optional follow-ups asked in the box of the question they follow
+// (their pick sent when the server asks them), and a move walked square by square along the server's way or the log's.
 // Costs, ways and targets come from the server: nothing here computes a
 // rule.
 
