@@ -327,11 +327,15 @@ function weaponRow(w = {}) {
   const range = input("w-range", w.range ?? "", `weapon ${n}: range (squares)`, "number");
   range.min = "1";
   const rangeCell = cell("range", range);
-  const showRange = () => { rangeCell.hidden = kind.value === "melee"; };
+  // A range for a missile or a spell only (a melee weapon's row has none).
+  const showRange = () => {
+    if (kind.value === "melee") rangeCell.remove();
+    else if (!rangeCell.isConnected) kind.closest("label").after(rangeCell);
+  };
   kind.addEventListener("change", showRange);
-  showRange();
   const dam = input("w-dam", w.dam ?? "", `weapon ${n}: damage`, "number");
   row.append(cell("name", input("w-name", w.name, `weapon ${n}: name`)), cell("skill", input("w-skill", w.skill, `weapon ${n}: skill`)), cell("DAM", dam), cell("kind", kind), rangeCell, removeButton(row, `weapon ${n}`), el("span", "problem"));
+  showRange();
   $("cf-weapons").append(row);
   return row;
 }
@@ -350,7 +354,7 @@ function gearLines() {
     const name = row.querySelector(".w-name").value.trim();
     if (!name) continue;
     const kind = row.querySelector(".w-kind").value;
-    const range = row.querySelector(".w-range").value.trim();
+    const range = row.querySelector(".w-range")?.value.trim() ?? "";
     const dam = row.querySelector(".w-dam").value.trim();
     lines.push("", "[[weapons]]", `name = ${tomlString(name)}`, `skill = ${tomlString(row.querySelector(".w-skill").value.trim())}`, `dam = ${/^-?\d+$/.test(dam) ? dam : tomlString(dam)}`);
     if (kind !== "melee") lines.push(`kind = ${tomlString(kind)}`);
