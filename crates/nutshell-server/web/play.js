@@ -402,7 +402,7 @@ function decisionBox(fight, view, decision, k, labelled) {
     }
     arrows(row);
     box.append(row);
-    for (const follow of FOLLOWS[decision.kind] ?? []) if (!skipped(fight.id).has(follow)) box.append(groupBox(fight, decision, follow));
+    for (const follow of grouping() ? FOLLOWS[decision.kind] ?? [] : []) if (!skipped(fight.id).has(follow)) box.append(groupBox(fight, decision, follow));
     const off = offGroup.get(decision.id);
     if (off) box.append(el("p", "play-auto quiet", off));
     if (skipped(fight.id).has(decision.kind)) box.append(el("p", "play-auto quiet", `You asked not to be asked about ${SKIPPABLE[decision.kind]}: the page answers with the engine's default (${decision.default === undefined ? "none" : optionLabel(decision)}).`));
@@ -508,6 +508,11 @@ const STANDARD = {
     ],
   },
 };
+// This browser's preference: `localStorage["nutshell:grouped"] = "off"`
+// asks every question one after another (as the server asks them).
+function grouping() {
+  try { return localStorage.getItem("nutshell:grouped") !== "off"; } catch { return true; }
+}
 const sameChoice = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const seen = new Map(); // `${fight} ${who} ${kind}` -> the last such decision asked
 const seenKey = (id, who, kind) => `${id} ${who} ${kind}`;
@@ -549,6 +554,7 @@ function groupBox(fight, decision, follow) {
 }
 // A main question answered: its follow-ups' picks kept for when they come.
 function keepGrouped(id, decision) {
+  if (!grouping()) return;
   const at = turnOf(decision);
   for (const follow of FOLLOWS[decision.kind] ?? []) {
     if (skipped(id).has(follow)) continue;
