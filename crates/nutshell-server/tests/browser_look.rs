@@ -209,6 +209,11 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
     bob.go(&seat(&players[1].1)).await;
     for page in [&gm, &ann, &bob] {
         page.live().await;
+        // Every question asked as the server asks it (the test steps the
+        // fight decision by decision; the grouped questions are the other
+        // test's).
+        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
+            .await;
     }
     // The desktops' viewports exactly 1440×900 and 1280×800.
     gm.viewport(1440, 900).await;
@@ -632,15 +637,21 @@ async fn a_players_usual_turn_takes_at_most_four_clicks() {
     };
     // As the page was played before the play view: every question asked,
     // a square clicked twice.
-    let before = usual_turns(&driver, false).await;
+    let before = usual_turns(&driver, Turns::Asked).await;
+    // The grouped questions, no box ticked: the timing picked with the set
+    // action, the aim with the attack (their usual choice preselected),
+    // the token dragged.
+    let grouped = usual_turns(&driver, Turns::Grouped).await;
     // Now: the three questions left to the engine's default, the token
     // dragged.
-    let after = usual_turns(&driver, true).await;
+    let after = usual_turns(&driver, Turns::Skipped).await;
     let mean = |t: &[usize]| t.iter().sum::<usize>() as f64 / t.len().max(1) as f64;
     eprintln!(
-        "clicks per usual turn: asked everything, squares clicked twice: mean {:.1}, max {}; with the play view's shortcuts: mean {:.1}, max {}",
+        "clicks per usual turn: squares clicked twice (the grouped questions answered with theirs): mean {:.1}, max {}; the grouped questions, no box ticked: mean {:.1}, max {}; with the \"don't ask me\" boxes: mean {:.1}, max {}",
         mean(&before),
         before.iter().max().copied().unwrap_or(0),
+        mean(&grouped),
+        grouped.iter().max().copied().unwrap_or(0),
         mean(&after),
         after.iter().max().copied().unwrap_or(0)
     );
@@ -648,12 +659,27 @@ async fn a_players_usual_turn_takes_at_most_four_clicks() {
         after.iter().all(|&c| c <= 4),
         "a usual turn in at most 4 clicks: {after:?}"
     );
+    assert!(
+        grouped.iter().all(|&c| c <= 4),
+        "a usual turn in at most 4 clicks with the grouped questions: {grouped:?}"
+    );
+}
+
+/// How Ann plays: every question asked and squares clicked twice; the
+/// grouped questions (nothing ticked, the token dragged); the three
+/// "don't ask me" boxes ticked (the token dragged).
+#[derive(Clone, Copy, PartialEq)]
+enum Turns {
+    Asked,
+    Grouped,
+    Skipped,
 }
 
 /// Ann plays the corridor to its end (or 400 decisions) and returns the
 /// clicks of each of her turns that had a set action; `shortcuts`: she
 /// ticks the three "don't ask me" boxes first and drags her token.
-async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
+async fn usual_turns(driver: &browser::Driver, mode: Turns) -> Vec<usize> {
+    let shortcuts = mode != Turns::Asked;
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
     let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
@@ -681,8 +707,10 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
         "the questions one may skip",
     )
     .await;
+    // Every answer the page sends, its status (none refused).
+    ann.js("window.nutshellAnswers = []; const f = window.fetch; window.fetch = async (...a) => { const r = await f(...a); if (String(a[0]).endsWith('/decisions')) window.nutshellAnswers.push(r.status); return r; }; return null").await;
     let mut setup_clicks = 0;
-    if shortcuts {
+    if mode == Turns::Skipped {
         for kind in ["timing", "aim", "advance"] {
             ann.click(&format!(".play-skip input[data-skip='{kind}']"))
                 .await;
@@ -692,6 +720,7 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
     let mut by_turn: BTreeMap<u64, (usize, Vec<String>)> = BTreeMap::new();
     let mut drags = 0;
     let mut auto = 0;
+    let mut shot = std::collections::BTreeSet::new();
     let mut last_step = -1;
     for _ in 0..400 {
         let now = get(&base, &path, key).await;
@@ -717,7 +746,21 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
             ".play-decision[data-id={:?}]",
             decision["id"].as_str().unwrap_or("")
         );
-        if shortcuts && ["timing", "aim", "advance"].contains(&kind.as_str()) {
+        if mode != Turns::Skipped && ["timing", "aim", "advance"].contains(&kind.as_str()) {
+            // Picked with the question before it: the page answers it at
+            // once (else it is asked, and clicked below).
+            let by_itself = ann
+                .js(&format!(
+                    "return new Promise((done) => {{ const t0 = Date.now(); const go = () => {{ if (Number(document.getElementById('fight-view').dataset.step) > {step}) done(true); else if (Date.now() - t0 > 3000) done(false); else setTimeout(go, 50); }}; go(); }})"
+                ))
+                .await;
+            if by_itself == json!(true) {
+                auto += 1;
+                last_step = step;
+                continue;
+            }
+        }
+        if mode == Turns::Skipped && ["timing", "aim", "advance"].contains(&kind.as_str()) {
             // The page answers it by itself, saying so.
             auto += 1;
             ann.until(
@@ -731,15 +774,30 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
             last_step = step;
             continue;
         }
-        ann.until(
-            &format!(
-                "return Boolean(document.querySelector('{}'))",
-                boxed.replace('\'', "\\'")
-            ),
-            Duration::from_secs(10),
-            "Ann's box",
-        )
-        .await;
+        let shown = ann
+            .until(
+                &format!(
+                    "return document.querySelector('{}') ? 'box' : Number(document.getElementById('fight-view').dataset.step) > {step} ? 'moved' : null",
+                    boxed.replace('\'', "\\'")
+                ),
+                Duration::from_secs(10),
+                "Ann's box",
+            )
+            .await;
+        if shown == json!("moved") {
+            // Answered by the page, as picked with the question before it
+            // (the grouped questions).
+            auto += 1;
+            last_step = step;
+            continue;
+        }
+        if mode == Turns::Grouped
+            && ["set-action", "attack"].contains(&kind.as_str())
+            && shot.insert(kind.clone())
+        {
+            // The question with its follow-up's group, as it looks.
+            ann.screenshot(&format!("look-grouped-{kind}")).await;
+        }
         let default = &decision["default"];
         let square = default["path"]
             .as_array()
@@ -849,20 +907,154 @@ async fn usual_turns(driver: &browser::Driver, shortcuts: bool) -> Vec<usize> {
         .collect();
     eprintln!(
         "Ann's usual turns ({}): {} turns, clicks per turn mean {:.1}, max {}; {setup_clicks} clicks once for the fight, {drags} moves by a drag, {auto} questions answered by the page; by turn: {by_turn:?}",
-        if shortcuts {
-            "the play view's shortcuts"
-        } else {
-            "every question asked, squares clicked twice"
+        match mode {
+            Turns::Asked => "squares clicked twice, nothing dragged",
+            Turns::Grouped => "the grouped questions",
+            Turns::Skipped => "the \"don't ask me\" boxes",
         },
         turns.len(),
         turns.iter().sum::<usize>() as f64 / turns.len().max(1) as f64,
         turns.iter().max().copied().unwrap_or(0),
     );
     assert!(!turns.is_empty(), "Ann played turns");
-    if shortcuts {
+    let statuses = ann.js("return window.nutshellAnswers").await;
+    eprintln!("  the answers' statuses: {statuses}");
+    assert!(
+        statuses
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s.as_u64().is_some_and(|s| s < 300 || s == 409)),
+        "every answer one the server offered: {statuses}"
+    );
+    if mode == Turns::Grouped {
+        assert!(auto > 0, "the page answered a grouped question");
+    }
+    if mode == Turns::Skipped {
         assert!(drags > 0, "a move by dragging the token");
         ann.screenshot("look-turn").await;
     }
     ann.close().await;
     turns
+}
+
+/// Weapons and armour without TOML (issue 36, item 6): Ann builds a
+/// character with the form's rows alone (the advanced TOML box left
+/// empty): the default rows removed, a weapon typed in, an example bow
+/// added (a missile, with its range), armour given its value and coverage;
+/// the sheet the server saves and lists has them all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn weapons_and_armour_from_the_form() {
+    let Some(driver) = driver("weapons_and_armour_from_the_form").await else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, _gm_key, players) = table(&base, &["Ann"]).await;
+    let ann = driver.browser(1280, 800).await;
+    ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
+        .await;
+    ann.live().await;
+    let wait = Duration::from_secs(10);
+    ann.js("document.getElementById('characters').open = true; document.getElementById('char-guided').scrollIntoView(); return null")
+        .await;
+    ann.until(
+        "return document.querySelectorAll('#cf-weapons .weapon').length === 1",
+        wait,
+        "the form's weapon row",
+    )
+    .await;
+    // The rows the form starts with, removed.
+    ann.click("#cf-weapons .weapon .remove").await;
+    ann.click("#cf-armour .armour .remove").await;
+    // A weapon typed in.
+    ann.click("#cf-add-weapon").await;
+    let typed = "const set = (s, v) => { const n = document.querySelector(s); n.value = v; n.dispatchEvent(new Event(n.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true})); };";
+    ann.js(&format!(
+        "{typed}
+         set('#cf-weapons .weapon:last-child .w-name', 'long sword');
+         set('#cf-weapons .weapon:last-child .w-skill', 'sword');
+         set('#cf-weapons .weapon:last-child .w-dam', '9'); return null"
+    ))
+    .await;
+    // The bow's skill, a secondary trait of the form's.
+    ann.js(&format!(
+        "{typed}
+         const row = document.querySelectorAll('#char-guided .secondary')[4];
+         row.querySelector('.s-name').value = 'bow'; row.querySelector('.s-base').value = 'dexterity';
+         set('#char-guided .secondary:nth-of-type(5) .s-level', '0'); return null"
+    ))
+    .await;
+    // An example: a missile weapon with its range.
+    ann.js(&format!(
+        "{typed} set('#cf-weapon-example', 'short bow'); return null"
+    ))
+    .await;
+    ann.click("#cf-add-armour").await;
+    ann.js(&format!(
+        "{typed}
+         set('#cf-armour .armour:last-child .a-name', 'mail');
+         set('#cf-armour .armour:last-child .a-value', '3');
+         set('#cf-armour .armour:last-child .a-coverage', 'full'); return null"
+    ))
+    .await;
+    assert_eq!(
+        ann.js("return document.getElementById('cf-extra').value")
+            .await,
+        json!(""),
+        "no TOML typed"
+    );
+    // The bow has a range, the sword none (a melee weapon).
+    let ranges = ann
+        .js("return [...document.querySelectorAll('#cf-weapons .weapon')].map(w => Boolean(w.querySelector('.w-range')))")
+        .await;
+    assert_eq!(ranges, json!([false, true]), "a range for the missile only");
+    ann.until(
+        "const t = document.getElementById('char-cps').textContent;
+         return t.includes('the rules accept') && !document.querySelector('#char-violations li')",
+        wait,
+        "choices the rules accept",
+    )
+    .await;
+    ann.js("document.getElementById('cf-weapons-set').scrollIntoView(); return null")
+        .await;
+    ann.screenshot("look-weapons-form").await;
+    ann.js("document.querySelector('#sheet-form button[type=submit]').click(); return null")
+        .await;
+    let sheets = format!("/api/rooms/{room_id}/sheets");
+    let mut listed = Value::Null;
+    for _ in 0..100 {
+        listed = get(&base, &sheets, &players[0].1).await;
+        if listed.to_string().contains("long sword") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let text = listed.to_string();
+    eprintln!("the sheets listed: {}", &text[..text.len().min(1500)]);
+    let sheet = listed
+        .as_array()
+        .or_else(|| listed["sheets"].as_array())
+        .and_then(|l| l.iter().find_map(|s| s["sheet"].as_str()))
+        .expect("a saved sheet")
+        .to_string();
+    let parsed = nutshell_mls::character::validate::parse_sheet("sheet", &sheet).unwrap();
+    assert_eq!(parsed.name, "Brana");
+    for want in [
+        "name = \"long sword\"",
+        "skill = \"sword\"",
+        "dam = 9",
+        "name = \"short bow\"",
+        "kind = \"missile\"",
+        "range = 12",
+        "name = \"mail\"",
+        "value = 3",
+        "coverage = \"full\"",
+    ] {
+        assert!(sheet.contains(want), "{want} in the saved sheet:\n{sheet}");
+    }
+    assert!(
+        !sheet.contains("arming sword") && !sheet.contains("gambeson"),
+        "{sheet}"
+    );
+    ann.close().await;
 }

@@ -417,6 +417,9 @@ async fn play_to_end(
             page.js("location.reload(); return true").await;
             tokio::time::sleep(Duration::from_millis(300)).await;
             page.live().await;
+            // Every question asked as the server asks it (these tests answer each).
+            page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
+                .await;
             let squares: std::collections::BTreeSet<&str> = options
                 .iter()
                 .filter_map(|o| o["square"].as_str())
@@ -718,6 +721,9 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
     bob.go(&seat(&players[1].1)).await;
     for page in [&gm, &ann, &bob] {
         page.live().await;
+        // Every question asked as the server asks it (these tests answer each).
+        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
+            .await;
     }
 
     // The GM sets the fight up: the sides and the map as TOML (the form's
@@ -872,6 +878,9 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
     bo.go(&seat(&players[1].1)).await;
     for page in [&gm, &ada, &bo] {
         page.live().await;
+        // Every question asked as the server asks it (these tests answer each).
+        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
+            .await;
     }
     let started = post(
         &base,
@@ -943,6 +952,9 @@ async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
     bob.go(&seat(&players[1].1)).await;
     for page in [&ann, &bob] {
         page.live().await;
+        // Every question asked as the server asks it (these tests answer each).
+        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
+            .await;
     }
     let started = post(
         &base,
@@ -1052,6 +1064,9 @@ async fn a_page_shows_every_decision_awaited_and_a_box_for_each_of_its_own() {
     let gm = driver.browser(1280, 900).await;
     gm.go(&format!("{base}/#room={room_id}&key={gm_key}")).await;
     gm.live().await;
+    // Every question asked as the server asks it (these tests answer each).
+    gm.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
+        .await;
     // Each POST of a decision is noted.
     gm.js(r#"
         const real = window.fetch;

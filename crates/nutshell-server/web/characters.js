@@ -1,6 +1,6 @@
 // characters.js: MLS characters. It owns the guided character form (it
 // writes the choices file and asks the server to price and check it as
-// the player chooses), making a sheet, the list of the table's sheets (each
+// the player chooses; weapons and armour as rows of fields), making a sheet, the list of the table's sheets (each
 // shown as a sheet: traits, skills, weapons, armour, health, Fate Points,
 // the ledger folded) and the form that advances one.
 
@@ -218,6 +218,7 @@ function choicesFromForm() {
     if (!name || !value) continue;
     lines.push(`${tomlString(name)} = ${/^\d+$/.test(value) ? value : tomlString(value)}`);
   }
+  lines.push(...gearLines());
   const extra = $("cf-extra").value.trim();
   if (extra) lines.push("", extra);
   return lines.join("\n") + "\n";
@@ -277,6 +278,113 @@ async function checkChoices() {
     return el("li", "violation", text);
   }));
 }
+
+// ---------------------------------------------------------------- weapons and armour
+
+// Weapons and armour as form rows (the sheet's `weapons` and `armour`:
+// name, skill, dam, kind and a missile's or a spell's range; name, value
+// and coverage). The MLS text has no weapon table: the examples are the
+// project's own example sheets'.
+const WEAPON_EXAMPLES = [
+  { name: "arming sword", skill: "sword", dam: 8, kind: "melee" },
+  { name: "hand axe", skill: "axe", dam: 7, kind: "melee" },
+  { name: "dagger", skill: "dagger", dam: 5, kind: "melee" },
+  { name: "staff", skill: "staff", dam: 5, kind: "melee" },
+  { name: "short bow", skill: "bow", dam: 5, kind: "missile", range: 12 },
+];
+const COVERAGES = [["partial", "Partial"], ["full", "Full"], ["encased", "Encased"], ["total", "Total"]];
+function cell(label, input) {
+  const wrap = el("label", "cell");
+  wrap.append(el("span", null, label), input);
+  return wrap;
+}
+function input(cls, value, aria, type = "text") {
+  const node = el("input", cls);
+  node.type = type;
+  node.value = value ?? "";
+  node.setAttribute("aria-label", aria);
+  return node;
+}
+function choose(cls, options, value, aria) {
+  const node = el("select", cls);
+  for (const [v, text] of options) { const o = el("option", null, text); o.value = v; node.append(o); }
+  node.value = value;
+  node.setAttribute("aria-label", aria);
+  return node;
+}
+function removeButton(row, what) {
+  const b = el("button", "small remove", "Remove");
+  b.type = "button";
+  b.setAttribute("aria-label", `remove ${what}`);
+  b.addEventListener("click", () => { row.remove(); formChanged(); });
+  return b;
+}
+function weaponRow(w = {}) {
+  const n = document.querySelectorAll("#cf-weapons .weapon").length + 1;
+  const row = el("div", "field row weapon");
+  row.dataset.row = "weapon";
+  const kind = choose("w-kind", [["melee", "melee"], ["missile", "missile"], ["spell", "spell"]], w.kind ?? "melee", `weapon ${n}: kind`);
+  const range = input("w-range", w.range ?? "", `weapon ${n}: range (squares)`, "number");
+  range.min = "1";
+  const rangeCell = cell("range", range);
+  // A range for a missile or a spell only (a melee weapon's row has none).
+  const showRange = () => {
+    if (kind.value === "melee") rangeCell.remove();
+    else if (!rangeCell.isConnected) kind.closest("label").after(rangeCell);
+  };
+  kind.addEventListener("change", showRange);
+  const dam = input("w-dam", w.dam ?? "", `weapon ${n}: damage`, "number");
+  row.append(cell("name", input("w-name", w.name, `weapon ${n}: name`)), cell("skill", input("w-skill", w.skill, `weapon ${n}: skill`)), cell("DAM", dam), cell("kind", kind), rangeCell, removeButton(row, `weapon ${n}`), el("span", "problem"));
+  showRange();
+  $("cf-weapons").append(row);
+  return row;
+}
+function armourRow(a = {}) {
+  const n = document.querySelectorAll("#cf-armour .armour").length + 1;
+  const row = el("div", "field row armour");
+  row.dataset.row = "armour";
+  row.append(cell("name", input("a-name", a.name, `armour ${n}: name`)), cell("value", input("a-value", a.value ?? "", `armour ${n}: value`, "number")), cell("coverage", choose("a-coverage", COVERAGES, a.coverage ?? "partial", `armour ${n}: coverage`)), removeButton(row, `armour ${n}`), el("span", "problem"));
+  $("cf-armour").append(row);
+  return row;
+}
+// The rows as the sheet's TOML (the same a combatant sheet writes).
+function gearLines() {
+  const lines = [];
+  for (const row of document.querySelectorAll("#cf-weapons .weapon")) {
+    const name = row.querySelector(".w-name").value.trim();
+    if (!name) continue;
+    const kind = row.querySelector(".w-kind").value;
+    const range = row.querySelector(".w-range")?.value.trim() ?? "";
+    const dam = row.querySelector(".w-dam").value.trim();
+    lines.push("", "[[weapons]]", `name = ${tomlString(name)}`, `skill = ${tomlString(row.querySelector(".w-skill").value.trim())}`, `dam = ${/^-?\d+$/.test(dam) ? dam : tomlString(dam)}`);
+    if (kind !== "melee") lines.push(`kind = ${tomlString(kind)}`);
+    if (kind !== "melee" && range !== "") lines.push(`range = ${/^\d+$/.test(range) ? range : tomlString(range)}`);
+  }
+  for (const row of document.querySelectorAll("#cf-armour .armour")) {
+    const value = row.querySelector(".a-value").value.trim();
+    const name = row.querySelector(".a-name").value.trim();
+    if (!name && value === "") continue;
+    lines.push("", "[[armour]]");
+    if (name) lines.push(`name = ${tomlString(name)}`);
+    lines.push(`value = ${/^-?\d+$/.test(value) ? value : tomlString(value)}`, `coverage = ${tomlString(row.querySelector(".a-coverage").value)}`);
+  }
+  return lines;
+}
+for (const w of WEAPON_EXAMPLES) {
+  const o = el("option", null, `${w.name} (${w.skill}, DAM ${w.dam}${w.range ? `, range ${w.range}` : ""})`);
+  o.value = w.name;
+  $("cf-weapon-example").append(o);
+}
+$("cf-weapon-example").addEventListener("change", (e) => {
+  const w = WEAPON_EXAMPLES.find((x) => x.name === e.target.value);
+  e.target.value = "";
+  if (w) { weaponRow(w); formChanged(); }
+});
+$("cf-add-weapon").addEventListener("click", () => { weaponRow().querySelector("input")?.focus(); formChanged(); });
+$("cf-add-armour").addEventListener("click", () => { armourRow().querySelector("input")?.focus(); formChanged(); });
+// What the TOML box held before: an arming sword and a gambeson.
+weaponRow(WEAPON_EXAMPLES[0]);
+armourRow({ name: "gambeson", value: 2, coverage: "partial" });
 
 function formChanged() {
   $("choices").value = choicesFromForm();

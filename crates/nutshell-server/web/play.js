@@ -9,7 +9,8 @@
 // confirming; arrow keys and Enter for the keyboard; a "Your decision"
 // link while the decision is below the fold), the targets
 // the server names marked on the map, the GM's hand-over of a combatant,
-// and a move walked square by square along the server's way or the log's.
+// the optional follow-ups asked in the box of the question they follow
+// (their pick sent when the server asks them), and a move walked square by square along the server's way or the log's.
 // Costs, ways and targets come from the server: nothing here computes a
 // rule.
 
@@ -215,7 +216,16 @@ export function drawPanel(fight) {
   status.textContent = statusText(view);
   status.classList.toggle("yours", (view.waiting ?? []).some((w) => mine(w.controller)) && !view.over);
   parts.push(status);
+  const note = groupedNotes.get(fight.id);
+  if (note) {
+    const said = el("p", "play-auto play-grouped-note quiet", note);
+    said.id = "play-grouped-note";
+    parts.push(said);
+  }
   const asked = decisionsOf(view);
+  for (const d of asked) if (FOLLOWS_OF[d.kind]) seen.set(seenKey(fight.id, d.name, d.kind), d);
+  answerGrouped(fight, view, asked);
+  answerUnasked(fight, view, asked);
   const boxes = asked.map((d, k) => decisionBox(fight, view, d, k, asked.length > 1));
   parts.push(...boxes);
   if (!view.over && (view.controllers ?? []).some((c) => mine(c.controller))) parts.push(skipBox(fight));
@@ -237,7 +247,6 @@ export function drawPanel(fight) {
     return;
   }
   watchJump(boxes[0] ?? null);
-  answerUnasked(fight, view, asked);
   const box = boxes.find((b) => !before.has(b.dataset.id));
   if (box && idle(document.activeElement)) box.querySelector("button")?.focus({ preventScroll: true });
   // A decision new to this page: the page comes to it (after the map is
@@ -393,6 +402,9 @@ function decisionBox(fight, view, decision, k, labelled) {
     }
     arrows(row);
     box.append(row);
+    for (const follow of grouping() ? FOLLOWS[decision.kind] ?? [] : []) if (!skipped(fight.id).has(follow)) box.append(groupBox(fight, decision, follow));
+    const off = offGroup.get(decision.id);
+    if (off) box.append(el("p", "play-auto quiet", off));
     if (skipped(fight.id).has(decision.kind)) box.append(el("p", "play-auto quiet", `You asked not to be asked about ${SKIPPABLE[decision.kind]}: the page answers with the engine's default (${decision.default === undefined ? "none" : optionLabel(decision)}).`));
   }
   if (decision.ruled_out?.length) {
@@ -453,6 +465,136 @@ function answerUnasked(fight, view, asked) {
   }
 }
 
+// ---------------------------------------------------------------- grouped questions
+
+// The optional questions that follow another (the timing of the attacks a
+// set action brings, the aim of an attack or of a shot at its target) are
+// asked in the same box, a group of choices with the engine's usual one
+// preselected: one click on the main option answers both; when the server
+// then asks the follow-up, the page answers it at once with the choice
+// picked (and says so), or asks it as usual when that choice is not among
+// the options offered.
+const FOLLOWS = { "set-action": ["timing"], attack: ["aim", "advance"], target: ["aim"] };
+const FOLLOWS_OF = { timing: true, aim: true };
+const FOLLOW_WORDS = { timing: "the timing of its first attack, if asked", aim: "the aim, if asked", advance: "into a fallen foe's square this turn, if asked" };
+const AFTER_WORDS = { timing: "with the set action", aim: "with the attack", advance: "with the attack" };
+// The engine's pick when the question comes (whether to advance depends
+// on where everyone stands then: P-73).
+const USUAL = "usual";
+// The options known before the question is asked (the decisions table of
+// docs/mls/combat.md), when it was not yet asked in this fight.
+const STANDARD = {
+  timing: {
+    default: { timing: { delay: 0, rush: false } },
+    options: [
+      { label: "on time", choice: { timing: { delay: 0, rush: false } } },
+      ...[1, 2, 3, 4].map((n) => ({ label: `delayed ${n} round${n > 1 ? "s" : ""} (+${n})`, choice: { timing: { delay: n, rush: false } } })),
+      { label: "rushed a round (-2)", choice: { timing: { delay: 0, rush: true } } },
+    ],
+  },
+  aim: {
+    default: { aim: "chest" },
+    options: [
+      ["chest", "the chest (not aimed)"], ["head", "the head (-3, 17+)"], ["face", "the face (-3, 18+)"], ["neck", "the neck (-3, 19+)"],
+      ["abdomen", "the abdomen (-1, 16+)"], ["arm", "an arm (-2, 17+)"], ["leg", "a leg (-2, 17+)"], ["wrist", "a wrist (-4, 17+)"],
+    ].map(([aim, label]) => ({ label, choice: { aim } })),
+  },
+  advance: {
+    default: USUAL,
+    options: [
+      { label: "as the engine would", choice: USUAL },
+      { label: "advance", choice: { yes: true } },
+      { label: "stay", choice: { yes: false } },
+    ],
+  },
+};
+// This browser's preference: `localStorage["nutshell:grouped"] = "off"`
+// asks every question one after another (as the server asks them).
+function grouping() {
+  try { return localStorage.getItem("nutshell:grouped") !== "off"; } catch { return true; }
+}
+const sameChoice = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const seen = new Map(); // `${fight} ${who} ${kind}` -> the last such decision asked
+const seenKey = (id, who, kind) => `${id} ${who} ${kind}`;
+const groupPicks = new Map(); // `${fight} ${who} ${kind}` -> the choice picked in a group
+const pending = new Map(); // `${fight} ${who} ${kind}` -> { choice, label, turn, round, after }
+const groupedNotes = new Map(); // fight id -> what the page last answered by itself
+const offGroup = new Map(); // decision id -> why the pick made beforehand was not taken
+// "t3r2-Ann-attack-1" -> { turn: 3, round: 2 }
+function turnOf(decision) {
+  const m = /^t(\d+)r(\d+)-/.exec(decision.id ?? "");
+  return m ? { turn: Number(m[1]), round: Number(m[2]) } : null;
+}
+function groupBox(fight, decision, follow) {
+  const known = FOLLOWS_OF[follow] ? seen.get(seenKey(fight.id, decision.name, follow)) : null;
+  const options = (known?.options ?? STANDARD[follow].options).filter((o) => o.choice);
+  const usual = known?.default ?? STANDARD[follow].default;
+  const key = seenKey(fight.id, decision.name, follow);
+  let picked = groupPicks.get(key);
+  if (!picked || !options.some((o) => sameChoice(o.choice, picked))) picked = usual;
+  const box = el("fieldset", "play-group");
+  box.dataset.follow = follow;
+  box.append(el("legend", null, `Then ${FOLLOW_WORDS[follow]}:`));
+  const row = el("div", "row");
+  for (const [k, option] of options.entries()) {
+    const label = el("label", "check");
+    const input = el("input");
+    input.type = "radio";
+    input.name = `group-${decision.id}-${follow}`;
+    input.dataset.choice = JSON.stringify(option.choice);
+    input.checked = sameChoice(option.choice, picked);
+    input.id = `group-${follow}-${k}`;
+    input.addEventListener("change", () => { if (input.checked) groupPicks.set(key, option.choice); });
+    label.title = option.rule ?? "";
+    label.append(input, ` ${option.label ?? JSON.stringify(option.choice)}${sameChoice(option.choice, usual) ? " ✓ usual" : ""}`);
+    row.append(label);
+  }
+  box.append(row);
+  return box;
+}
+// A main question answered: its follow-ups' picks kept for when they come.
+function keepGrouped(id, decision) {
+  if (!grouping()) return;
+  const at = turnOf(decision);
+  for (const follow of FOLLOWS[decision.kind] ?? []) {
+    if (skipped(id).has(follow)) continue;
+    const key = seenKey(id, decision.name, follow);
+    const known = FOLLOWS_OF[follow] ? seen.get(key) : null;
+    const choice = groupPicks.get(key) ?? known?.default ?? STANDARD[follow].default;
+    const label = [...(known?.options ?? []), ...STANDARD[follow].options].find((o) => sameChoice(o.choice, choice))?.label ?? JSON.stringify(choice);
+    pending.set(key, { choice, label, turn: at?.turn, round: at?.round, after: AFTER_WORDS[follow] });
+  }
+}
+// A follow-up asked: answered at once with the pick made beforehand when
+// it is one of the options offered (the timing in the set action's turn,
+// the aim in the attack's round), else asked as usual.
+function answerGrouped(fight, view, asked) {
+  let off = false;
+  for (const decision of asked) {
+    const key = seenKey(fight.id, decision.name, decision.kind);
+    const kept = pending.get(key);
+    if (!kept || answered.has(decision.id) || skipped(fight.id).has(decision.kind)) continue;
+    // An advance picked with the attack holds for the turn's every advance.
+    if (decision.kind !== "advance") pending.delete(key);
+    const at = turnOf(decision);
+    if (at && kept.turn !== undefined && (at.turn !== kept.turn || (decision.kind === "aim" && at.round !== kept.round))) {
+      pending.delete(key);
+      continue;
+    }
+    const want = kept.choice === USUAL ? decision.default : kept.choice;
+    const option = want === undefined ? null : (decision.options ?? []).find((o) => sameChoice(o.choice, want));
+    if (!option) {
+      offGroup.set(decision.id, `Your pick ${kept.after} (${kept.label}) is not among the options now: pick one.`);
+      off = true;
+      continue;
+    }
+    answered.add(decision.id);
+    groupedNotes.set(fight.id, `The page answered ${decision.name}'s ${kindWords(decision.kind)} as you picked ${kept.after}: ${option.label ?? kept.label}.`);
+    setTimeout(() => decide(fight.id, view, decision, option), 0);
+  }
+  return off;
+}
+
 // A square's options: several when each names a facing ("F6:east"), one
 // otherwise (the cheapest way there).
 const facingOf = (option) => {
@@ -509,6 +651,11 @@ async function decide(id, view, decision, option) {
   const body = { id: decision.id, who: decision.name, kind: decision.kind, choice: option.choice, client_seed: clientSeed() };
   const answer = await api("POST", `${roomPath()}/fights/${id}/decisions`, table.current.seat.key, body);
   if (answer.ok) {
+    keepGrouped(id, decision);
+    // The follow-up may already be shown (the live feed can bring it
+    // before this answer): answered now.
+    const now = views.get(id);
+    if (now && answerGrouped({ id }, now, decisionsOf(now))) redraw(id);
     picks.delete(pickKey(id, decision.name));
     // The moves this decision brought, walked before the fight is drawn anew.
     if (answer.data?.step !== undefined) await walkStep(id, answer.data.step, answer.data.result?.lines);
