@@ -390,6 +390,23 @@ async fn commit(
     Ok(answered.expect("one event at least"))
 }
 
+/// The lock a member's engine runs in a room take turns on (in this
+/// process). Entries stay for the process's life: one per member who ran
+/// the engine, a few bytes each.
+fn member_turn(room: &str, member: i64) -> std::sync::Arc<tokio::sync::Mutex<()>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Turns = Mutex<HashMap<(String, i64), Arc<tokio::sync::Mutex<()>>>>;
+    static TURNS: OnceLock<Turns> = OnceLock::new();
+    let turns = TURNS.get_or_init(Default::default);
+    turns
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry((room.to_string(), member))
+        .or_default()
+        .clone()
+}
+
 /// One `fight-decision` event of [`commit`]: the engine's run computed on
 /// the pool for long work, outside the write transaction, from the room's
 /// epoch and the actor's count read ahead; written if the transaction finds
@@ -427,6 +444,11 @@ async fn commit_one(
         .with("fight", json!(id))
         .with("step", json!(number)),
     );
+    // One member's runs in this process take turns: each is drafted on the
+    // member's count of rolls, so two at once would keep moving each
+    // other's (the retries below stay for other processes).
+    let turn = member_turn(&actor.room, actor.id);
+    let _turn = turn.lock().await;
     for _ in 0..16 {
         let (room, count) = state.store.slot_ahead(&actor.room, Some(actor.id)).await?;
         let slot = Slot { seq: 0, count };
