@@ -1051,23 +1051,7 @@ async fn random_play_across_processes_with_sigkills(backend: Backend) {
             "a fight not over awaits nobody: {view}"
         );
         if pick.below(12) == 0 {
-            let names = view["controllers"].as_array().unwrap();
-            let who = names[pick.below(names.len())]["name"].clone();
-            let to = [
-                json!("engine"),
-                json!("gm"),
-                json!(players[0].id),
-                json!(players[1].id),
-            ][pick.below(4)]
-            .clone();
-            let (status, changed) = app
-                .post(
-                    &format!("{path}/control"),
-                    &gm.key,
-                    json!({"who": who, "controller": to}),
-                )
-                .await;
-            assert_eq!(status, 201, "{changed}");
+            hand_over_at_random(&app, &path, &view, &gm, &players, &mut pick).await;
             hand_overs += 1;
             continue;
         }
@@ -1565,6 +1549,35 @@ impl Pick {
     }
 }
 
+/// The GM hands a random combatant of `view` to the engine, himself or a
+/// player, at random (the random plays' hand-overs); it is written.
+async fn hand_over_at_random(
+    app: &App,
+    path: &str,
+    view: &Value,
+    gm: &Who,
+    players: &[Who],
+    pick: &mut Pick,
+) {
+    let names = view["controllers"].as_array().unwrap();
+    let who = names[pick.below(names.len())]["name"].clone();
+    let to = [
+        json!("engine"),
+        json!("gm"),
+        json!(players[0].id),
+        json!(players[1].id),
+    ][pick.below(4)]
+    .clone();
+    let (status, changed) = app
+        .post(
+            &format!("{path}/control"),
+            &gm.key,
+            json!({"who": who, "controller": to}),
+        )
+        .await;
+    assert_eq!(status, 201, "{changed}");
+}
+
 /// Random play through the API (the guide's random playouts, at the
 /// table): a GM and two players play fights on the map, each decision
 /// answered by its controller with an option the server offered, picked at
@@ -1611,28 +1624,7 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
                 "a fight not over awaits nobody: {view}"
             );
             if pick.below(10) == 0 {
-                let names: Vec<String> = view["controllers"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|c| c["name"].as_str().unwrap().to_string())
-                    .collect();
-                let who = &names[pick.below(names.len())];
-                let to = [
-                    json!("engine"),
-                    json!("gm"),
-                    json!(players[0].id),
-                    json!(players[1].id),
-                ][pick.below(4)]
-                .clone();
-                let (status, changed) = app
-                    .post(
-                        &format!("{path}/control"),
-                        &gm.key,
-                        json!({"who": who, "controller": to}),
-                    )
-                    .await;
-                assert_eq!(status, 201, "{changed}");
+                hand_over_at_random(&app, &path, &view, &gm, &players, &mut pick).await;
                 hand_overs += 1;
                 continue;
             }
