@@ -30,34 +30,9 @@ use serde_json::{Value, json};
 
 #[path = "support/browser.rs"]
 mod browser;
-use browser::{Browser, driver, server};
+use browser::{Browser, driver, get, post, server};
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
-
-async fn post(base: &str, path: &str, key: Option<&str>, body: Value) -> Value {
-    let mut request = reqwest::Client::new()
-        .post(format!("{base}{path}"))
-        .json(&body);
-    if let Some(key) = key {
-        request = request.bearer_auth(key);
-    }
-    let answer = request.send().await.unwrap();
-    let status = answer.status();
-    let value: Value = answer.json().await.unwrap();
-    assert!(status.is_success(), "POST {path}: {status} {value}");
-    value
-}
-
-async fn get(base: &str, path: &str, key: &str) -> Value {
-    let answer = reqwest::Client::new()
-        .get(format!("{base}{path}"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap();
-    assert!(answer.status().is_success(), "GET {path}");
-    answer.json().await.unwrap()
-}
 
 /// A room with a GM and the players `names`: its id, the GM's key, and
 /// each player's (member id, key).

@@ -1,7 +1,8 @@
 //! The web table in a real browser, for test files of their own: Debian's
 //! Chromium, headless, driven through chromedriver's WebDriver protocol (a
 //! few JSON calls, made with reqwest), against a real server on a loopback
-//! port. Used by `tests/browser.rs` and `tests/browser_play.rs`.
+//! port. Used by `tests/browser.rs`, `tests/browser_play.rs` and
+//! `tests/browser_look.rs`.
 
 #![allow(dead_code)]
 
@@ -431,4 +432,31 @@ pub async fn server() -> (String, tempfile::TempDir, tokio::task::JoinHandle<()>
         axum::serve(listener, router(state)).await.unwrap();
     });
     (format!("http://{address}"), dir, handle)
+}
+
+/// `POST path` as `key` (or none): the answer, which must be a success.
+pub async fn post(base: &str, path: &str, key: Option<&str>, body: Value) -> Value {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .json(&body);
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status();
+    let value: Value = answer.json().await.unwrap();
+    assert!(status.is_success(), "POST {path}: {status} {value}");
+    value
+}
+
+/// `GET path` as `key`: the answer, which must be a success.
+pub async fn get(base: &str, path: &str, key: &str) -> Value {
+    let answer = reqwest::Client::new()
+        .get(format!("{base}{path}"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    assert!(answer.status().is_success(), "GET {path}");
+    answer.json().await.unwrap()
 }
