@@ -40,6 +40,8 @@ struct Options {
     silent: usize,
     keys: usize,
     big_rolls: usize,
+    /// The last phase to run (`--until "engine fights"`); all when `None`.
+    until: Option<String>,
 }
 
 fn options() -> Result<Options, String> {
@@ -51,6 +53,7 @@ fn options() -> Result<Options, String> {
         silent: 20_000,
         keys: 150_000,
         big_rolls: 150,
+        until: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -64,6 +67,7 @@ fn options() -> Result<Options, String> {
             "--silent" => options.silent = value.parse().map_err(|_| bad("a count"))?,
             "--keys" => options.keys = value.parse().map_err(|_| bad("a count"))?,
             "--big-rolls" => options.big_rolls = value.parse().map_err(|_| bad("a count"))?,
+            "--until" => options.until = Some(value),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -268,6 +272,9 @@ async fn main() {
     stop.store(true, Ordering::Relaxed);
     let (latencies, failed) = measuring.await.unwrap();
     report("quiet", latencies, failed, json!({}), options.pid);
+    if options.until.as_deref() == Some("quiet") {
+        return;
+    }
 
     // Played fights with every combatant on the engine, started again and
     // again in the attacker's room (far apart, up to 1,000 turns): the
@@ -338,6 +345,9 @@ async fn main() {
         json!({"attacker": fight_tally.value()}),
         options.pid,
     );
+    if options.until.as_deref() == Some("engine fights") {
+        return;
+    }
 
     // The attacker's rooms: one filled with the biggest rolls allowed
     // (players join to share the rolling), and more for simulations.

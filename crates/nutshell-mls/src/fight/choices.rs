@@ -521,6 +521,69 @@ impl Fight {
         let double = matches!(action, Action::Flee | Action::Pursue);
         let budget = self.allowance(i, if double { 2 } else { 1 });
         let contact = self.contact_squares(i, action);
+        // An answer already given (the step run again on a table's answer,
+        // or orders replayed) is checked alone: what would be offered is
+        // worked out only when a person is to be asked.
+        let given = match self.ready_answer(i, Kind::Movement) {
+            Some(Choice::Path(points)) => Some(points.clone()),
+            _ => None,
+        };
+        let checked = given.and_then(|points| {
+            let path = self.person_path(i, action, budget, &contact, &points, None);
+            path.ok().map(|path| (Choice::Path(points), path))
+        });
+        let (ask, explored) = match &checked {
+            Some((answer, _)) => {
+                let ask = Ask {
+                    who: i,
+                    kind: Kind::Movement,
+                    question: String::new(),
+                    options: Vec::new(),
+                    ruled_out: Vec::new(),
+                    default: answer.clone(),
+                };
+                (ask, None)
+            }
+            None => self.movement_ask(i, action, start, budget, &contact),
+        };
+        let path = self.decide_or(ask, |f, c| match (c, &checked) {
+            (c, Some((answer, path))) if c == answer => Ok(path.clone()),
+            (Choice::Path(points), _) => {
+                f.person_path(i, action, budget, &contact, points, explored.as_ref())
+            }
+            _ => Err("the answer is not a path".into()),
+        })?;
+        match path {
+            Some(path) => self.walk_decided(i, action, budget, &path)?,
+            None => {
+                // P-89: no way the rules take (a fleer in a dead end cannot
+                // spend his whole allowance): the engine's way, the
+                // furthest the action's movement gets him.
+                self.note(Some(crate::log::rule::DECISIONS), |s| {
+                    format!(
+                        "{} has no way that {} allows: the engine's way is taken (P-89)",
+                        s.name(i),
+                        action.name()
+                    )
+                });
+                self.maneuver(i, action);
+            }
+        }
+        Ok(())
+    }
+
+    /// What a person moving for `action` from `start` is asked: every
+    /// square within `budget` at its cheapest, the engine's way as the
+    /// default, and what the mover can reach (checked answers read their
+    /// first leg from it).
+    fn movement_ask(
+        &mut self,
+        i: usize,
+        action: Action,
+        start: Pose,
+        budget: u32,
+        contact: &HashSet<Square>,
+    ) -> (Ask, Option<map::Reach>) {
         // The engine's way, tried on a copy.
         let mut dry = self.clone();
         dry.decisions = None;
@@ -530,7 +593,10 @@ impl Fight {
         let default = vec![format!("{}:{}", end.square, end.facing)];
         let mut cheapest: Vec<(Square, u32)> = Vec::new();
         let mut moves = Vec::new();
-        if let Some(reach) = self.reach(i, budget, &|s| contact.contains(&s)) {
+        // What the mover can reach: the squares offered, and the first leg
+        // of every answer checked against it without searching again.
+        let reach = self.reach(i, budget, &|s| contact.contains(&s));
+        if let Some(reach) = reach.as_ref() {
             let mut best: Vec<(Square, u32, Pose)> = Vec::new();
             for (pose, cost) in reach.poses() {
                 match best.iter_mut().find(|(s, _, _)| *s == pose.square) {
@@ -584,37 +650,15 @@ impl Fight {
             start.square,
             start.facing
         );
-        let path = self.decide_or(
-            Ask {
-                who: i,
-                kind: Kind::Movement,
-                question,
-                options,
-                ruled_out: Vec::new(),
-                default: Choice::Path(default),
-            },
-            |f, c| match c {
-                Choice::Path(points) => f.person_path(i, action, budget, &contact, points),
-                _ => Err("the answer is not a path".into()),
-            },
-        )?;
-        match path {
-            Some(path) => self.walk_decided(i, action, budget, &path)?,
-            None => {
-                // P-89: no way the rules take (a fleer in a dead end cannot
-                // spend his whole allowance): the engine's way, the
-                // furthest the action's movement gets him.
-                self.note(Some(crate::log::rule::DECISIONS), |s| {
-                    format!(
-                        "{} has no way that {} allows: the engine's way is taken (P-89)",
-                        s.name(i),
-                        action.name()
-                    )
-                });
-                self.maneuver(i, action);
-            }
-        }
-        Ok(())
+        let ask = Ask {
+            who: i,
+            kind: Kind::Movement,
+            question,
+            options,
+            ruled_out: Vec::new(),
+            default: Choice::Path(default),
+        };
+        (ask, reach)
     }
 
     /// A person's Fight action on the map: "may move up to 1 square
@@ -781,7 +825,10 @@ impl Fight {
     }
 
     /// A person's way: each waypoint by the cheapest way from the last,
-    /// within the allowance, checked against the action's rules.
+    /// within the allowance, checked against the action's rules. `explored`
+    /// is what the mover can reach now within `budget` around `contact`
+    /// (`Fight::reach`), when the caller has it: the first leg is then read
+    /// from it, the same way [`map::cheapest_path`] would find.
     fn person_path(
         &self,
         i: usize,
@@ -789,6 +836,7 @@ impl Fight {
         budget: u32,
         contact: &HashSet<Square>,
         points: &[String],
+        explored: Option<&map::Reach>,
     ) -> Result<Path, String> {
         let (Some(field), Some(start)) = (self.field.as_ref(), self.fighters[i].pose) else {
             return Err("not on a map".into());
@@ -819,8 +867,11 @@ impl Fight {
             }
             let left = budget - path.cost;
             let goal = |p: Pose| p.square == square && facing.is_none_or(|f| p.facing == f);
-            let Some(leg) = map::cheapest_path(&field.map, at, length, left, &blocked, &goal)
-            else {
+            let leg = match explored {
+                Some(reach) if path.steps.is_empty() => reach.first_path(&goal),
+                _ => map::cheapest_path(&field.map, at, length, left, &blocked, &goal),
+            };
+            let Some(leg) = leg else {
                 return Err(format!(
                     "{why_budget}: {text:?} cannot be reached from {} within the {left} MP left (of {budget})",
                     at.square
@@ -844,14 +895,15 @@ impl Fight {
         if let Some(why) = must_use_all
             && left > 0
         {
-            let further = map::explore(&field.map, at, length, left, &blocked)
-                .poses()
-                .into_iter()
-                .find(|(p, _)| p.square != at.square);
-            if let Some((p, c)) = further {
+            // The nearest other square, searched no further than it.
+            let elsewhere = |p: Pose| p.square != at.square;
+            if let Some(further) =
+                map::cheapest_path(&field.map, at, length, left, &blocked, &elsewhere)
+            {
+                let square = further.steps.last().map_or(at.square, |s| s.1.square);
                 return Err(format!(
-                    "{why}: {left} MP are left, and {} can still be reached ({c} MP)",
-                    p.square
+                    "{why}: {left} MP are left, and {square} can still be reached ({} MP)",
+                    further.cost
                 ));
             }
         }

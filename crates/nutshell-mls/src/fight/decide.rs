@@ -518,6 +518,18 @@ impl Fight {
             .find(|m| m.id.as_deref() == Some(id.as_str()))
     }
 
+    /// The answer `i`'s next decision of `kind` would take without asking,
+    /// if any: a table's answer to it, or the orders' next one when it is
+    /// this decision (as [`Fight::decide_or`] looks them up). A site whose
+    /// options are costly to work out checks this answer alone first.
+    pub(super) fn ready_answer(&self, i: usize, kind: Kind) -> Option<&Choice> {
+        if let Some(m) = self.answer_waiting(i, kind) {
+            return Some(&m.choice);
+        }
+        let next = self.decisions.as_deref()?.queue.front()?;
+        (next.who == self.fighters[i].sheet.name && next.kind == kind).then_some(&next.choice)
+    }
+
     /// Whether orders are being replayed whose next one is not `i`'s
     /// decision of `kind`: a decision an older orders file never met (P-95,
     /// P-96) is then not asked, and takes its old answer.

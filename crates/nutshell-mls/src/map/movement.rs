@@ -375,6 +375,9 @@ impl Path {
 struct Search {
     cost: FxMap<Mover, u32>,
     came_from: FxMap<Mover, (Mover, Step, u32)>,
+    /// Each state in the order the search settled it: the search stopped
+    /// at a goal would have stopped at the first of these that meets it.
+    settled: Vec<Mover>,
 }
 
 fn search(
@@ -392,6 +395,7 @@ fn search(
     let mut found = Search {
         cost: FxMap::with_capacity_and_hasher(room, Default::default()),
         came_from: FxMap::with_capacity_and_hasher(room, Default::default()),
+        settled: Vec::with_capacity(room),
     };
     found.cost.insert(first, 0);
     let mut queue = BinaryHeap::from([Reverse((0u32, first))]);
@@ -399,6 +403,7 @@ fn search(
         if found.cost.get(&mover).is_some_and(|&c| c < cost) {
             continue;
         }
+        found.settled.push(mover);
         if stop(mover.pose) {
             return (found, Some(mover));
         }
@@ -430,19 +435,25 @@ pub fn cheapest_path(
     goal: &dyn Fn(Pose) -> bool,
 ) -> Option<Path> {
     let (found, end) = search(map, start, length, budget, blocked, goal);
-    let end = end?;
-    let mut steps = Vec::new();
-    let mut at = end;
-    while let Some(&(before, s, cost)) = found.came_from.get(&at) {
-        steps.push((s, at.pose, cost));
-        at = before;
+    Some(found.path(start, end?))
+}
+
+impl Search {
+    /// The way the search found to `end`, one of its states.
+    fn path(&self, start: Pose, end: Mover) -> Path {
+        let mut steps = Vec::new();
+        let mut at = end;
+        while let Some(&(before, s, cost)) = self.came_from.get(&at) {
+            steps.push((s, at.pose, cost));
+            at = before;
+        }
+        steps.reverse();
+        Path {
+            start,
+            cost: self.cost[&end],
+            steps,
+        }
     }
-    steps.reverse();
-    Some(Path {
-        start,
-        cost: found.cost[&end],
-        steps,
-    })
 }
 
 /// Every pose reachable from a start within a budget, with the least cost
@@ -481,19 +492,29 @@ impl Reach {
 
     /// The cheapest way to `pose`.
     pub fn path_to(&self, pose: Pose) -> Option<Path> {
-        let &(cost, end) = self.best.get(&pose)?;
-        let mut steps = Vec::new();
-        let mut at = end;
-        while let Some(&(before, s, c)) = self.found.came_from.get(&at) {
-            steps.push((s, at.pose, c));
-            at = before;
-        }
-        steps.reverse();
-        Some(Path {
-            start: self.start,
-            steps,
-            cost,
-        })
+        let &(_, end) = self.best.get(&pose)?;
+        Some(self.found.path(self.start, end))
+    }
+
+    /// The way [`cheapest_path`] finds from this search's start, within its
+    /// budget and around what it avoided, to a pose where `goal` holds: the
+    /// same way, ties broken alike, without searching again (the search
+    /// stopped at its goal settles the same states in the same order up to
+    /// it). What checks many answers against one explored ground uses it.
+    ///
+    /// ```
+    /// use nutshell_mls::map::{cheapest_path, explore, BattleMap, Facing, Pose, Square};
+    /// let map = BattleMap::open(6, 6);
+    /// let start = Pose { square: Square::parse("C4").unwrap(), facing: Facing::North };
+    /// let reach = explore(&map, start, 1, 4, &|_| false);
+    /// let d2 = Square::parse("D2").unwrap();
+    /// let goal = |p: Pose| p.square == d2;
+    /// let searched = cheapest_path(&map, start, 1, 4, &|_| false, &goal).unwrap();
+    /// assert_eq!(reach.first_path(&goal), Some(searched));
+    /// ```
+    pub fn first_path(&self, goal: &dyn Fn(Pose) -> bool) -> Option<Path> {
+        let end = self.found.settled.iter().find(|m| goal(m.pose))?;
+        Some(self.found.path(self.start, *end))
     }
 }
 
@@ -759,6 +780,22 @@ mod tests {
                 }
                 assert_eq!(total, *cost);
             }
+            // One exploration answers, for every goal, with the very way
+            // the search stopped at that goal finds (what checks each
+            // square a mover is offered): each pose, and each square in
+            // whatever facing.
+            let reach = explore(&map, start, length, budget, &blocked);
+            for goal in best.keys() {
+                let searched =
+                    cheapest_path(&map, start, length, budget, &blocked, &|p| p == *goal);
+                assert_eq!(reach.first_path(&|p| p == *goal), searched, "case {case}");
+                let square = goal.square;
+                let on_square = |p: Pose| p.square == square;
+                let searched = cheapest_path(&map, start, length, budget, &blocked, &on_square);
+                assert_eq!(reach.first_path(&on_square), searched, "case {case}");
+            }
+            let nowhere = |p: Pose| p.square == Square::new(99, 99);
+            assert_eq!(reach.first_path(&nowhere), None);
         }
     }
 }
