@@ -33,33 +33,53 @@ use crate::store::{Draft, Event, Member, Role};
 /// How many fights between steps a process keeps in memory.
 const CACHE_SIZE: usize = 256;
 
+/// How many fights over a process keeps in memory besides: the last ones
+/// to end, which their table still reads (the answer that ended one, the
+/// pages showing its end); older ones are rebuilt when read.
+const FINISHED_KEPT: usize = 8;
+
 /// Fights between steps or decisions, each with the sequence number of the
 /// event it is the state after (a fight whose thread has moved on is
-/// rebuilt).
+/// rebuilt), and the last few fights to end.
 #[derive(Default)]
 pub struct Cache {
     fights: Mutex<HashMap<(String, i64), (i64, Running)>>,
+    finished: Mutex<HashMap<(String, i64), (i64, Running)>>,
 }
 
 impl Cache {
     /// A copy of fight `id` of `room` after event `head`, if kept.
     pub(crate) fn get(&self, room: &str, id: i64, head: i64) -> Option<Running> {
-        let fights = self.fights.lock().unwrap_or_else(|e| e.into_inner());
-        match fights.get(&(room.to_string(), id)) {
-            Some((at, fight)) if *at == head => Some(fight.clone()),
-            _ => None,
+        let key = (room.to_string(), id);
+        for kept in [&self.fights, &self.finished] {
+            let fights = kept.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((at, fight)) = fights.get(&key)
+                && *at == head
+            {
+                return Some(fight.clone());
+            }
         }
+        None
     }
 
-    /// Keeps fight `id` as it is after event `head` (forgets it once over).
+    /// Keeps fight `id` as it is after event `head` (among the last few to
+    /// end, once over).
     pub(crate) fn put(&self, room: &str, id: i64, head: i64, fight: Running) {
-        let mut fights = self.fights.lock().unwrap_or_else(|e| e.into_inner());
         let key = (room.to_string(), id);
-        if fight.fight().ending().is_some() {
-            fights.remove(&key);
-            return;
+        let over = fight.fight().ending().is_some();
+        if over {
+            self.fights
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&key);
         }
-        if fights.len() >= CACHE_SIZE && !fights.contains_key(&key) {
+        let (kept, size) = if over {
+            (&self.finished, FINISHED_KEPT)
+        } else {
+            (&self.fights, CACHE_SIZE)
+        };
+        let mut fights = kept.lock().unwrap_or_else(|e| e.into_inner());
+        if fights.len() >= size && !fights.contains_key(&key) {
             // The fight stepped longest ago goes (it is rebuilt if needed).
             if let Some(oldest) = fights
                 .iter()
@@ -331,10 +351,12 @@ pub(crate) async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Run
             format!("fight {id} does not replay from its events: {why}"),
         )
     };
-    let events = state.store.thread(room, id).await?;
-    let Some((first, steps)) = events.split_first() else {
+    let mut events = state.store.thread(room, id).await?;
+    if events.is_empty() {
         return Err(ApiError::not_found(format!("no fight {id} in this room")));
-    };
+    }
+    let steps = events.split_off(1);
+    let first = &events[0];
     let request: FightRequest =
         serde_json::from_value(first.body["request"].clone()).map_err(|e| broken(e.to_string()))?;
     let built = request.build().map_err(broken)?;
@@ -364,20 +386,38 @@ pub(crate) async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Run
             }
         }
     }
-    for event in steps {
-        if event.kind == "fight-control" {
-            if let Running::Played(played) = &mut fight {
-                super::played::apply_control(played, &event.body).map_err(broken)?;
-            }
-            continue;
-        }
-        replay_step(&mut fight, room, id, event, &seeds).map_err(broken)?;
-        if let Running::Played(played) = &mut fight {
-            played.track(step_number(&event.body).unwrap_or(0), event.at_ms);
-        }
-    }
-    Ok(fight)
+    // Replaying a long fight is long work (a thousand turns of an
+    // all-engine fight take a good part of a second): on the pool, so the
+    // threads answering other rooms never wait for it.
+    let room_name = room.to_string();
+    let replayed = state
+        .pool
+        .run_in_turn(
+            room,
+            move |_| -> Result<Running, String> {
+                for event in &steps {
+                    if event.kind == "fight-control" {
+                        if let Running::Played(played) = &mut fight {
+                            super::played::apply_control(played, &event.body)?;
+                        }
+                        continue;
+                    }
+                    replay_step(&mut fight, &room_name, id, event, &seeds)?;
+                    if let Running::Played(played) = &mut fight {
+                        played.track(step_number(&event.body).unwrap_or(0), event.at_ms);
+                    }
+                }
+                Ok(fight)
+            },
+            REPLAY_WAITS_FOR_ITS_TURN,
+        )
+        .await?;
+    replayed.map_err(broken)
 }
+
+/// How long a fight to rebuild waits for its room's turn on the pool when
+/// the room's share is taken, before it is refused with 429 `busy`.
+const REPLAY_WAITS_FOR_ITS_TURN: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The number of a stored step (of this server: in its action; of an
 /// earlier one: in its body), or none for the fight's first event.

@@ -359,6 +359,9 @@ async fn commit(
 ) -> Result<(Event, Value), ApiError> {
     let (mut head, mut step, mut played, mut made) = (head, step, played, made);
     let mut answered: Option<(Event, Value)> = None;
+    // Every event's lines, gathered once (a run of a hundred events would
+    // otherwise copy the lines so far at each).
+    let mut lines: Vec<Value> = Vec::new();
     loop {
         let (event, result, after) = commit_one(
             state,
@@ -372,22 +375,22 @@ async fn commit(
         )
         .await?;
         let goes_on = result["over"] != true && result["waiting"].is_null();
+        let mut last = result;
+        if let Value::Array(these) = last["lines"].take() {
+            lines.extend(these);
+        }
         match &mut answered {
-            None => answered = Some((event.clone(), result.clone())),
-            Some((_, whole)) => {
-                let mut lines = whole["lines"].as_array().cloned().unwrap_or_default();
-                lines.extend(result["lines"].as_array().cloned().unwrap_or_default());
-                let mut last = result.clone();
-                last["lines"] = json!(lines);
-                *whole = last;
-            }
+            None => answered = Some((event.clone(), last)),
+            Some((_, whole)) => *whole = last,
         }
         if !goes_on {
             break;
         }
         (head, step, played) = (event.seq, step + 1, after);
     }
-    Ok(answered.expect("one event at least"))
+    let (event, mut whole) = answered.expect("one event at least");
+    whole["lines"] = Value::Array(lines);
+    Ok((event, whole))
 }
 
 /// The lock a member's engine runs in a room take turns on (in this
