@@ -1033,3 +1033,194 @@ async fn weapons_and_armour_from_the_form() {
     );
     ann.close().await;
 }
+
+/// Taps (clicks) `name`'s token on `page` and reads the bar under the map:
+/// its words, and whether the bar is in the window, whole (not cut) and
+/// inside the screen's width.
+async fn tap_token(page: &Browser<'_>, name: &str) -> (String, Value) {
+    let css = format!("#fight-svg .token[data-name=\"{name}\"]");
+    page.js(&format!(
+        "document.querySelector({css:?}).scrollIntoView({{block: 'center', inline: 'center'}}); return null"
+    ))
+    .await;
+    page.click(&css).await;
+    let read = page
+        .js("const e = document.getElementById('token-info'); const r = e.getBoundingClientRect(); return [e.textContent, [r.height > 0 && r.top >= 0 && r.bottom <= innerHeight, e.scrollWidth <= e.clientWidth + 1, r.right <= document.documentElement.clientWidth + 1]]")
+        .await;
+    (
+        read[0].as_str().unwrap_or_default().to_string(),
+        read[1].clone(),
+    )
+}
+
+/// Tokens that read (issue 36, item 4) and a side's name (item 6), on a
+/// 390×844 phone: a token tapped says, in the bar under the map, what its
+/// hover says: the combatant's name, his health as the fight's `GET` gives
+/// it and his set action when he has one. In the set-up, a lone
+/// combatant's side bears his name; with a second one added, a name the
+/// GM has not typed becomes "Side A", not the first fighter's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_tapped_token_reads_and_a_side_of_several_is_not_named_after_its_first() {
+    let Some(driver) =
+        driver("a_tapped_token_reads_and_a_side_of_several_is_not_named_after_its_first").await
+    else {
+        return;
+    };
+    let (base, _dir, _server) = server().await;
+    let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
+    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
+    let wait = Duration::from_secs(10);
+
+    // The set-up: side A emptied, then one combatant, then a second.
+    let gm = driver.browser(1280, 800).await;
+    gm.go(&format!("{base}/#room={room_id}&key={gm_key}")).await;
+    gm.live().await;
+    gm.js("document.getElementById('fights').open = true; return null")
+        .await;
+    gm.until(
+        "return document.querySelector('#side-a-add')?.candidates?.some(c => !c.sheet) === true",
+        wait,
+        "the combatants the set-up offers",
+    )
+    .await;
+    let side_a = "return [document.getElementById('side-a-name').value, document.querySelectorAll('#side-a-list li').length, (document.getElementById('fight-a').value.match(/^side = \"([^\"]*)\"/m) ?? [])[1] ?? null]";
+    for _ in 0..20 {
+        let emptied = gm
+            .js("const r = document.querySelector('#side-a-list li button'); if (r) r.click(); return !r")
+            .await;
+        if emptied == json!(true) {
+            break;
+        }
+    }
+    // The first example combatant offered (not a sheet of the table).
+    let add = "const add = document.getElementById('side-a-add'); const k = add.candidates.findIndex(c => !c.sheet); add.value = String(k); add.dispatchEvent(new Event('change', {bubbles: true})); return add.candidates[k].table.name";
+    let first = gm.js(add).await;
+    assert!(first.is_string(), "the examples offer a combatant");
+    let lone = gm.js(side_a).await;
+    assert_eq!(
+        (&lone[0], &lone[1]),
+        (&first, &json!(1)),
+        "a lone combatant's side bears his name: {lone}"
+    );
+    gm.js(add).await;
+    assert_eq!(
+        gm.js(side_a).await,
+        json!(["Side A", 2, "Side A"]),
+        "a side of two is Side A, in the form and in its TOML"
+    );
+
+    // A played fight at the crossroads, seen on Ann's phone.
+    let started = post(
+        &base,
+        &format!("/api/rooms/{room_id}/fights"),
+        Some(&gm_key),
+        json!({
+            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
+            "map": read("maps/crossroads.toml"), "played": true,
+            "control": {
+                "Brenna": players[0].0, "Tamsin": "engine", "Corwin": "engine",
+                "Master Odo": "engine", "Goblin 1": "engine", "Goblin 2": "engine",
+                "Goblin 3": "engine", "Goblin 4": "engine",
+                "Goblin archer 1": "engine", "Goblin archer 2": "engine",
+            },
+        }),
+    )
+    .await;
+    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let ann = driver.browser(390, 844).await;
+    ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
+        .await;
+    ann.live().await;
+    let shown = get(&base, &path, &players[0].1).await;
+    settle(
+        &ann,
+        TOKENS,
+        &tokens_of(&shown["state"]),
+        "the phone's tokens are the fight's",
+    )
+    .await;
+    // A combatant with a set action if the fight has one yet, and an enemy.
+    let combatants = shown["state"]["combatants"].as_array().unwrap().clone();
+    let mut picked: Vec<&Value> = combatants
+        .iter()
+        .filter(|c| c["action"].is_string() && c["square"].is_string())
+        .take(1)
+        .collect();
+    picked.extend(
+        combatants
+            .iter()
+            .filter(|c| c["name"] == "Goblin 1" && c["square"].is_string()),
+    );
+    assert!(!picked.is_empty(), "no token to tap in {shown}");
+    for c in picked {
+        let name = c["name"].as_str().unwrap();
+        let (info, seen) = tap_token(&ann, name).await;
+        let health = format!("{}/{} HP", c["chp"], c["thp"]);
+        assert!(
+            info.contains(name) && info.contains(&health),
+            "tapping {name} says {info:?}, not his name and {health}"
+        );
+        if let Some(action) = c["action"].as_str() {
+            assert!(
+                info.contains(&format!("set action {action}")),
+                "tapping {name} says {info:?}, not his set action {action}"
+            );
+        }
+        assert_eq!(
+            seen,
+            json!([true, true, true]),
+            "the bar with {name}'s words: in sight, whole, inside the screen's width"
+        );
+    }
+    // Brenna's set action declared (by the API, as another of Ann's pages
+    // would), then her move by the engine's default: once the phase is
+    // resolved her token, tapped, says it.
+    let waiting = &shown["waiting"][0];
+    assert_eq!(waiting["who"], "Brenna", "the fight awaits Brenna: {shown}");
+    let mut answer = json!({"id": waiting["id"], "who": "Brenna", "kind": "set-action", "choice": {"action": "move"}});
+    let mut brenna = Value::Null;
+    for _ in 0..6 {
+        let made = post(
+            &base,
+            &format!("{path}/decisions"),
+            Some(&players[0].1),
+            answer,
+        )
+        .await;
+        assert!(made["error"].is_null(), "an answer: {made}");
+        let now = get(&base, &path, &players[0].1).await;
+        brenna = now["state"]["combatants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "Brenna")
+            .unwrap()
+            .clone();
+        if brenna["action"].is_string() {
+            break;
+        }
+        let next = &now["decisions"][0];
+        assert!(next.is_object(), "nobody else decides here: {now}");
+        answer = json!({"id": next["id"], "who": next["name"], "kind": next["kind"], "choice": next["default"]});
+    }
+    assert_eq!(brenna["action"], "Move", "Brenna's set action: {brenna}");
+    settle(
+        &ann,
+        "return document.querySelector('#fight-svg .token[data-name=\"Brenna\"] title')?.textContent.includes('set action Move') ?? false",
+        &json!(true),
+        "Brenna's token knows her set action",
+    )
+    .await;
+    let (info, seen) = tap_token(&ann, "Brenna").await;
+    let health = format!("{}/{} HP", brenna["chp"], brenna["thp"]);
+    assert!(
+        info.contains("Brenna") && info.contains(&health) && info.contains("set action Move"),
+        "tapping Brenna says {info:?}"
+    );
+    assert_eq!(
+        seen,
+        json!([true, true, true]),
+        "the bar with Brenna's words: in sight, whole, inside the screen's width"
+    );
+    ann.screenshot("look-token-tapped").await;
+}

@@ -887,6 +887,9 @@ function walkStep(id, step, lines) {
 // One move, square by square (each step one square to the next, as the log
 // has it: never across a wall), the token found again at each step (the map
 // may be drawn again meanwhile); a way the page cannot follow is not walked.
+// A square takes 90 ms, a whole walk at most WALK_MS: a long move does not
+// hold the next question back.
+const WALK_MS = 300;
 function walk(move) {
   const steps = [];
   let at = squareXY(move.from);
@@ -896,6 +899,7 @@ function walk(move) {
     steps.push(to);
     at = to;
   }
+  const pace = Math.min(90, WALK_MS / Math.max(1, steps.length));
   return new Promise((done) => {
     const next = () => {
       const step = steps.shift();
@@ -903,7 +907,7 @@ function walk(move) {
       if (!step || !token) { done(); return; }
       token.setAttribute("transform", `translate(${step.x + 0.5} ${step.y + 0.5})`);
       token.dataset.moving = `${columnName(step.x)}${step.y + 1}`;
-      setTimeout(next, 90);
+      setTimeout(next, pace);
     };
     // From the next task: a map being drawn is in the page by then.
     setTimeout(next, 0);
