@@ -80,10 +80,19 @@ impl<'e> Roller<'e> {
     /// A roller for `expression`.
     pub fn new(expression: &'e Expression) -> Roller<'e> {
         Roller {
+            plain_sum: sum::PlainSum::of(&expression.root, &expression.limits),
+            ..Roller::walking(expression)
+        }
+    }
+
+    /// A roller that walks the plan every roll, whatever its shape: for a
+    /// single roll, where recognising a plain sum would gain nothing.
+    fn walking(expression: &'e Expression) -> Roller<'e> {
+        Roller {
             expression,
             transcript: Transcript::default(),
             order: Vec::new(),
-            plain_sum: sum::PlainSum::of(&expression.root, &expression.limits),
+            plain_sum: None,
         }
     }
 
@@ -137,7 +146,7 @@ impl Expression {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn roll<S: DiceSource + ?Sized>(&self, source: &mut S) -> Result<Roll<'_>, RollError> {
-        let mut roller = Roller::new(self);
+        let mut roller = Roller::walking(self);
         let total = roller.roll(source)?;
         Ok(Roll {
             expression: self,

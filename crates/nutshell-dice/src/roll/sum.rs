@@ -112,19 +112,31 @@ impl<'e> PlainSum<'e> {
         transcript: &mut Transcript,
         order: &mut Vec<u32>,
     ) -> Result<i64, Fail> {
-        let over = self.recorded_in(transcript);
-        if !over {
-            transcript.clear();
+        if !self.recorded_in(transcript) {
+            return self.roll_anew(source, transcript, order);
         }
         // No overflow: `of` bounded every sum.
         let mut total = self.constant;
         for plain in &self.terms {
-            let value = if over {
-                plain.roll_over(source, transcript, order)
-            } else {
-                plain.roll_anew(source, transcript, order)
-            };
-            total += plain.sign * value?;
+            total += plain.sign * plain.roll_over(source, transcript, order)?;
+        }
+        Ok(total)
+    }
+
+    /// Rolls the sum into a transcript that does not hold its last roll:
+    /// the transcript is cleared, and the records pushed as the evaluator
+    /// pushes them.
+    #[inline(never)]
+    fn roll_anew<S: DiceSource + ?Sized>(
+        &self,
+        source: &mut S,
+        transcript: &mut Transcript,
+        order: &mut Vec<u32>,
+    ) -> Result<i64, Fail> {
+        transcript.clear();
+        let mut total = self.constant;
+        for plain in &self.terms {
+            total += plain.sign * plain.roll_anew(source, transcript, order)?;
         }
         Ok(total)
     }
