@@ -8,7 +8,9 @@
 //! `nutshell` parses the expression once and rolls it again and again with a
 //! reused [`Roller`] (full transcript recorded every roll); `baseline` is a
 //! hand-written loop rolling the same dice with the same generator and the same
-//! range reduction, the floor any dice engine could reach. Prints one JSON line.
+//! range reduction, the floor any dice engine could reach (written out for
+//! `4d6kh3+2`, `1d20+5`, `2d20kh1+3`, `8d6`, `3d6` and `10d6!`). Prints one
+//! JSON line.
 
 use nutshell_dice::source::{ChaCha8, below};
 use nutshell_dice::{Expression, Seeded};
@@ -74,6 +76,13 @@ fn run_baseline(text: &str, budget: Duration) -> (u64, Duration, i64) {
             }
             black_box(sum - lowest + 2)
         }),
+        "1d20+5" => timed(budget, || black_box(i64::from(below(&mut rng, 20)) + 1 + 5)),
+        "2d20kh1+3" => timed(budget, || {
+            let [a, b] = faces::<2>(&mut rng, 20);
+            black_box(a.max(b) + 3)
+        }),
+        "8d6" => timed(budget, || black_box(faces::<8>(&mut rng, 6).iter().sum())),
+        "3d6" => timed(budget, || black_box(faces::<3>(&mut rng, 6).iter().sum())),
         "10d6!" => timed(budget, || {
             let mut sum = 0i64;
             for _ in 0..10 {
@@ -90,8 +99,20 @@ fn run_baseline(text: &str, budget: Duration) -> (u64, Duration, i64) {
             black_box(sum)
         }),
         other => {
-            eprintln!("no baseline for {other}; baselines exist for 4d6kh3+2 and 10d6!");
+            eprintln!(
+                "no baseline for {other}; baselines exist for {}",
+                BASELINES.join(", ")
+            );
             std::process::exit(2);
         }
     }
+}
+
+/// The expressions with a hand-written baseline.
+const BASELINES: [&str; 6] = ["4d6kh3+2", "1d20+5", "2d20kh1+3", "8d6", "3d6", "10d6!"];
+
+/// `N` faces of a die with `sides` sides, as the baseline rolls them.
+#[inline(always)]
+fn faces<const N: usize>(rng: &mut ChaCha8, sides: u32) -> [i64; N] {
+    std::array::from_fn(|_| i64::from(below(rng, sides)) + 1)
 }

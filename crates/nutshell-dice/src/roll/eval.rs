@@ -1,10 +1,12 @@
 //! The sampler: interprets a plan with a dice source, recording a transcript.
 
+use super::plain::{clamp_bounds, roll_plain_dice};
 use super::transcript::*;
 use crate::error::RollError;
 use crate::limits::Limits;
 use crate::plan::*;
 use crate::source::{DiceSource, SourceError};
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// The evaluator's error: boxed, so the `Result`s on the hot path stay two words.
@@ -20,17 +22,12 @@ pub(crate) fn digit_faces(digits: u8) -> &'static [i64] {
     }
 }
 
-/// The value a face counts for after `min` and `max`.
+/// The value a face counts for after `min` and `max` (`max` wins when the
+/// two cross).
 #[inline]
 pub(crate) fn clamp(term: &DiceTerm, natural: i64) -> i64 {
-    let mut v = natural;
-    if let Some(min) = term.clamp_min {
-        v = v.max(min);
-    }
-    if let Some(max) = term.clamp_max {
-        v = v.min(max);
-    }
-    v
+    let (lowest, highest) = clamp_bounds(term);
+    natural.max(lowest).min(highest)
 }
 
 /// Whether a term's success counting looks at each face of a die (`!`, `!p`)
@@ -100,47 +97,80 @@ pub(crate) fn rank_for_select(
     keep
 }
 
-/// Marks the dice keep/drop drops. Dropping or keeping a single die, the common
-/// case (`4d6dl1`, `2d20kh1`), is one pass with no sorting.
-fn mark_dropped(dice: &mut [DieRecord], select: &Select, order: &mut Vec<u32>) {
+/// Marks the dice keep/drop drops and returns the sum of their values,
+/// wrapping on overflow. Dropping or keeping a single die, the common case
+/// (`4d6dl1`, `2d20kh1`), is one pass with no sorting and no branch on the
+/// faces.
+#[inline]
+pub(crate) fn mark_dropped(dice: &mut [DieRecord], select: &Select, order: &mut Vec<u32>) -> i64 {
     let n = dice.len();
     let keep = select.kept_of(n as u64) as usize;
-    if keep == n {
-        return;
-    }
     let high = select.keeps_high();
-    // `better(a, b)`: die a ranks before die b (ties: the earlier die).
-    let better = |a: &DieRecord, b: &DieRecord| {
-        if high {
-            a.value > b.value
-        } else {
-            a.value < b.value
-        }
-    };
-    if n - keep == 1 {
-        let mut worst = n - 1;
-        for i in (0..n - 1).rev() {
-            if better(&dice[worst], &dice[i]) {
-                worst = i;
-            }
-        }
+    if keep == n {
+        0
+    } else if n - keep == 1 {
+        let worst = worst_die(dice, high);
         dice[worst].kept = false;
+        dice[worst].value
     } else if keep == 1 {
-        let mut best = 0;
-        for i in 1..n {
-            if better(&dice[i], &dice[best]) {
-                best = i;
-            }
-        }
+        let best = best_die(dice, high);
+        let mut dropped = 0i64;
         for (i, die) in dice.iter_mut().enumerate() {
             die.kept = i == best;
+            dropped = dropped.wrapping_add(if die.kept { 0 } else { die.value });
         }
+        dropped
     } else {
-        let kept = rank_for_select(n, |i| dice[i].value, select, order);
-        for &i in &order[kept..] {
-            dice[i as usize].kept = false;
-        }
+        mark_ranked(dice, select, order)
     }
+}
+
+/// [`mark_dropped`] for any number of dice kept and dropped: the dice are
+/// ranked, and the sum of the dropped dice's values returned, wrapping.
+fn mark_ranked(dice: &mut [DieRecord], select: &Select, order: &mut Vec<u32>) -> i64 {
+    let kept = rank_for_select(dice.len(), |i| dice[i].value, select, order);
+    let mut dropped = 0i64;
+    for &i in &order[kept..] {
+        let die = &mut dice[i as usize];
+        die.kept = false;
+        dropped = dropped.wrapping_add(die.value);
+    }
+    dropped
+}
+
+/// A die's value as keep/drop ranks it: the higher, the better. Keeping the
+/// lowest dice ranks by the value's bitwise complement, which reverses the
+/// order of every `i64` without overflow.
+#[inline(always)]
+fn rank_key(value: i64, keeps_high: bool) -> i64 {
+    value ^ if keeps_high { 0 } else { -1 }
+}
+
+/// The index of the worst die: the lowest when the highest are kept, the
+/// highest otherwise; among equals the last one, which keep/drop drops
+/// first (ties keep the earlier die).
+fn worst_die(dice: &[DieRecord], keeps_high: bool) -> usize {
+    let (mut worst, mut worst_key) = (0, rank_key(dice[0].value, keeps_high));
+    for (i, die) in dice.iter().enumerate().skip(1) {
+        let key = rank_key(die.value, keeps_high);
+        let later_is_worse = key <= worst_key;
+        worst = if later_is_worse { i } else { worst };
+        worst_key = if later_is_worse { key } else { worst_key };
+    }
+    worst
+}
+
+/// The index of the best die: the highest when the highest are kept, the
+/// lowest otherwise; among equals the first one.
+fn best_die(dice: &[DieRecord], keeps_high: bool) -> usize {
+    let (mut best, mut best_key) = (0, rank_key(dice[0].value, keeps_high));
+    for (i, die) in dice.iter().enumerate().skip(1) {
+        let key = rank_key(die.value, keeps_high);
+        let later_is_better = key > best_key;
+        best = if later_is_better { i } else { best };
+        best_key = if later_is_better { key } else { best_key };
+    }
+    best
 }
 
 /// One roll in progress.
@@ -267,31 +297,57 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                 span: node.span,
             }));
         }
-        let term_index = self.transcript.terms.len() as u32;
-        let first_die = self.transcript.dice.len();
-        let highest = faces.max();
-        // Every die takes a record and at least one face: made room for now,
-        // so that a count the machine cannot hold fails here, not in an abort.
-        self.make_room(node, count, count)?;
         if term.reroll.is_none()
             && term.explode.is_none()
             && self.fixed.is_none()
             && digits.is_none()
         {
-            self.plain_dice(node, term, &faces, count, term_index)?;
-        } else {
-            for _ in 0..count {
-                self.die(node, term, &faces, highest, digits, term_index)?;
-            }
+            return self.plain_term(node, term, &faces, count, sides);
         }
-        let dice = &mut self.transcript.dice[first_die..];
-        if let Some(select) = &term.select {
-            mark_dropped(dice, select, self.order);
+        let first_die = self.transcript.dice.len();
+        // Every die takes a record and at least one face: made room for now,
+        // so that a count the machine cannot hold fails here, not in an abort.
+        make_room(self.transcript, node, count, count)?;
+        let highest = faces.max();
+        let term_index = self.transcript.terms.len() as u32;
+        for _ in 0..count {
+            self.die(node, term, &faces, highest, digits, term_index)?;
         }
-        let total = score_dice(term, &term.counting, dice, &self.transcript.faces, node)?;
+        self.finish_term(node, term, first_die, sides)
+    }
+
+    /// Rolls a term of plain dice, one face each: no reroll, no explosion, no
+    /// fixed face, no digit roll. The caller has checked `count` against the
+    /// dice limit. `sides` is the number of sides when computed at roll time.
+    fn plain_term(
+        &mut self,
+        node: &Node,
+        term: &DiceTerm,
+        faces: &Faces<'_>,
+        count: u64,
+        sides: Option<i64>,
+    ) -> Result<i64, Fail> {
+        let first_die = self.transcript.dice.len();
+        // As for any term: room for every die first, or an error, never an abort.
+        make_room(self.transcript, node, count, count)?;
+        self.plain_dice(node, term, faces, count)?;
+        self.finish_term(node, term, first_die, sides)
+    }
+
+    /// Ends a term whose dice are the transcript's from `first_die` on: keeps
+    /// or drops them, scores the kept ones and records the term.
+    fn finish_term(
+        &mut self,
+        node: &Node,
+        term: &DiceTerm,
+        first_die: usize,
+        sides: Option<i64>,
+    ) -> Result<i64, Fail> {
+        let dice = first_die..self.transcript.dice.len();
+        let total = select_and_score(self.transcript, self.order, node, term, dice)?;
         self.transcript.terms.push(TermRecord {
             first_die: first_die as u32,
-            dice: count as u32,
+            dice: (self.transcript.dice.len() - first_die) as u32,
             sides,
             total,
             label: self.label,
@@ -308,39 +364,24 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         term: &DiceTerm,
         faces: &Faces<'_>,
         count: u64,
-        term_index: u32,
     ) -> Result<(), Fail> {
+        let term_index = self.transcript.terms.len() as u32;
         self.rolled += count;
-        let t = &mut *self.transcript;
-        for _ in 0..count {
-            let natural = match self.source.draw(faces) {
-                Ok(face) => face,
-                Err(error) => {
-                    self.rolled -= count; // positions in the error count faces actually drawn
-                    return Err(Box::new(self.source_error(node, term, faces, error)));
-                }
-            };
-            let value = clamp(term, natural);
-            let first_face = t.faces.len() as u32;
-            t.faces.push(FaceRecord {
-                natural,
-                value,
-                cause: FaceCause::Roll,
-                rerolled: false,
-                exploded: false,
-            });
-            t.dice.push(DieRecord {
-                term: term_index,
-                first_face,
-                faces: 1,
-                value,
-                kept: true,
-                successes: 0,
-                failures: 0,
-                limit_reached: false,
-            });
+        let bounds = clamp_bounds(term);
+        match roll_plain_dice(
+            self.source,
+            self.transcript,
+            term_index,
+            faces,
+            count,
+            bounds,
+        ) {
+            Ok(_) => Ok(()),
+            Err(error) => {
+                self.rolled -= count; // positions in the error count faces actually drawn
+                Err(source_error(node, term, faces, self.transcript, error))
+            }
         }
-        Ok(())
     }
 
     /// Rolls one die of `term`: its first face, rerolls and explosions.
@@ -424,22 +465,6 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
         Ok(())
     }
 
-    /// Makes room in the transcript for `dice` more dice and `faces` more
-    /// faces, or fails with the bytes they need.
-    fn make_room(&mut self, node: &Node, dice: u64, faces: u64) -> Result<(), Fail> {
-        let t = &mut *self.transcript;
-        let room = crate::memory::reserve(&mut t.dice, u128::from(dice))
-            .and_then(|_| crate::memory::reserve(&mut t.faces, u128::from(faces)));
-        room.map_err(|_| {
-            let bytes = crate::memory::bytes_of::<DieRecord>(u128::from(dice))
-                .saturating_add(crate::memory::bytes_of::<FaceRecord>(u128::from(faces)));
-            Box::new(RollError::OutOfMemory {
-                bytes,
-                span: node.span,
-            })
-        })
-    }
-
     /// Draws a face and rerolls it while it matches (`r`) or once (`ro`);
     /// returns the face that stands. Repeated rerolls have no limit of
     /// their own: only the roll's [`Limits::max_dice`] bounds them, so a
@@ -460,7 +485,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                 // Rerolls and explosions beyond the room made for the term:
                 // the vector doubles, sized first.
                 let more = self.transcript.faces.len().max(64) as u64;
-                self.make_room(node, 0, more)?;
+                make_room(self.transcript, node, 0, more)?;
             }
             self.transcript.faces.push(FaceRecord {
                 natural,
@@ -500,27 +525,7 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
             None => self.source.draw(faces),
             Some(n) => (0..n).try_fold(0i64, |acc, _| Ok(acc * 10 + self.source.draw(&DIGIT_DIE)?)),
         };
-        drawn.map_err(|error| Box::new(self.source_error(node, term, faces, error)))
-    }
-
-    fn source_error(
-        &self,
-        node: &Node,
-        term: &DiceTerm,
-        faces: &Faces<'_>,
-        error: SourceError,
-    ) -> RollError {
-        let die = match &term.die {
-            Die::Computed(_) => format!("d{}", faces.len()),
-            die => format!("d{die}"),
-        };
-        RollError::Source {
-            term: term.to_string(),
-            die,
-            position: self.transcript.faces.len() + 1,
-            error,
-            span: node.span,
-        }
+        drawn.map_err(|error| source_error(node, term, faces, self.transcript, error))
     }
 
     fn group(&mut self, group: &GroupTerm) -> Result<i64, Fail> {
@@ -636,6 +641,80 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
     }
 }
 
+/// Makes room in the transcript for `dice` more dice and `faces` more faces,
+/// or fails with the bytes they need. A reused transcript mostly has the
+/// room already: that is checked first, in line.
+#[inline]
+pub(crate) fn make_room(
+    t: &mut Transcript,
+    node: &Node,
+    dice: u64,
+    faces: u64,
+) -> Result<(), Fail> {
+    let spare = |len: usize, capacity: usize| (capacity - len) as u64;
+    if spare(t.dice.len(), t.dice.capacity()) >= dice
+        && spare(t.faces.len(), t.faces.capacity()) >= faces
+    {
+        return Ok(());
+    }
+    grow(t, node, dice, faces)
+}
+
+/// [`make_room`] when the room is not there yet.
+#[cold]
+fn grow(t: &mut Transcript, node: &Node, dice: u64, faces: u64) -> Result<(), Fail> {
+    let room = crate::memory::reserve(&mut t.dice, u128::from(dice))
+        .and_then(|_| crate::memory::reserve(&mut t.faces, u128::from(faces)));
+    room.map_err(|_| {
+        let bytes = crate::memory::bytes_of::<DieRecord>(u128::from(dice))
+            .saturating_add(crate::memory::bytes_of::<FaceRecord>(u128::from(faces)));
+        Box::new(RollError::OutOfMemory {
+            bytes,
+            span: node.span,
+        })
+    })
+}
+
+/// A dice source's failure, placed: the term, the die and the position of
+/// the face it could not give (the transcript holds the faces before it).
+#[cold]
+pub(crate) fn source_error(
+    node: &Node,
+    term: &DiceTerm,
+    faces: &Faces<'_>,
+    t: &Transcript,
+    error: SourceError,
+) -> Fail {
+    let die = match &term.die {
+        Die::Computed(_) => format!("d{}", faces.len()),
+        die => format!("d{die}"),
+    };
+    Box::new(RollError::Source {
+        term: term.to_string(),
+        die,
+        position: t.faces.len() + 1,
+        error,
+        span: node.span,
+    })
+}
+
+/// Keeps or drops a term's dice (the transcript's `dice`) and returns the
+/// term's total: the sum of the kept dice, or their success count.
+#[inline]
+pub(crate) fn select_and_score(
+    t: &mut Transcript,
+    order: &mut Vec<u32>,
+    node: &Node,
+    term: &DiceTerm,
+    dice: Range<usize>,
+) -> Result<i64, Fail> {
+    let dice = &mut t.dice[dice];
+    if let Some(select) = &term.select {
+        mark_dropped(dice, select, order);
+    }
+    score_dice(term, &term.counting, dice, &t.faces, node)
+}
+
 /// Successes, failures and the score of one die under `counting`.
 fn score_one(
     term: &DiceTerm,
@@ -662,7 +741,24 @@ fn score_one(
 }
 
 /// The total of a term's dice: the sum of kept values, or the success count.
+#[inline]
 fn score_dice(
+    term: &DiceTerm,
+    counting: &Counting,
+    dice: &mut [DieRecord],
+    faces: &[FaceRecord],
+    node: &Node,
+) -> Result<i64, Fail> {
+    if counting.is_active() {
+        count_dice(term, counting, dice, faces, node)
+    } else {
+        sum_kept(dice).ok_or_else(|| Box::new(RollError::Overflow { span: node.span }))
+    }
+}
+
+/// The success count of a term's kept dice, each die's successes and
+/// failures recorded.
+fn count_dice(
     term: &DiceTerm,
     counting: &Counting,
     dice: &mut [DieRecord],
@@ -672,18 +768,21 @@ fn score_dice(
     let overflow = || Box::new(RollError::Overflow { span: node.span });
     let mut total: i64 = 0;
     for die in dice.iter_mut().filter(|d| d.kept) {
-        let add = if counting.is_active() {
-            let own = &faces[die.first_face as usize..(die.first_face + die.faces) as usize];
-            let (s, f, score) = score_one(term, counting, die, own);
-            die.successes = s;
-            die.failures = f;
-            score
-        } else {
-            die.value
-        };
-        total = total.checked_add(add).ok_or_else(overflow)?;
+        let own = &faces[die.first_face as usize..(die.first_face + die.faces) as usize];
+        let (s, f, score) = score_one(term, counting, die, own);
+        die.successes = s;
+        die.failures = f;
+        total = total.checked_add(score).ok_or_else(overflow)?;
     }
     Ok(total)
+}
+
+/// The sum of the kept dice's values; `None` on overflow.
+#[inline]
+fn sum_kept(dice: &[DieRecord]) -> Option<i64> {
+    dice.iter().try_fold(0i64, |sum, die| {
+        sum.checked_add(if die.kept { die.value } else { 0 })
+    })
 }
 
 /// Division rounding toward negative infinity (RULING N-1); `None` on overflow.

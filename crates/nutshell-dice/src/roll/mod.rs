@@ -1,9 +1,11 @@
 //! Rolling: a plan and a dice source give a total and a transcript.
 
 mod eval;
+mod plain;
 mod render;
 #[cfg(feature = "serde")]
 mod report;
+mod sum;
 pub mod transcript;
 
 pub(crate) use eval::{clamp, counts_each_face, digit_faces, floor_div};
@@ -48,7 +50,10 @@ impl<'e> Roll<'e> {
 }
 
 /// Rolls one expression again and again, reusing its buffers: no allocation per
-/// roll once warm.
+/// roll once warm. The commonest expressions, sums of dice that roll one face
+/// each and constants (`4d6kh3+2`, `1d20+5`, `8d6`), are recognised when the
+/// roller is made and rolled without walking the plan, each roll writing over
+/// the last one's records; the faces and the transcript are the same.
 ///
 /// ```
 /// use nutshell_dice::{Expression, Seeded};
@@ -66,32 +71,52 @@ pub struct Roller<'e> {
     expression: &'e Expression,
     transcript: Transcript,
     order: Vec<u32>,
+    /// The expression as a plain sum (`4d6kh3+2`, `1d20+5`), rolled without
+    /// walking the plan; `None` for every other shape.
+    plain_sum: Option<sum::PlainSum<'e>>,
 }
 
 impl<'e> Roller<'e> {
     /// A roller for `expression`.
     pub fn new(expression: &'e Expression) -> Roller<'e> {
         Roller {
+            plain_sum: sum::PlainSum::of(&expression.root, &expression.limits),
+            ..Roller::walking(expression)
+        }
+    }
+
+    /// A roller that walks the plan every roll, whatever its shape: for a
+    /// single roll, where recognising a plain sum would gain nothing.
+    fn walking(expression: &'e Expression) -> Roller<'e> {
+        Roller {
             expression,
             transcript: Transcript::default(),
             order: Vec::new(),
+            plain_sum: None,
         }
     }
 
     /// Rolls once and returns the total; the transcript of this roll is then in
     /// [`Roller::transcript`].
     pub fn roll<S: DiceSource + ?Sized>(&mut self, source: &mut S) -> Result<i64, RollError> {
-        self.transcript.clear();
-        let mut evaluator = eval::Evaluator {
-            source,
-            limits: &self.expression.limits,
-            transcript: &mut self.transcript,
-            order: &mut self.order,
-            rolled: 0,
-            fixed: None,
-            label: None,
+        let total = match &self.plain_sum {
+            // It writes over the last roll's records, or clears them.
+            Some(plain_sum) => plain_sum.roll(source, &mut self.transcript, &mut self.order),
+            None => {
+                self.transcript.clear();
+                let mut evaluator = eval::Evaluator {
+                    source,
+                    limits: &self.expression.limits,
+                    transcript: &mut self.transcript,
+                    order: &mut self.order,
+                    rolled: 0,
+                    fixed: None,
+                    label: None,
+                };
+                evaluator.eval(&self.expression.root)
+            }
         };
-        evaluator.eval(&self.expression.root).map_err(|e| *e)
+        total.map_err(|e| *e)
     }
 
     /// The transcript of the last roll.
@@ -121,7 +146,7 @@ impl Expression {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn roll<S: DiceSource + ?Sized>(&self, source: &mut S) -> Result<Roll<'_>, RollError> {
-        let mut roller = Roller::new(self);
+        let mut roller = Roller::walking(self);
         let total = roller.roll(source)?;
         Ok(Roll {
             expression: self,

@@ -7,5 +7,6 @@ mod limits;
 mod net;
 mod notation;
 mod properties;
+mod seeded;
 mod stress;
 mod support;
