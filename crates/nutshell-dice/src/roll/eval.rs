@@ -1,6 +1,6 @@
 //! The sampler: interprets a plan with a dice source, recording a transcript.
 
-use super::plain::{clamp_bounds, roll_plain_dice};
+use super::plain::{clamp_bounds, plain_die, roll_plain_dice};
 use super::transcript::*;
 use crate::error::RollError;
 use crate::limits::Limits;
@@ -410,16 +410,9 @@ impl<S: DiceSource + ?Sized> Evaluator<'_, S> {
                 rerolled: false,
                 exploded: false,
             });
-            self.transcript.dice.push(DieRecord {
-                term: term_index,
-                first_face,
-                faces: 1,
-                value,
-                kept: true,
-                successes: 0,
-                failures: 0,
-                limit_reached: false,
-            });
+            self.transcript
+                .dice
+                .push(plain_die(term_index, first_face, value));
             return Ok(());
         }
         let mut value: i64 = 0;
