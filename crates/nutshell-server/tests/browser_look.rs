@@ -30,7 +30,7 @@ use serde_json::{Value, json};
 
 #[path = "support/browser.rs"]
 mod browser;
-use browser::{Browser, driver, get, post, server};
+use browser::{Browser, driver, get, post, server, start_crossroads};
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
 
@@ -174,7 +174,6 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
     let mut dice = Dice(seed);
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann", "Bob"]).await;
-    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
     let gm = driver.browser(1440, 900).await;
     let ann = driver.browser(1280, 800).await;
     let bob = driver.browser(390, 844).await;
@@ -193,18 +192,14 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
     // The desktops' viewports exactly 1440×900 and 1280×800.
     gm.viewport(1440, 900).await;
     ann.viewport(1280, 800).await;
-    let started = post(
+    let started = start_crossroads(
         &base,
-        &format!("/api/rooms/{room_id}/fights"),
-        Some(&gm_key),
+        &room_id,
+        &gm_key,
         json!({
-            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
-            "map": read("maps/crossroads.toml"), "played": true,
-            "control": {
-                "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
-                "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
-                "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
-            },
+            "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
+            "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
+            "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
         }),
     )
     .await;
@@ -1068,7 +1063,6 @@ async fn a_tapped_token_reads_and_a_side_of_several_is_not_named_after_its_first
     };
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
-    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
     let wait = Duration::from_secs(10);
 
     // The set-up: side A emptied, then one combatant, then a second.
@@ -1110,19 +1104,15 @@ async fn a_tapped_token_reads_and_a_side_of_several_is_not_named_after_its_first
     );
 
     // A played fight at the crossroads, seen on Ann's phone.
-    let started = post(
+    let started = start_crossroads(
         &base,
-        &format!("/api/rooms/{room_id}/fights"),
-        Some(&gm_key),
+        &room_id,
+        &gm_key,
         json!({
-            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
-            "map": read("maps/crossroads.toml"), "played": true,
-            "control": {
-                "Brenna": players[0].0, "Tamsin": "engine", "Corwin": "engine",
-                "Master Odo": "engine", "Goblin 1": "engine", "Goblin 2": "engine",
-                "Goblin 3": "engine", "Goblin 4": "engine",
-                "Goblin archer 1": "engine", "Goblin archer 2": "engine",
-            },
+            "Brenna": players[0].0, "Tamsin": "engine", "Corwin": "engine",
+            "Master Odo": "engine", "Goblin 1": "engine", "Goblin 2": "engine",
+            "Goblin 3": "engine", "Goblin 4": "engine",
+            "Goblin archer 1": "engine", "Goblin archer 2": "engine",
         }),
     )
     .await;

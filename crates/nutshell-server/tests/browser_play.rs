@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 #[path = "support/browser.rs"]
 mod browser;
-use browser::{Browser, driver, get, post, server};
+use browser::{Browser, driver, get, post, server, start_crossroads};
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
 
@@ -843,7 +843,6 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
     };
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ada", "Bo"]).await;
-    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
     let gm = driver.browser(1280, 900).await;
     let ada = driver.browser(1280, 900).await;
     let bo = driver.browser(1280, 900).await;
@@ -857,18 +856,14 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
         page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
             .await;
     }
-    let started = post(
+    let started = start_crossroads(
         &base,
-        &format!("/api/rooms/{room_id}/fights"),
-        Some(&gm_key),
+        &room_id,
+        &gm_key,
         json!({
-            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
-            "map": read("maps/crossroads.toml"), "played": true,
-            "control": {
-                "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
-                "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
-                "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
-            },
+            "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
+            "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
+            "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
         }),
     )
     .await;

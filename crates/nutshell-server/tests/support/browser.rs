@@ -460,3 +460,22 @@ pub async fn get(base: &str, path: &str, key: &str) -> Value {
     assert!(answer.status().is_success(), "GET {path}");
     answer.json().await.unwrap()
 }
+
+/// Starts, as the GM (`gm_key`), a played fight of the example skirmish on
+/// the crossroads map in `room`, each combatant controlled as `control`
+/// says (name → a member's id, `"gm"` or `"engine"`): the server's answer.
+pub async fn start_crossroads(base: &str, room: &str, gm_key: &str, control: Value) -> Value {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
+    let read = |file: &str| std::fs::read_to_string(format!("{examples}/{file}")).unwrap();
+    post(
+        base,
+        &format!("/api/rooms/{room}/fights"),
+        Some(gm_key),
+        serde_json::json!({
+            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
+            "map": read("maps/crossroads.toml"), "played": true,
+            "control": control,
+        }),
+    )
+    .await
+}
