@@ -332,6 +332,7 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
     }
 
     let mut decisions = 0usize;
+    let mut server_parts: Vec<f64> = Vec::new();
     let mut latencies: Vec<f64> = Vec::new();
     // Clicks by decision kind, and by (combatant, turn).
     let mut clicks_by_kind: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -544,34 +545,49 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                 ))
                 .or_default() += clicks;
         }
-        // Every other page shows the next step: the latency.
+        // Every other page shows the next step: the latency, and the part
+        // of it until the page heard of the step (the server's part: the
+        // click, the request, the commit, the event stream).
         let mut latest: f64 = 0.0;
+        let mut heard: f64 = 0.0;
         for (i, other) in seats.iter().enumerate() {
             if i == index {
                 continue;
             }
+            let first_after = |times: &str| {
+                format!("return window.{times} && Object.entries(window.{times}).filter(([s]) => Number(s) > {step}).map(([, t]) => t).sort((a, b) => a - b)[0]")
+            };
             let at = other
                 .page
                 .until(
-                    &format!("return window.nutshellStepAt && Object.entries(window.nutshellStepAt).filter(([s]) => Number(s) > {step}).map(([, t]) => t).sort((a, b) => a - b)[0]"),
+                    &first_after("nutshellStepAt"),
                     Duration::from_secs(10),
                     &format!("{}: the step after {step}", other.name),
                 )
                 .await;
             latest = latest.max(at.as_f64().unwrap());
+            if let Some(event) = other.page.js(&first_after("nutshellEventAt")).await.as_f64() {
+                heard = heard.max(event);
+            }
         }
         latencies.push(latest - before);
+        if heard > 0.0 {
+            server_parts.push(heard - before);
+        }
     }
     for (i, seat) in seats.iter().enumerate() {
         seat.page.screenshot(&format!("look-end-{i}")).await;
     }
     latencies.sort_by(f64::total_cmp);
+    server_parts.sort_by(f64::total_cmp);
     let turns: Vec<usize> = clicks_by_turn.values().copied().collect();
     eprintln!(
-        "random fight (seed {seed}): {decisions} decisions, {checked_buttons} buttons checked in view and uncovered; decision -> every other page: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms)",
+        "random fight (seed {seed}): {decisions} decisions, {checked_buttons} buttons checked in view and uncovered; decision -> every other page: p50 {:.0} ms, p99 {:.0} ms (max {:.0} ms); of which until every page heard of it: p50 {:.0} ms, p99 {:.0} ms",
         percentile(&latencies, 50.0),
         percentile(&latencies, 99.0),
-        latencies.last().copied().unwrap_or(f64::NAN)
+        latencies.last().copied().unwrap_or(f64::NAN),
+        percentile(&server_parts, 50.0),
+        percentile(&server_parts, 99.0),
     );
     for (kind, clicks) in &clicks_by_kind {
         eprintln!(

@@ -9,7 +9,7 @@
 import { $, api, clientSeed, el, errorText, setError, svgEl, table } from "./shared.js";
 import { mapPicture, setSquare, zoomable } from "./map.js";
 import { exampleName, loadFightSheets } from "./setup.js";
-import { animateMove, decorate, drawPanel, handOverSelect, isMine, memberCount, onChange, onFresh, pickOf, playedRequest, playedView, refresh } from "./play.js";
+import { decorate, drawPanel, handOverSelect, isMine, memberCount, onChange, onFresh, pickOf, playedRequest, playedView, readView, refresh, show, walkStep } from "./play.js";
 import { trackerRows } from "./tracker.js";
 
 // Every fight this page has seen, by id: its sides, the map as it is now
@@ -49,7 +49,7 @@ export function fightStarted(event) {
   if (live) requestAnimationFrame(() => bringToFight(null));
 }
 
-export function fightStepped(event) {
+export function fightStepped(event, { draw = true } = {}) {
   const body = event.body;
   // This server's steps say their fight and number in `action`.
   const step = body?.action?.step ?? body?.step;
@@ -75,7 +75,7 @@ export function fightStepped(event) {
   fight.step = step;
   fight.over = Boolean(result.over);
   fight.ending = result.ending ?? null;
-  if (shownFight === fight.id) drawFight();
+  if (draw && shownFight === fight.id) drawFight();
 }
 
 // A played fight's decision or change of control: the lines and state it
@@ -84,6 +84,10 @@ export function fightStepped(event) {
 // taken one after another, so a move's walk ends before the next.
 let queue = Promise.resolve();
 export function fightDecided(event) {
+  // When this page heard of each step (the browser test's latency, split
+  // into the server's part and the page's).
+  const step = event.body?.action?.step ?? event.body?.step;
+  if (step !== undefined) (window.nutshellEventAt ??= {})[step] ??= Date.now();
   queue = queue.then(() => takeDecision(event)).catch(() => {});
 }
 
@@ -97,14 +101,15 @@ async function takeDecision(event) {
     await refresh(id);
     return;
   }
-  const made = body.action?.decision;
-  const path = made?.choice?.path;
-  if (Array.isArray(path) && shownFight === id) {
-    const was = (fight.state?.combatants ?? []).find((c) => c.name === made.who);
-    await animateMove(was?.square, path, made.who);
-  }
-  fightStepped(event);
-  await refresh(id);
+  // The fight as the server now shows this member, asked for at once and
+  // drawn once the moves the decision brought are walked (from the event's
+  // own lines: no second request before the walk).
+  const next = readView(id);
+  const step = body.action?.step ?? body.step;
+  if (shownFight === id && step > fight.step) await walkStep(id, step, body.result?.lines);
+  // Drawn once: with the member's view when it is new, else as stepped.
+  fightStepped(event, { draw: false });
+  if (!(await show(id, await next)) && shownFight === id) drawFight();
 }
 
 // ---------------------------------------------------------------- a decision in words

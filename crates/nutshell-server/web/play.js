@@ -145,13 +145,24 @@ function mapDecision(id, view) {
 // Reads the fight again (after its start and each decision or change of
 // control); the page draws it with this member's options.
 export async function refresh(id) {
-  if (!table.current) return;
-  const answer = await api("GET", `${roomPath()}/fights/${id}`, table.current.seat.key);
-  if (!answer.ok) return;
+  await show(id, await readView(id));
+}
+
+// The fight as the server shows it to this member (the GET's answer), asked
+// for now and drawn by `show` later: a page that walks a move meanwhile has
+// the next question by the time the walk ends.
+export function readView(id) {
+  if (!table.current) return Promise.resolve(null);
+  return api("GET", `${roomPath()}/fights/${id}`, table.current.seat.key);
+}
+
+// Draws an answer of `readView`; false when there was nothing new to draw.
+export async function show(id, answer) {
+  if (!answer?.ok) return false;
   const old = views.get(id);
   // An older answer arriving late, or the same again: nothing to draw (a
   // drawing again would take the focus from the keyboard's user).
-  if (old && old.seq >= answer.data.seq) return;
+  if (old && old.seq >= answer.data.seq) return false;
   views.set(id, answer.data);
   if (!walkedUpTo.has(id)) walkedUpTo.set(id, answer.data.step);
   if (old?.step !== answer.data.step) for (const k of [...picks.keys()]) if (k.startsWith(`${id} `)) picks.delete(k);
@@ -163,6 +174,7 @@ export async function refresh(id) {
   // When this page first drew each step (the browser test's latency).
   window.nutshellStepAt ??= {};
   window.nutshellStepAt[answer.data.step] ??= Date.now();
+  return true;
 }
 
 function controllerName(c) {
@@ -657,9 +669,11 @@ async function decide(id, view, decision, option) {
     const now = views.get(id);
     if (now && answerGrouped({ id }, now, decisionsOf(now))) redraw(id);
     picks.delete(pickKey(id, decision.name));
-    // The moves this decision brought, walked before the fight is drawn anew.
+    // The moves this decision brought, walked before the fight is drawn
+    // anew (read meanwhile).
+    const next = readView(id);
     if (answer.data?.step !== undefined) await walkStep(id, answer.data.step, answer.data.result?.lines);
-    await refresh(id);
+    await show(id, await next);
     return;
   }
   if (answer.status === 409) {
@@ -865,13 +879,14 @@ function movesOfLines(lines, names) {
 
 // The walks of each step of a fight, by `fight step`: a step is walked once
 // (the page that made the decision from the answer to it, the others from
-// the room's log before the step is drawn, or from the lines drawn), and
+// the event that announced it, before the step is drawn, or from the lines
+// drawn), and
 // whoever asks again waits for the same walk. The steps up to the first the
 // page read are history: never walked.
 const walks = new Map();
 const walkedUpTo = new Map(); // fight id -> the step the page first read
 
-function walkStep(id, step, lines) {
+export function walkStep(id, step, lines) {
   const key = `${id} ${step}`;
   if (step <= (walkedUpTo.get(id) ?? Infinity)) return Promise.resolve();
   if (!walks.has(key)) {
@@ -912,22 +927,6 @@ function walk(move) {
     // From the next task: a map being drawn is in the page by then.
     setTimeout(next, 0);
   });
-}
-
-// A movement decision's step, walked before the map is drawn as the fight
-// now is: the moves its lines log (every combatant the step moved: a
-// movement is logged once every move of the phase is decided), read from
-// the room's log (the events after the fight as this page last read it).
-export async function animateMove() {
-  const shown = views.get(shownId);
-  if (!shown || !table.current) return;
-  try {
-    const response = await fetch(`${roomPath()}/log?after=${shown.seq}`, { headers: { authorization: `Bearer ${table.current.seat.key}` } });
-    if (!response.ok) return;
-    const events = (await response.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    const made = events.find((e) => e.kind === "fight-decision" && e.body?.action?.fight === shownId);
-    if (made) await walkStep(shownId, made.body.action.step, made.body.result?.lines);
-  } catch { /* no walk: the map is drawn as the fight is */ }
 }
 
 // The moves of a step drawn without a walk before it (a decision that is
