@@ -555,7 +555,9 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                 continue;
             }
             let first_after = |times: &str| {
-                format!("return window.{times} && Object.entries(window.{times}).filter(([s]) => Number(s) > {step}).map(([, t]) => t).sort((a, b) => a - b)[0]")
+                format!(
+                    "return window.{times} && Object.entries(window.{times}).filter(([s]) => Number(s) > {step}).map(([, t]) => t).sort((a, b) => a - b)[0]"
+                )
             };
             let at = other
                 .page
@@ -566,7 +568,12 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                 )
                 .await;
             latest = latest.max(at.as_f64().unwrap());
-            if let Some(event) = other.page.js(&first_after("nutshellEventAt")).await.as_f64() {
+            if let Some(event) = other
+                .page
+                .js(&first_after("nutshellEventAt"))
+                .await
+                .as_f64()
+            {
                 heard = heard.max(event);
             }
         }

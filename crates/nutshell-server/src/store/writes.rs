@@ -260,10 +260,14 @@ pub(crate) async fn rooms_in(
             let room = room_from(&row)?;
             states.insert(room.id.clone(), room);
         }
+        // Each room's last event by one look-up in the (room, seq) index: a
+        // `MAX(seq) ... GROUP BY room` reads every event of every room in
+        // the batch (SQLite's one-row MAX shortcut does not apply to a
+        // group), a cost that grew with the rooms' logs.
         let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT e.room AS room, e.seq AS seq, e.hash AS hash FROM events e \
-             JOIN (SELECT room, MAX(seq) AS last FROM events WHERE room IN ({list}) GROUP BY room) m \
-             ON e.room = m.room AND e.seq = m.last"
+            "SELECT e.room AS room, e.seq AS seq, e.hash AS hash FROM rooms r \
+             JOIN events e ON e.room = r.id AND e.seq = (SELECT MAX(seq) FROM events WHERE room = r.id) \
+             WHERE r.id IN ({list})"
         )));
         for room in chunk {
             query = query.bind(room.clone());
