@@ -68,8 +68,14 @@ pub async fn roll(
 
 /// A roll of any kind, committed: the event, what was rolled and the
 /// commitment of its epoch's seed.
+/// The event itself goes to the room's readers; this keeps what the answer
+/// names of it.
 pub(crate) struct Committed {
-    event: Event,
+    seq: i64,
+    epoch: i64,
+    secret: bool,
+    body_hash: String,
+    hash: String,
     result: Value,
     commitment: String,
     roller: i64,
@@ -79,17 +85,17 @@ pub(crate) struct Committed {
 
 impl Committed {
     /// The answer to the roller: the result's fields with the event's.
-    pub(crate) fn answer(&self) -> Value {
-        let mut answer = self.result.clone();
-        answer["seq"] = json!(self.event.seq);
-        answer["epoch"] = json!(self.event.epoch);
+    pub(crate) fn answer(self) -> Value {
+        let mut answer = self.result;
+        answer["seq"] = json!(self.seq);
+        answer["epoch"] = json!(self.epoch);
         answer["client_seed"] = json!(self.client_seed);
-        answer["secret"] = json!(self.event.secret);
+        answer["secret"] = json!(self.secret);
         answer["roller"] = json!(self.roller);
         answer["count"] = json!(self.count);
         answer["commitment"] = json!(self.commitment);
-        answer["body_hash"] = json!(self.event.body_hash);
-        answer["hash"] = json!(self.event.hash);
+        answer["body_hash"] = json!(self.body_hash);
+        answer["hash"] = json!(self.hash);
         answer
     }
 }
@@ -208,8 +214,9 @@ impl RollPlan {
             "count": slot.count,
             "client_seed": self.client_seed,
             "secret": self.secret,
-            "result": result,
         });
+        // A clone of the value, not json!'s serialization of it again.
+        body["result"] = result.clone();
         if let Some(nonce) = &self.nonce {
             body["nonce"] = json!(nonce);
         }
@@ -228,10 +235,14 @@ impl RollPlan {
     }
 
     /// The committed action, answered to its actor.
-    pub(crate) fn committed(self, event: Event, result: Value, commitment: String) -> Committed {
+    pub(crate) fn committed(self, event: &Event, result: Value, commitment: String) -> Committed {
         Committed {
+            seq: event.seq,
+            epoch: event.epoch,
+            secret: event.secret,
+            body_hash: event.body_hash.clone(),
+            hash: event.hash.clone(),
             count: event.body["count"].as_i64().unwrap_or(0),
-            event,
             result,
             commitment,
             roller: self.roller,
@@ -283,8 +294,9 @@ pub(crate) async fn commit(
         })
         .await
         .map_err(refused)?;
-    state.hub.publish(event.clone());
-    Ok(plan.committed(event, result, commitment))
+    let committed = plan.committed(&event, result, commitment);
+    state.hub.publish(event);
+    Ok(committed)
 }
 
 /// `POST /api/rooms/{room}/reveal` (GM): ends the epoch, publishing its seed

@@ -176,8 +176,9 @@ pub async fn advance(
         })
         .await
         .map_err(refused)?;
-    state.hub.publish(event.clone());
-    let mut answer = plan.committed(event, result, commitment).answer();
+    let committed = plan.committed(&event, result, commitment);
+    state.hub.publish(event);
+    let mut answer = committed.answer();
     answer["advances"] = json!(id);
     answer["from"] = json!(expected);
     Ok((StatusCode::CREATED, Json(answer)))

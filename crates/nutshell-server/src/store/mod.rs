@@ -201,7 +201,7 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    url: String,
+    url: std::sync::Arc<str>,
     /// The group-commit writer (see [`crate::group_commit`]).
     queue: group_commit::Queue,
     /// Members found by key: every request names its member by key, and a
@@ -290,7 +290,7 @@ impl Store {
         Ok(Store {
             pool,
             backend,
-            url,
+            url: url.into(),
             queue,
             members: Default::default(),
             settings,
