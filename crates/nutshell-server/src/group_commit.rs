@@ -163,25 +163,17 @@ async fn write(
         Ok(tx) => tx,
         Err(error) => return fail_all(batch.drain(..), &StoreError::Database(error)),
     };
-    if backend == Backend::Postgres {
-        let mut rooms: Vec<(i64, String)> = batch
-            .iter()
-            .map(|job| (store::lock_key(job.room()), job.room().to_string()))
-            .collect();
-        rooms.sort();
-        rooms.dedup();
-        for (_, room) in rooms {
-            if let Err(error) = store::lock_room(&mut tx, &room).await {
-                let _ = tx.rollback().await;
-                return fail_all(batch.drain(..), &error);
-            }
-        }
-    }
-    // Each room's state and chain end, read once per batch (two statements
-    // for all its rooms: each statement is a round trip to the database).
     let mut room_ids: Vec<String> = batch.iter().map(|job| job.room().to_string()).collect();
     room_ids.sort();
     room_ids.dedup();
+    if backend == Backend::Postgres
+        && let Err(error) = store::lock_rooms(&mut tx, &room_ids).await
+    {
+        let _ = tx.rollback().await;
+        return fail_all(batch.drain(..), &error);
+    }
+    // Each room's state and chain end, read once per batch (two statements
+    // for all its rooms: each statement is a round trip to the database).
     let mut rooms = match store::rooms_in(&mut tx, &room_ids).await {
         Ok(rooms) => rooms,
         Err(error) => {
@@ -189,9 +181,23 @@ async fn write(
             return fail_all(batch.drain(..), &error);
         }
     };
-    // Each roller's count of dice-drawing events, read once per batch and
-    // counted up as the batch's events are built.
-    let mut counts: HashMap<(String, i64), i64> = HashMap::new();
+    // Each roller's count of dice-drawing events, read once per batch (one
+    // statement for every roller in it) and counted up as the batch's
+    // events are built.
+    let mut pairs: Vec<(String, i64)> = batch
+        .iter()
+        .filter_map(|job| Some((job.room().to_string(), job.roller()?)))
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    let mut counts: HashMap<(String, i64), i64> = match store::rolls_of_many(&mut tx, &pairs).await
+    {
+        Ok(counts) => counts,
+        Err(error) => {
+            let _ = tx.rollback().await;
+            return fail_all(batch.drain(..), &error);
+        }
+    };
     let mut sealed: Vec<store::Sealed> = Vec::with_capacity(batch.len());
     let mut waiting: Vec<Box<dyn Pending>> = Vec::with_capacity(batch.len());
     for mut job in batch.drain(..) {
@@ -208,16 +214,7 @@ async fn write(
         }
         let count = match job.roller() {
             None => 0,
-            Some(roller) => match counts.get(&(room.id.clone(), roller)) {
-                Some(count) => count + 1,
-                None => match store::rolls_of(&mut tx, &room.id, roller).await {
-                    Ok(count) => count + 1,
-                    Err(error) => {
-                        job.failed(error);
-                        continue;
-                    }
-                },
-            },
+            Some(roller) => counts.get(&(room.id.clone(), roller)).copied().unwrap_or(0) + 1,
         };
         let Some(draft) = job.build(room, Slot { seq: *seq, count }) else {
             continue;

@@ -30,8 +30,8 @@ pub(crate) use settings::Within;
 pub use settings::{Quota, StoreSettings};
 
 pub(crate) use writes::{
-    Sealed, insert_event, insert_events, last_in, lock_key, lock_room, rolls_of, room_bytes,
-    room_in, rooms_in, seal,
+    Sealed, insert_event, insert_events, last_in, lock_room, lock_rooms, rolls_of, rolls_of_many,
+    room_bytes, room_in, rooms_in, seal,
 };
 
 /// What went wrong in the store.

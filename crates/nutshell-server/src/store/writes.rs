@@ -15,6 +15,34 @@ pub(crate) fn lock_key(room: &str) -> i64 {
     i64::from_str_radix(&digest[..15], 16).unwrap_or(0)
 }
 
+/// Takes the advisory locks of `rooms` on PostgreSQL until the transaction
+/// ends, in the order of their keys (every batch takes them in that one
+/// order, so no two can deadlock), in one statement a chunk: PostgreSQL
+/// evaluates a volatile function of the output list after `ORDER BY` sorts
+/// the rows ("SELECT", the output list's evaluation), and the keys are also
+/// given sorted.
+pub(crate) async fn lock_rooms(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    rooms: &[String],
+) -> Result<(), StoreError> {
+    let mut keys: Vec<i64> = rooms.iter().map(|room| lock_key(room)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    for chunk in keys.chunks(500) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("(${i})")).collect();
+        // Only placeholders are formatted into the statement.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT pg_advisory_xact_lock(k) FROM (VALUES {}) AS v(k) ORDER BY k",
+            list.join(", ")
+        )));
+        for key in chunk {
+            query = query.bind(*key);
+        }
+        query.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
 /// Takes the room's advisory lock on PostgreSQL until the transaction ends:
 /// every writer of a room, in any process, holds it, so they append one
 /// after the other.
@@ -218,6 +246,40 @@ pub(crate) async fn rolls_of(
     .fetch_one(&mut **tx)
     .await?;
     Ok(row.try_get("n")?)
+}
+
+/// How many dice-drawing events each `(room, roller)` of `pairs` has, as
+/// the transaction sees them (0 for none): each the count of the pair's
+/// latest event, one look-up in the index a pair, and one statement for up
+/// to 250 pairs (a statement a pair made a round trip to the database for
+/// every event of a batch).
+pub(crate) async fn rolls_of_many(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    pairs: &[(String, i64)],
+) -> Result<std::collections::HashMap<(String, i64), i64>, StoreError> {
+    let mut found = std::collections::HashMap::with_capacity(pairs.len());
+    for chunk in pairs.chunks(250) {
+        let list: Vec<String> = (0..chunk.len())
+            .map(|i| format!("(${}, ${})", 2 * i + 1, 2 * i + 2))
+            .collect();
+        // Only placeholders are formatted into the statement.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "WITH want(room, roller) AS (VALUES {}) \
+             SELECT want.room AS room, want.roller AS roller, \
+             CAST(COALESCE((SELECT MAX(e.roll_count) FROM events e \
+             WHERE e.room = want.room AND e.roller = want.roller), 0) AS BIGINT) AS n FROM want",
+            list.join(", ")
+        )));
+        for (room, roller) in chunk {
+            query = query.bind(room.clone()).bind(*roller);
+        }
+        for row in query.fetch_all(&mut **tx).await? {
+            let room: String = row.try_get("room")?;
+            let roller: i64 = row.try_get("roller")?;
+            found.insert((room, roller), row.try_get::<i64, _>("n")?);
+        }
+    }
+    Ok(found)
 }
 
 /// The bytes of event bodies `room` holds, as the transaction sees them.
