@@ -56,7 +56,8 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Expr, NotationError> {
     parser.skip_ws();
     if !parser.at_end() {
         // Another tool's repetition (`6#4d6kh3`): one expression is one roll.
-        if let Some(error) = super::habits::repetition(&parser.chars, &expr, parser.pos, limits) {
+        let parses = |expression: &str| parse(expression, limits).is_ok();
+        if let Some(error) = super::habits::repetition(&parser.chars, &expr, parser.pos, parses) {
             return Err(error);
         }
         // Flavour text after the roll is its label (`1d20+5 to hit`).
