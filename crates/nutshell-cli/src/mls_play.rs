@@ -4,7 +4,7 @@
 //! `--json` writes the fight and every decision with who made it.
 
 use crate::exit::Failure;
-use crate::mls_cmd::ScenarioArgs;
+use crate::scenario::ScenarioArgs;
 use crate::source_args::SourceArgs;
 use clap::Args;
 use nutshell_mls::fight::{Choice, Controller, Decision, Kind, Made, Next, Play};
@@ -357,7 +357,7 @@ fn ask_text(d: &Decision) -> String {
 }
 
 pub fn play(args: &PlayArgs) -> Result<(), Failure> {
-    let (sides, options) = crate::mls_cmd::load_scenario(&args.scenario, true)?;
+    let (sides, options) = crate::scenario::load_scenario(&args.scenario, true)?;
     let fight = Fight::new(sides, options).map_err(bad)?;
     let names = fight.side_names().clone();
     let mut controllers = vec![Controller::Person; fight.fighters().len()];
@@ -402,7 +402,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         out: anstream::stderr(),
         echo,
     });
-    let mut board = crate::map_cmd::Board::new(play.fight());
+    let mut board = crate::fight_view::Board::new(play.fight());
     let mut shown = 0;
     let mut drawn_at = usize::MAX;
     let ending = loop {
@@ -542,7 +542,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             )?,
             None => writeln!(out, "A draw: {}", crate::shown::text(&ending.reason))?,
         }
-        writeln!(out, "{}", crate::mls_cmd::state_table(fight))?;
+        writeln!(out, "{}", crate::fight_view::state_table(fight))?;
         let checks = fight.earned_checks();
         if !checks.is_empty() {
             writeln!(
