@@ -145,6 +145,17 @@ impl Parser {
         Span::at(self.pos)
     }
 
+    /// The group opened at `open` is not closed where the parser stands.
+    fn unclosed_group(&self, open: Span) -> NotationError {
+        NotationError::new(
+            self.here(),
+            format!(
+                "expected `}}` to close the `{{` at column {}",
+                open.column()
+            ),
+        )
+    }
+
     fn span_from(&self, start: usize) -> Span {
         Span::new(start, self.pos.max(start + 1))
     }
@@ -343,6 +354,8 @@ impl Parser {
         Ok(chain(first, rest))
     }
 
+    // Written out like `sum` rather than shared: a helper between them would
+    // add a stack frame to every level of nesting.
     fn product(&mut self) -> Result<Expr, NotationError> {
         let first = self.unary()?;
         let mut rest = Vec::new();
@@ -942,13 +955,7 @@ impl Parser {
         loop {
             self.skip_ws();
             if self.at_end() {
-                return Err(NotationError::new(
-                    self.here(),
-                    format!(
-                        "expected `}}` to close the `{{` at column {}",
-                        open.column()
-                    ),
-                ));
+                return Err(self.unclosed_group(open));
             }
             members.push(self.expr()?);
             self.skip_ws();
@@ -957,13 +964,7 @@ impl Parser {
             }
             if !self.eat(',') {
                 if self.at_end() {
-                    return Err(NotationError::new(
-                        self.here(),
-                        format!(
-                            "expected `}}` to close the `{{` at column {}",
-                            open.column()
-                        ),
-                    ));
+                    return Err(self.unclosed_group(open));
                 }
                 return Err(NotationError::new(
                     self.here(),
