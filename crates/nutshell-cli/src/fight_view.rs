@@ -1,6 +1,6 @@
 //! A fight shown at the terminal between its steps: the state of every
-//! fighter (`state_table`) and the map as the log tells it (`Board`), for
-//! `mls fight`, `mls play` and `mls map`.
+//! fighter (`state_table`), the map as the log tells it (`Board`) and the
+//! checks earned (`write_checks`), for `mls fight`, `mls play` and `mls map`.
 
 use comfy_table::{Table, presets};
 use nutshell_mls::Fight;
@@ -119,4 +119,27 @@ impl Board {
         writeln!(out)?;
         Ok(())
     }
+}
+
+/// The checks a fight earned, under `heading` (when there are any), one a
+/// line.
+pub fn write_checks(
+    out: &mut impl Write,
+    heading: &str,
+    checks: &[nutshell_mls::fight::EarnedCheck],
+) -> std::io::Result<()> {
+    if checks.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "{heading}")?;
+    for c in checks {
+        writeln!(
+            out,
+            "  {}: {} ({})",
+            crate::shown::text(&c.combatant),
+            crate::shown::text(&c.skill),
+            crate::shown::text(&c.why)
+        )?;
+    }
+    Ok(())
 }

@@ -221,18 +221,11 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
         }
         writeln!(out)?;
         writeln!(out, "{}", crate::fight_view::state_table(&fight))?;
-        if !checks.is_empty() {
-            writeln!(out, "Checks earned (mls, Checks on Secondary Traits):")?;
-            for c in &checks {
-                writeln!(
-                    out,
-                    "  {}: {} ({})",
-                    crate::shown::text(&c.combatant),
-                    crate::shown::text(&c.skill),
-                    crate::shown::text(&c.why)
-                )?;
-            }
-        }
+        crate::fight_view::write_checks(
+            &mut out,
+            "Checks earned (mls, Checks on Secondary Traits):",
+            &checks,
+        )?;
         for line in &recorded {
             writeln!(out, "{}", crate::shown::lines(line))?;
         }
@@ -251,25 +244,7 @@ fn record_checks(
     scenario: &ScenarioArgs,
     checks: &[nutshell_mls::fight::EarnedCheck],
 ) -> Result<Vec<String>, Failure> {
-    use nutshell_mls::character::validate::{parse_sheet, to_toml};
-    let mut done = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for path in [&scenario.a, &scenario.b] {
-        if !seen.insert(path.clone()) {
-            continue;
-        }
-        let shown = path.display().to_string();
-        let text = crate::files::read_text(path)?;
-        let Ok(mut sheet) = parse_sheet(&shown, &text) else {
-            done.push(format!(
-                "{shown}: not a character sheet: no checks recorded"
-            ));
-            continue;
-        };
-        let name = sheet.name.clone();
-        let Some(ch) = sheet.character.as_mut() else {
-            continue;
-        };
+    crate::scenario::record_on_sheets(scenario, true, |shown, name, ch, done| {
         let mut added = Vec::new();
         for c in checks.iter().filter(|c| c.combatant == name) {
             if !ch.secondary.contains_key(&c.skill) && ch.occupation.name != c.skill {
@@ -284,17 +259,8 @@ fn record_checks(
                 added.push(c.skill.clone());
             }
         }
-        if added.is_empty() {
-            continue;
-        }
-        let new_text = to_toml(&sheet).map_err(bad)?;
-        crate::sheet_file::rewrite(path, &text, &new_text)?;
-        done.push(format!(
-            "{shown}: recorded check(s) on {} (roll them with `nutshell mls advance {shown} --adventure ...`)",
-            added.join(", ")
-        ));
-    }
-    Ok(done)
+        added
+    })
 }
 
 fn simulate(args: &SimulateArgs) -> Result<(), Failure> {

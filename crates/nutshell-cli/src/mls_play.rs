@@ -51,24 +51,9 @@ pub struct PlayArgs {
 /// keeping its layout. Returns a line per sheet.
 fn record(scenario: &ScenarioArgs, fight: &Fight) -> Result<Vec<String>, Failure> {
     use nutshell_mls::character::ledger::{Entry, Step};
-    use nutshell_mls::character::validate::{parse_sheet, to_toml};
     let earned = fight.earned_checks();
     let traits = fight.trait_checks();
-    let mut done = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for path in [&scenario.a, &scenario.b] {
-        if !seen.insert(path.clone()) {
-            continue;
-        }
-        let shown = path.display().to_string();
-        let text = crate::files::read_text(path)?;
-        let Ok(mut sheet) = parse_sheet(&shown, &text) else {
-            continue;
-        };
-        let name = sheet.name.clone();
-        let Some(ch) = sheet.character.as_mut() else {
-            continue;
-        };
+    crate::scenario::record_on_sheets(scenario, false, |_, name, ch, _| {
         let mut added = Vec::new();
         for c in earned.iter().filter(|c| c.combatant == name) {
             let secondary = ch.secondary.contains_key(&c.skill) || ch.occupation.name == c.skill;
@@ -95,17 +80,8 @@ fn record(scenario: &ScenarioArgs, fight: &Fight) -> Result<Vec<String>, Failure
             );
             added.push(c.checked.clone());
         }
-        if added.is_empty() {
-            continue;
-        }
-        let new_text = to_toml(&sheet).map_err(bad)?;
-        crate::sheet_file::rewrite(path, &text, &new_text)?;
-        done.push(format!(
-            "{shown}: recorded check(s) on {} (roll them with `nutshell mls advance {shown} --adventure ...`)",
-            added.join(", ")
-        ));
-    }
-    Ok(done)
+        added
+    })
 }
 
 /// Faces typed at the prompt as each die is rolled (`--ask-faces`).
@@ -543,22 +519,11 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             None => writeln!(out, "A draw: {}", crate::shown::text(&ending.reason))?,
         }
         writeln!(out, "{}", crate::fight_view::state_table(fight))?;
-        let checks = fight.earned_checks();
-        if !checks.is_empty() {
-            writeln!(
-                out,
-                "Checks earned (mls, Checks on Secondary Traits; Behaviour):"
-            )?;
-            for c in &checks {
-                writeln!(
-                    out,
-                    "  {}: {} ({})",
-                    crate::shown::text(&c.combatant),
-                    crate::shown::text(&c.skill),
-                    crate::shown::text(&c.why)
-                )?;
-            }
-        }
+        crate::fight_view::write_checks(
+            &mut out,
+            "Checks earned (mls, Checks on Secondary Traits; Behaviour):",
+            &fight.earned_checks(),
+        )?;
         for line in &recorded {
             writeln!(out, "{}", crate::shown::text(line))?;
         }

@@ -6,6 +6,7 @@
 use crate::exit::Failure;
 use clap::{Args, ValueEnum};
 use nutshell_mls::FightOptions;
+use nutshell_mls::character::Character;
 use nutshell_mls::map::BattleMap;
 use nutshell_mls::sheet::Side;
 use std::path::PathBuf;
@@ -78,4 +79,50 @@ pub fn load_map(path: &std::path::Path) -> Result<BattleMap, Failure> {
     let text = crate::files::read_text(path)?;
     BattleMap::parse(&path.display().to_string(), &text)
         .map_err(|e| Failure::bad_input(format!("error: {e}")))
+}
+
+/// `--record`: each character sheet among the scenario's files (a file
+/// named twice, once) given to `add` (its file as shown, its combatant's
+/// name, its character table, and the lines said so far), which returns
+/// what it added; a sheet added to is rewritten keeping its layout, with a
+/// line saying so. A file that is not one character sheet is said when
+/// `say_not_a_sheet`, else passed over. Returns the lines said.
+pub fn record_on_sheets(
+    scenario: &ScenarioArgs,
+    say_not_a_sheet: bool,
+    mut add: impl FnMut(&str, &str, &mut Character, &mut Vec<String>) -> Vec<String>,
+) -> Result<Vec<String>, Failure> {
+    use nutshell_mls::character::validate::{parse_sheet, to_toml};
+    let mut done = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for path in [&scenario.a, &scenario.b] {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let shown = path.display().to_string();
+        let text = crate::files::read_text(path)?;
+        let Ok(mut sheet) = parse_sheet(&shown, &text) else {
+            if say_not_a_sheet {
+                done.push(format!(
+                    "{shown}: not a character sheet: no checks recorded"
+                ));
+            }
+            continue;
+        };
+        let name = sheet.name.clone();
+        let Some(ch) = sheet.character.as_mut() else {
+            continue;
+        };
+        let added = add(&shown, &name, ch, &mut done);
+        if added.is_empty() {
+            continue;
+        }
+        let new_text = to_toml(&sheet).map_err(bad)?;
+        crate::sheet_file::rewrite(path, &text, &new_text)?;
+        done.push(format!(
+            "{shown}: recorded check(s) on {} (roll them with `nutshell mls advance {shown} --adventure ...`)",
+            added.join(", ")
+        ));
+    }
+    Ok(done)
 }
