@@ -145,6 +145,8 @@ pub struct AdvanceArgs {
     pub json: bool,
 }
 
+// The dice and `--json` flags are written out in each command (as
+// `advance` does), so that each one's help says what its JSON holds.
 #[derive(Debug, Clone, Args)]
 pub struct BehaveArgs {
     /// A character sheet: --trait then names one of its personality traits

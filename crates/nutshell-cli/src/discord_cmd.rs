@@ -41,6 +41,8 @@ pub struct DiscordServeArgs {
     /// against this public key (the application's "Public Key", 64 hex digits)
     #[arg(long, env = "NUTSHELL_DISCORD_PUBLIC_KEY", value_name = "HEX")]
     pub discord_public_key: Option<String>,
+    // The same flag as `discord register`'s, written out so that its help
+    // says what `serve` sends there.
     /// Discord's API, where deferred answers are sent
     #[arg(
         long,

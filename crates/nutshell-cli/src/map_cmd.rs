@@ -2,6 +2,7 @@
 //! cheapest way across it at the rule text's movement costs.
 
 use crate::exit::Failure;
+use crate::scenario::{load_map, load_side};
 use clap::{Args, Subcommand};
 use nutshell_mls::map::{
     Arc, BattleMap, Facing, MissileKind, Pose, Square, Token, arc, arrow, cheapest_path,
@@ -127,13 +128,6 @@ pub fn run_arcs(args: &ArcsArgs) -> Result<(), Failure> {
     arcs(args)
 }
 
-/// Reads a battle map file (within the file size limit) and parses it.
-pub fn load(path: &std::path::Path) -> Result<BattleMap, Failure> {
-    let text = crate::files::read_text(path)?;
-    BattleMap::parse(&path.display().to_string(), &text)
-        .map_err(|e| Failure::bad_input(format!("error: {e}")))
-}
-
 fn square(flag: &str, text: &str, map: &BattleMap) -> Result<Square, Failure> {
     let square = Square::parse(text).ok_or_else(|| {
         Failure::bad_input(format!(
@@ -159,7 +153,7 @@ fn facing(flag: &str, text: &str) -> Result<Facing, Failure> {
 }
 
 fn show(args: &ShowArgs) -> Result<(), Failure> {
-    let map = load(&args.map)?;
+    let map = load_map(&args.map)?;
     let mut out = anstream::stdout().lock();
     writeln!(
         out,
@@ -216,109 +210,20 @@ fn draw_sides(map_path: &std::path::Path, sides: &[PathBuf]) -> Result<(), Failu
             "error: give both sides (nutshell mls map MAP.toml A.toml B.toml)".to_string(),
         ));
     };
-    let map = std::sync::Arc::new(load(map_path)?);
-    let sides = [crate::mls_cmd::load_side(a)?, crate::mls_cmd::load_side(b)?];
+    let map = std::sync::Arc::new(load_map(map_path)?);
+    let sides = [load_side(a)?, load_side(b)?];
     let options = nutshell_mls::FightOptions {
         map: Some(map),
         ..nutshell_mls::FightOptions::default()
     };
     let fight = nutshell_mls::Fight::new(sides, options)
         .map_err(|e| Failure::bad_input(format!("error: {e}")))?;
-    let mut board = Board::new(&fight);
+    let mut board = crate::fight_view::Board::new(&fight);
     for line in fight.log() {
         board.update(line);
     }
     board.draw(&mut anstream::stdout().lock(), "")?;
     Ok(())
-}
-
-/// A fight's map as its log tells it: where everyone stands, line by line,
-/// drawn between turns by `mls fight --show-map`.
-pub struct Board {
-    map: Option<BattleMap>,
-    sides: Vec<(String, String)>,
-    at: std::collections::BTreeMap<String, nutshell_mls::log::Placement>,
-}
-
-impl Board {
-    /// An empty board for `fight`'s map (nothing is drawn without one).
-    pub fn new(fight: &nutshell_mls::Fight) -> Board {
-        let names = fight.side_names();
-        Board {
-            map: fight.map_at_start().cloned(),
-            sides: fight
-                .fighters()
-                .iter()
-                .map(|f| (f.sheet.name.clone(), names[f.side].clone()))
-                .collect(),
-            at: std::collections::BTreeMap::new(),
-        }
-    }
-
-    /// Takes in a log line's positions.
-    pub fn update(&mut self, line: &nutshell_mls::log::Line) {
-        for p in &line.positions {
-            self.at.insert(p.name.clone(), p.clone());
-        }
-        if let Some(map) = &mut self.map {
-            for door in line.opened.iter().filter_map(|d| Square::parse(d)) {
-                map.set_terrain(door, nutshell_mls::map::Terrain::OpenDoor);
-            }
-            for door in line.closed.iter().filter_map(|d| Square::parse(d)) {
-                map.set_terrain(door, nutshell_mls::map::Terrain::ClosedDoor);
-            }
-        }
-    }
-
-    /// Draws the map with everyone where the log has put them so far,
-    /// under `title`.
-    pub fn draw(&self, out: &mut impl Write, title: &str) -> std::io::Result<()> {
-        let Some(map) = &self.map else {
-            return Ok(());
-        };
-        let mut tokens = Vec::new();
-        for fallen in [true, false] {
-            for p in self.at.values() {
-                let Some(square) = Square::parse(&p.square) else {
-                    continue;
-                };
-                let mark = match (p.state, Facing::parse(p.facing)) {
-                    ("standing", Some(f)) => arrow(f),
-                    ("escaped", _) => continue,
-                    _ => 'x',
-                };
-                if (mark == 'x') == fallen {
-                    tokens.push(Token { square, mark });
-                }
-            }
-        }
-        writeln!(out)?;
-        if !title.is_empty() {
-            writeln!(out, "  {title}:")?;
-        }
-        for line in picture(map, &tokens) {
-            writeln!(out, "  {line}")?;
-        }
-        for (name, side) in &self.sides {
-            if let Some(p) = self.at.get(name) {
-                writeln!(
-                    out,
-                    "  {} ({}): {}, facing {}{}",
-                    crate::shown::text(name),
-                    crate::shown::text(side),
-                    p.square,
-                    p.facing,
-                    if p.state == "standing" {
-                        String::new()
-                    } else {
-                        format!(", {}", p.state)
-                    }
-                )?;
-            }
-        }
-        writeln!(out)?;
-        Ok(())
-    }
 }
 
 /// A pose from `SQUARE:FACING`, `SQUARE` with `facing`, or the name of a
@@ -362,7 +267,7 @@ fn pose(
 }
 
 fn path(args: &PathArgs) -> Result<(), Failure> {
-    let map = load(&args.map)?;
+    let map = load_map(&args.map)?;
     let start = pose(
         "--from",
         &args.from,
@@ -428,7 +333,7 @@ fn path(args: &PathArgs) -> Result<(), Failure> {
 }
 
 fn arcs(args: &ArcsArgs) -> Result<(), Failure> {
-    let map = load(&args.map)?;
+    let map = load_map(&args.map)?;
     let shooter = pose("--at", &args.at, "--at", None, &map)?;
     let kind = match args.weapon {
         WeaponArg::Bow | WeaponArg::Thrown => MissileKind::ThrownOrBow,

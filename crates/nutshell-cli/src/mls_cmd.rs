@@ -2,21 +2,20 @@
 //! schedule and damage odds.
 
 use crate::exit::Failure;
+use crate::scenario::{ScenarioArgs, load_scenario};
 use crate::source_args::SourceArgs;
 use clap::{Args, Subcommand, ValueEnum};
 use comfy_table::{CellAlignment, Table, presets};
 use nutshell_dice::Limits;
 use nutshell_dice::simulate::wilson;
+use nutshell_mls::Fight;
 use nutshell_mls::body::{Coverage, HitKind};
 use nutshell_mls::damage::{Damage, Hit, Protection};
 use nutshell_mls::dice::Dice;
 use nutshell_mls::schedule::Schedule;
-use nutshell_mls::sheet::Side;
 use nutshell_mls::simulate::Tally;
-use nutshell_mls::{Fight, FightOptions};
 use serde_json::{Value, json};
 use std::io::Write;
-use std::path::PathBuf;
 
 /// The most fights in one simulation chunk (progress is reported per chunk;
 /// a run has at least about 200 chunks, so slow fights still show progress).
@@ -49,39 +48,6 @@ pub enum MlsCommand {
     Path(crate::map_cmd::PathArgs),
     /// The four arcs of fire around a square and facing on a map
     Arcs(crate::map_cmd::ArcsArgs),
-}
-
-#[derive(Debug, Clone, Args)]
-#[command(next_help_heading = "Scenario")]
-pub struct ScenarioArgs {
-    /// The first side: a TOML file with one combatant or a side of [[combatant]]s
-    #[arg(value_name = "A.toml")]
-    pub a: PathBuf,
-    /// The second side
-    #[arg(value_name = "B.toml")]
-    pub b: PathBuf,
-    /// Squares between the sides at the start (1: already engaged in close combat)
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..=10_000))]
-    pub distance: i64,
-    /// Fight on this battle map (docs/mls/map.md): every combatant placed by
-    /// the map's starts, moving square by square; without it the sides face
-    /// each other on a line, --distance apart
-    #[arg(long, value_name = "MAP.toml", conflicts_with = "distance")]
-    pub map: Option<PathBuf>,
-    /// The surprised side, which acts second
-    #[arg(long, value_enum, value_name = "SIDE")]
-    pub surprised: Option<SideId>,
-    /// A fight still undecided after this many turns is a draw
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub max_turns: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SideId {
-    /// The first file
-    A,
-    /// The second file
-    B,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -195,38 +161,8 @@ fn bad(e: nutshell_mls::FightError) -> Failure {
     Failure::bad_input(format!("error: {e}"))
 }
 
-/// Reads a side file (within the file size limit) and parses it.
-pub fn load_side(path: &std::path::Path) -> Result<Side, Failure> {
-    let text = crate::files::read_text(path)?;
-    Side::parse(&path.display().to_string(), &text).map_err(bad)
-}
-
-/// The sides and options of a scenario's flags.
-pub fn load_scenario(
-    scenario: &ScenarioArgs,
-    log: bool,
-) -> Result<([Side; 2], FightOptions), Failure> {
-    load(scenario, log)
-}
-
-fn load(scenario: &ScenarioArgs, log: bool) -> Result<([Side; 2], FightOptions), Failure> {
-    let sides = [load_side(&scenario.a)?, load_side(&scenario.b)?];
-    let map = match &scenario.map {
-        Some(path) => Some(std::sync::Arc::new(crate::map_cmd::load(path)?)),
-        None => None,
-    };
-    let options = FightOptions {
-        max_turns: scenario.max_turns,
-        log,
-        distance: scenario.distance,
-        surprised: scenario.surprised.map(|s| s as usize),
-        map,
-    };
-    Ok((sides, options))
-}
-
 fn fight(args: &FightArgs) -> Result<(), Failure> {
-    let (sides, options) = load(&args.scenario, true)?;
+    let (sides, options) = load_scenario(&args.scenario, true)?;
     let mut fight = Fight::new(sides, options).map_err(bad)?;
     let mut source = args.source.source()?;
     let ending = fight.run(source.dice()).map_err(bad)?;
@@ -244,7 +180,7 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
         writeln!(out, "{object}")?;
     } else {
         let (mut turn, mut round) = (0, usize::MAX);
-        let mut board = args.show_map.then(|| crate::map_cmd::Board::new(&fight));
+        let mut board = args.show_map.then(|| crate::fight_view::Board::new(&fight));
         for line in fight.log() {
             if let Some(board) = &mut board {
                 // After a turn's movement phase: its first round, or its end.
@@ -284,19 +220,12 @@ fn fight(args: &FightArgs) -> Result<(), Failure> {
             board.draw(&mut out, "The map at the end")?;
         }
         writeln!(out)?;
-        writeln!(out, "{}", state_table(&fight))?;
-        if !checks.is_empty() {
-            writeln!(out, "Checks earned (mls, Checks on Secondary Traits):")?;
-            for c in &checks {
-                writeln!(
-                    out,
-                    "  {}: {} ({})",
-                    crate::shown::text(&c.combatant),
-                    crate::shown::text(&c.skill),
-                    crate::shown::text(&c.why)
-                )?;
-            }
-        }
+        writeln!(out, "{}", crate::fight_view::state_table(&fight))?;
+        crate::fight_view::write_checks(
+            &mut out,
+            "Checks earned (mls, Checks on Secondary Traits):",
+            &checks,
+        )?;
         for line in &recorded {
             writeln!(out, "{}", crate::shown::lines(line))?;
         }
@@ -315,25 +244,7 @@ fn record_checks(
     scenario: &ScenarioArgs,
     checks: &[nutshell_mls::fight::EarnedCheck],
 ) -> Result<Vec<String>, Failure> {
-    use nutshell_mls::character::validate::{parse_sheet, to_toml};
-    let mut done = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for path in [&scenario.a, &scenario.b] {
-        if !seen.insert(path.clone()) {
-            continue;
-        }
-        let shown = path.display().to_string();
-        let text = crate::files::read_text(path)?;
-        let Ok(mut sheet) = parse_sheet(&shown, &text) else {
-            done.push(format!(
-                "{shown}: not a character sheet: no checks recorded"
-            ));
-            continue;
-        };
-        let name = sheet.name.clone();
-        let Some(ch) = sheet.character.as_mut() else {
-            continue;
-        };
+    crate::scenario::record_on_sheets(scenario, true, |shown, name, ch, done| {
         let mut added = Vec::new();
         for c in checks.iter().filter(|c| c.combatant == name) {
             if !ch.secondary.contains_key(&c.skill) && ch.occupation.name != c.skill {
@@ -348,46 +259,13 @@ fn record_checks(
                 added.push(c.skill.clone());
             }
         }
-        if added.is_empty() {
-            continue;
-        }
-        let new_text = to_toml(&sheet).map_err(bad)?;
-        crate::sheet_file::rewrite(path, &text, &new_text)?;
-        done.push(format!(
-            "{shown}: recorded check(s) on {} (roll them with `nutshell mls advance {shown} --adventure ...`)",
-            added.join(", ")
-        ));
-    }
-    Ok(done)
-}
-
-pub fn state_table(fight: &Fight) -> Table {
-    let mut table = Table::new();
-    table.load_preset(presets::NOTHING);
-    table.set_header(vec![
-        "combatant",
-        "side",
-        "CHP",
-        "THP",
-        "state",
-        "Fate Points",
-    ]);
-    for f in fight.fighters() {
-        table.add_row(vec![
-            crate::shown::text(&f.sheet.name).into_owned(),
-            crate::shown::text(&fight.side_names()[f.side]).into_owned(),
-            f.chp.to_string(),
-            f.sheet.thp.to_string(),
-            f.state.name().to_string(),
-            f.fate_points.to_string(),
-        ]);
-    }
-    table
+        added
+    })
 }
 
 fn simulate(args: &SimulateArgs) -> Result<(), Failure> {
     use rayon::prelude::*;
-    let (sides, options) = load(&args.scenario, false)?;
+    let (sides, options) = load_scenario(&args.scenario, false)?;
     let template = Fight::new(sides.clone(), options.clone()).map_err(bad)?;
     let trials = args.trials;
     let progress = indicatif::ProgressBar::new(trials);

@@ -4,7 +4,7 @@
 //! `--json` writes the fight and every decision with who made it.
 
 use crate::exit::Failure;
-use crate::mls_cmd::ScenarioArgs;
+use crate::scenario::ScenarioArgs;
 use crate::source_args::SourceArgs;
 use clap::Args;
 use nutshell_mls::fight::{Choice, Controller, Decision, Kind, Made, Next, Play};
@@ -51,24 +51,9 @@ pub struct PlayArgs {
 /// keeping its layout. Returns a line per sheet.
 fn record(scenario: &ScenarioArgs, fight: &Fight) -> Result<Vec<String>, Failure> {
     use nutshell_mls::character::ledger::{Entry, Step};
-    use nutshell_mls::character::validate::{parse_sheet, to_toml};
     let earned = fight.earned_checks();
     let traits = fight.trait_checks();
-    let mut done = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for path in [&scenario.a, &scenario.b] {
-        if !seen.insert(path.clone()) {
-            continue;
-        }
-        let shown = path.display().to_string();
-        let text = crate::files::read_text(path)?;
-        let Ok(mut sheet) = parse_sheet(&shown, &text) else {
-            continue;
-        };
-        let name = sheet.name.clone();
-        let Some(ch) = sheet.character.as_mut() else {
-            continue;
-        };
+    crate::scenario::record_on_sheets(scenario, false, |_, name, ch, _| {
         let mut added = Vec::new();
         for c in earned.iter().filter(|c| c.combatant == name) {
             let secondary = ch.secondary.contains_key(&c.skill) || ch.occupation.name == c.skill;
@@ -95,17 +80,8 @@ fn record(scenario: &ScenarioArgs, fight: &Fight) -> Result<Vec<String>, Failure
             );
             added.push(c.checked.clone());
         }
-        if added.is_empty() {
-            continue;
-        }
-        let new_text = to_toml(&sheet).map_err(bad)?;
-        crate::sheet_file::rewrite(path, &text, &new_text)?;
-        done.push(format!(
-            "{shown}: recorded check(s) on {} (roll them with `nutshell mls advance {shown} --adventure ...`)",
-            added.join(", ")
-        ));
-    }
-    Ok(done)
+        added
+    })
 }
 
 /// Faces typed at the prompt as each die is rolled (`--ask-faces`).
@@ -357,7 +333,7 @@ fn ask_text(d: &Decision) -> String {
 }
 
 pub fn play(args: &PlayArgs) -> Result<(), Failure> {
-    let (sides, options) = crate::mls_cmd::load_scenario(&args.scenario, true)?;
+    let (sides, options) = crate::scenario::load_scenario(&args.scenario, true)?;
     let fight = Fight::new(sides, options).map_err(bad)?;
     let names = fight.side_names().clone();
     let mut controllers = vec![Controller::Person; fight.fighters().len()];
@@ -402,7 +378,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
         out: anstream::stderr(),
         echo,
     });
-    let mut board = crate::map_cmd::Board::new(play.fight());
+    let mut board = crate::fight_view::Board::new(play.fight());
     let mut shown = 0;
     let mut drawn_at = usize::MAX;
     let ending = loop {
@@ -542,23 +518,12 @@ pub fn play(args: &PlayArgs) -> Result<(), Failure> {
             )?,
             None => writeln!(out, "A draw: {}", crate::shown::text(&ending.reason))?,
         }
-        writeln!(out, "{}", crate::mls_cmd::state_table(fight))?;
-        let checks = fight.earned_checks();
-        if !checks.is_empty() {
-            writeln!(
-                out,
-                "Checks earned (mls, Checks on Secondary Traits; Behaviour):"
-            )?;
-            for c in &checks {
-                writeln!(
-                    out,
-                    "  {}: {} ({})",
-                    crate::shown::text(&c.combatant),
-                    crate::shown::text(&c.skill),
-                    crate::shown::text(&c.why)
-                )?;
-            }
-        }
+        writeln!(out, "{}", crate::fight_view::state_table(fight))?;
+        crate::fight_view::write_checks(
+            &mut out,
+            "Checks earned (mls, Checks on Secondary Traits; Behaviour):",
+            &fight.earned_checks(),
+        )?;
         for line in &recorded {
             writeln!(out, "{}", crate::shown::text(line))?;
         }

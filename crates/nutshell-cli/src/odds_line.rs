@@ -9,7 +9,7 @@
 //! mistake. Those go through the full parser, so every message is clap's.
 //! A test holds the two parsers to the same result.
 
-use crate::cli::{Cli, Command};
+use crate::cli_args::{Cli, Command};
 use crate::limits_args::{ExactLimitArgs, LimitArgs};
 use crate::odds_cmd::OddsArgs;
 use std::ffi::OsString;

@@ -229,6 +229,8 @@ pub struct TieredArgs {
     pub then: Vec<String>,
 }
 
+// The second side's flags repeat `SideArgs`'s with `vs-` names and their
+// own help, as clap has no prefix for a flattened group.
 #[derive(Debug, Clone, Args)]
 pub struct ContestArgs {
     /// The ruleset
@@ -279,6 +281,8 @@ pub struct ContestArgs {
     pub json: bool,
 }
 
+// `--odds` and `--json` are written out in each command (as `check` and
+// `contest` do), so that each one's help says what its odds are of.
 #[derive(Debug, Clone, Args)]
 pub struct TableArgs {
     /// A TOML table file (see docs/rulesets/exploding-d6.md)

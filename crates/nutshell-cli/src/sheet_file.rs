@@ -11,7 +11,7 @@
 
 use crate::exit::Failure;
 use std::path::Path;
-use toml_edit::{DocumentMut, InlineTable, Item, Table, Value};
+use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
 /// `new_text` laid out like `old_text`: the values of `new_text`, the comments
 /// and formatting of `old_text` wherever a key is in both. Keys only in
@@ -42,7 +42,8 @@ pub fn rewrite(path: &Path, old_text: &str, new_text: &str) -> Result<(), Failur
     crate::files::write_atomic(path, &text)
 }
 
-fn merge_table(old: &mut Table, new: &Table) {
+/// Removes from `old` the keys `new` no longer has.
+fn remove_gone(old: &mut dyn TableLike, new: &dyn TableLike) {
     let gone: Vec<String> = old
         .iter()
         .filter(|(k, _)| !new.contains_key(k))
@@ -51,6 +52,10 @@ fn merge_table(old: &mut Table, new: &Table) {
     for key in gone {
         old.remove(&key);
     }
+}
+
+fn merge_table(old: &mut Table, new: &Table) {
+    remove_gone(old, new);
     for (key, item) in new.iter() {
         match old.get_mut(key) {
             Some(existing) => merge_item(existing, item),
@@ -98,14 +103,7 @@ fn merge_value(old: &mut Value, new: &Value) {
 }
 
 fn merge_inline(old: &mut InlineTable, new: &InlineTable) {
-    let gone: Vec<String> = old
-        .iter()
-        .filter(|(k, _)| !new.contains_key(k))
-        .map(|(k, _)| k.to_string())
-        .collect();
-    for key in gone {
-        old.remove(&key);
-    }
+    remove_gone(old, new);
     for (key, value) in new.iter() {
         match old.get_mut(key) {
             Some(existing) => merge_value(existing, value),

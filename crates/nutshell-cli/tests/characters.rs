@@ -1,43 +1,22 @@
 //! `nutshell mls character new|check|show`, `advance`, `behave`, `time`, end to end.
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn nutshell() -> Command {
-    let mut cmd = Command::cargo_bin("nutshell").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    cmd
-}
+use support::*;
 
 const DIR: &str = "examples/mls/characters";
 
-/// A scratch copy of an example, in a fresh temporary directory.
+/// A scratch copy of an example character sheet (or choices), in a fresh
+/// folder of its own.
 fn scratch(name: &str) -> std::path::PathBuf {
-    // Each call its own folder: tests run in parallel on the same examples.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "nutshell-chars-{}-{call}-{}",
-        std::process::id(),
-        name.replace('.', "-")
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let to = dir.join(std::path::Path::new(name).file_name().unwrap());
-    let from = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/mls/characters/"
-    );
-    std::fs::copy(format!("{from}{name}"), &to).unwrap();
-    to
+    copy_example(&format!("mls/characters/{name}"))
 }
 
 #[test]
 fn check_accepts_the_examples() {
-    nutshell()
-        .args(["mls", "character", "check"])
+    run("mls character check")
         .args(
             ["brana.toml", "hugo.toml", "grishnak.toml", "veteran.toml"]
                 .map(|f| format!("{DIR}/{f}")),
@@ -56,21 +35,14 @@ fn check_accepts_the_examples() {
 fn the_guides_glob_checks_every_sheet() {
     // docs/mls/characters.md: `nutshell mls character check examples/mls/characters/*.toml`;
     // the choices files for `character new --from` live in choices/, not among the sheets.
-    let sheets: Vec<String> = std::fs::read_dir(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/mls/characters"
-    ))
-    .unwrap()
-    .map(|e| e.unwrap().path())
-    .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-    .map(|p| format!("{DIR}/{}", p.file_name().unwrap().to_string_lossy()))
-    .collect();
+    let sheets: Vec<String> = std::fs::read_dir(std::path::Path::new(ROOT).join(DIR))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| format!("{DIR}/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
     assert_eq!(sheets.len(), 4, "{sheets:?}");
-    nutshell()
-        .args(["mls", "character", "check"])
-        .args(&sheets)
-        .assert()
-        .success();
+    run("mls character check").args(&sheets).assert().success();
     // A choices file given to check says what it is for.
     nutshell()
         .args([
@@ -140,8 +112,7 @@ fn check_explains_each_violation_with_its_rule() {
 
 #[test]
 fn check_refuses_a_combatant_without_a_character() {
-    nutshell()
-        .args(["mls", "character", "check", "examples/mls/duel/knight.toml"])
+    run("mls character check examples/mls/duel/knight.toml")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no [character] table"));
@@ -202,17 +173,11 @@ fn new_from_flags_is_reproducible_and_checks() {
             predicate::str::contains("\"curious\": not a personality trait")
                 .or(predicate::str::contains("personality.curious")),
         );
-    let out = nutshell()
-        .args(&args[..args.len() - 2])
-        .args(["--faces", "6,6,6,3,3"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (text, _) = printed(
+        nutshell()
+            .args(&args[..args.len() - 2])
+            .args(["--faces", "6,6,6,3,3"]),
     );
-    let text = String::from_utf8(out.stdout).unwrap();
     // honest rolled 18: two Fate Points; THP: Size 1 + Body 2 - 2 = 1d6 = 3 (base x 3 = 3).
     assert!(text.contains("honest = 18"), "{text}");
     assert!(text.contains("fate_points = 2"), "{text}");
@@ -223,20 +188,7 @@ fn new_from_flags_is_reproducible_and_checks() {
 
 #[test]
 fn new_refuses_what_the_rules_forbid() {
-    nutshell()
-        .args([
-            "mls",
-            "character",
-            "new",
-            "--name",
-            "X",
-            "--occupation",
-            "thief=dexterity",
-            "--secondary",
-            "stealth=dexterity:trained:5",
-            "--seed",
-            "1",
-        ])
+    run("mls character new --name X --occupation thief=dexterity --secondary stealth=dexterity:trained:5 --seed 1")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -245,20 +197,7 @@ fn new_refuses_what_the_rules_forbid() {
         .stderr(predicate::str::contains(
             "No Secondary Trait or Negative trait may begin above base+4",
         ));
-    nutshell()
-        .args([
-            "mls",
-            "character",
-            "new",
-            "--name",
-            "X",
-            "--age",
-            "60",
-            "--occupation",
-            "thief=dexterity",
-            "--seed",
-            "1",
-        ])
+    run("mls character new --name X --age 60 --occupation thief=dexterity --seed 1")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -270,184 +209,87 @@ fn new_refuses_what_the_rules_forbid() {
 fn new_from_a_file_writes_a_sheet_that_fights() {
     let dir = scratch("choices/brana.choices.toml");
     let out = dir.with_file_name("new.toml");
-    nutshell()
-        .args([
-            "mls",
-            "character",
-            "new",
-            "--from",
-            &dir.display().to_string(),
-            "--seed",
-            "21",
-            "--out",
-            &out.display().to_string(),
-        ])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "honest rolled: 8, deceitful 12 [3d6 = [6, 1, 1] = 8]",
-        ))
-        .stderr(predicate::str::contains(
-            "THP 9 [3d6 = [2, 6, 1] = 9; base x 3 = 9]",
-        ))
-        .stderr(predicate::str::contains("wrote"));
+    run(&format!(
+        "mls character new --from {} --seed 21 --out {}",
+        dir.display(),
+        out.display()
+    ))
+    .assert()
+    .success()
+    .stderr(predicate::str::contains(
+        "honest rolled: 8, deceitful 12 [3d6 = [6, 1, 1] = 8]",
+    ))
+    .stderr(predicate::str::contains(
+        "THP 9 [3d6 = [2, 6, 1] = 9; base x 3 = 9]",
+    ))
+    .stderr(predicate::str::contains("wrote"));
     // The same seed gives the example's sheet.
     let made = std::fs::read_to_string(&out).unwrap();
-    let example = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/mls/characters/brana.toml"
-    ))
-    .unwrap();
+    let example = example_text("mls/characters/brana.toml");
     assert_eq!(made, example);
     // Never overwrites.
-    nutshell()
-        .args([
-            "mls",
-            "character",
-            "new",
-            "--from",
-            &dir.display().to_string(),
-            "--seed",
-            "21",
-            "--out",
-            &out.display().to_string(),
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("exists"));
-    nutshell()
-        .args([
-            "mls",
-            "fight",
-            &out.display().to_string(),
-            "examples/mls/duel/brigand.toml",
-            "--seed",
-            "3",
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Brana"));
+    run(&format!(
+        "mls character new --from {} --seed 21 --out {}",
+        dir.display(),
+        out.display()
+    ))
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("exists"));
+    run(&format!(
+        "mls fight {} examples/mls/duel/brigand.toml --seed 3",
+        out.display()
+    ))
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("Brana"));
 }
 
 /// The answers of `new_asks_step_by_step` up to the first weapon.
-const STEP_BY_STEP: &[&str] = &[
-    "Tess", // name
-    "",     // race: human
-    "19",   // age: 62 CPs
-    "5",    // strength 5: refused (RAv+3)
-    "4",    // strength
-    "4",
-    "4", // body, size: a third +2 ...
-    "2",
-    "2",
-    "2",
-    "2",
-    "2", // dexterity .. awareness
-    // refused as a whole: 3 traits at +2; again:
-    "4",
-    "4",
-    "2",
-    "2",
-    "2",
-    "2",
-    "2",
-    "2",
-    "",      // no negative trait
-    "guard", // occupation
-    "strength+body",
-    "5", // level 5: refused
-    "0",
-    "sword", // a secondary trait
-    "trained",
-    "dexterity",
-    "2",
-    "",   // done
-    "17", // chaste/lustful 17: refused
-    "16",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "roll",
-    "1", // one Fate Point bought
-    "n", // no magic
-];
+fn step_by_step() -> Vec<&'static str> {
+    [
+        // Name; race: human; age: 62 CPs.
+        &["Tess", "", "19"][..],
+        // Strength 5: refused (RAv+3); then 4, and body, size 4: a third +2
+        // ...; dexterity .. awareness 2.
+        &["5", "4", "4", "4", "2", "2", "2", "2", "2"],
+        // Refused as a whole: 3 traits at +2; again.
+        &["4", "4", "2", "2", "2", "2", "2", "2"],
+        // No negative trait; occupation guard, level 5 refused, then 0.
+        &["", "guard", "strength+body", "5", "0"],
+        // A secondary trait, sword; then done.
+        &["sword", "trained", "dexterity", "2", ""],
+        // Chaste/lustful 17: refused; 16; the next thirteen pairs: the
+        // default; persistent rolled.
+        &["17", "16"],
+        &[""; 13],
+        &["roll"],
+        // One Fate Point bought; no magic.
+        &["1", "n"],
+    ]
+    .concat()
+}
+
+/// `nutshell mls character new` answering `answers` (one a line), its
+/// three personality rolls 4, 4, 4 and its THP 5, 5, 5, 5: standard output
+/// and error; it must succeed.
+fn new_answering(answers: &[&str]) -> (String, String) {
+    let input = answers.join("\n") + "\n";
+    printed(run("mls character new --faces 4,4,4,5,5,5,5").write_stdin(input))
+}
 
 #[test]
 fn new_asks_step_by_step() {
     let answers = [
-        "Tess", // name
-        "",     // race: human
-        "19",   // age: 62 CPs
-        "5",    // strength 5: refused (RAv+3)
-        "4",    // strength
-        "4",
-        "4", // body, size: a third +2 ...
-        "2",
-        "2",
-        "2",
-        "2",
-        "2", // dexterity .. awareness
-        // refused as a whole: 3 traits at +2; again:
-        "4",
-        "4",
-        "2",
-        "2",
-        "2",
-        "2",
-        "2",
-        "2",
-        "",      // no negative trait
-        "guard", // occupation
-        "strength+body",
-        "5", // level 5: refused
-        "0",
-        "sword", // a secondary trait
-        "trained",
-        "dexterity",
-        "2",
-        "",   // done
-        "17", // chaste/lustful 17: refused
-        "16",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "roll",
-        "1",     // one Fate Point bought
-        "n",     // no magic
-        "sword", // weapon
-        "melee", // its kind
-        "sword",
-        "7",
-        "", // no other weapon
-    ];
-    let input = answers.join("\n") + "\n";
-    let out = nutshell()
-        .args(["mls", "character", "new", "--faces", "4,4,4,5,5,5,5"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{err}");
+        step_by_step(),
+        vec![
+            "sword", // weapon
+            "melee", // its kind
+            "sword", "7", "", // no other weapon
+        ],
+    ]
+    .concat();
+    let (text, err) = new_answering(&answers);
     assert!(err.contains("62 CPs to spend."), "{err}");
     assert!(err.contains("strength (0 to 4, such as 3; 62 CPs left) [2]: 5\n  refused: 5 is outside 0..4: mls, Character Generation, Limits: \"No Primary Trait may ever naturally exceed the RAv+2"), "{err}");
     assert!(err.contains("refused: 3 traits at +2, 2 allowed: mls, Character Generation, Primary Traits: \"May have up to 2 traits at +2"), "{err}");
@@ -458,7 +300,6 @@ fn new_asks_step_by_step() {
     assert!(err.contains("refused: 17: mls, Character Generation, Personality Traits: \"May be chosen as desired from 5 to 15"), "{err}");
     assert!(err.contains("nothing to go on; 50 CPs left)"), "{err}");
     assert!(err.contains("nothing to go on; 44 CPs left)"), "{err}");
-    let text = String::from_utf8(out.stdout).unwrap();
     // 62 - 10 (two +2) - 2 (guard) - 6 (sword +2) - 5 (a Fate Point) = 39.
     assert!(text.contains("cps = 39"), "{text}");
     // chaste 16: one Fate Point; persistent rolled 4+4+4 = 12; bought 1: 2 in all.
@@ -480,15 +321,14 @@ fn new_asks_step_by_step() {
 /// then a combatant that shoots.
 #[test]
 fn new_asks_a_weapons_kind_and_range_and_offers_to_save() {
-    let dir = std::env::temp_dir().join(format!("nutshell-new-save-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = folder("new-save");
     let file = dir.join("tess.toml");
     let taken = dir.join("taken.toml");
     std::fs::write(&taken, "not a sheet").unwrap();
-    let mut answers: Vec<String> = STEP_BY_STEP.iter().map(|s| s.to_string()).collect();
-    answers.extend(
-        [
+    let (taken_name, file_name) = (arg(&taken), arg(&file));
+    let answers = [
+        step_by_step(),
+        vec![
             "bow",     // a weapon
             "arrows",  // its kind: refused (melee or missile)
             "missile", // its kind
@@ -501,20 +341,15 @@ fn new_asks_a_weapons_kind_and_range_and_offers_to_save() {
             "",        // no reloading
             "sword",   // another weapon
             "",        // melee
-            "sword", "7", "", // no other weapon
-        ]
-        .map(String::from),
-    );
-    answers.push(taken.display().to_string()); // exists: refused
-    answers.push(file.display().to_string());
-    let input = answers.join("\n") + "\n";
-    let out = nutshell()
-        .args(["mls", "character", "new", "--faces", "4,4,4,5,5,5,5"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{err}");
+            "sword",
+            "7",
+            "",          // no other weapon
+            &taken_name, // exists: refused
+            &file_name,
+        ],
+    ]
+    .concat();
+    let (out, err) = new_answering(&answers);
     assert!(err.contains("  kind (melee or missile) [melee]: arrows\n  refused: melee (a close-combat weapon) or missile"), "{err}");
     assert!(err.contains("  sort (bow, thrown, or other such as a crossbow or gun, which also shoots to the right) [bow]: sling\n  refused: bow, thrown or other"), "{err}");
     assert!(err.contains("mls, Range: \"Each weapon has a range according to its type and often the Strength of the user\""), "{err}");
@@ -535,11 +370,7 @@ fn new_asks_a_weapons_kind_and_range_and_offers_to_save() {
     );
     assert!(err.contains(&format!("wrote {}", file.display())), "{err}");
     // Saved, the sheet is not printed.
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert!(out.is_empty(), "{out}");
     let sheet = std::fs::read_to_string(&file).unwrap();
     assert!(
         sheet
@@ -552,27 +383,19 @@ fn new_asks_a_weapons_kind_and_range_and_offers_to_save() {
     );
     assert_eq!(std::fs::read_to_string(&taken).unwrap(), "not a sheet");
     // The saved sheet fights, and shoots with its bow.
-    nutshell()
-        .args([
-            "mls",
-            "fight",
-            &file.display().to_string(),
-            "examples/mls/duel/brigand.toml",
-            "--distance",
-            "12",
-            "--seed",
-            "3",
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Tess rolls shot"));
+    run(&format!(
+        "mls fight {} examples/mls/duel/brigand.toml --distance 12 --seed 3",
+        file.display()
+    ))
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("Tess rolls shot"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn new_stops_when_the_answers_end() {
-    nutshell()
-        .args(["mls", "character", "new", "--seed", "1"])
+    run("mls character new --seed 1")
         .write_stdin("Tess\n")
         .assert()
         .code(2)
@@ -588,27 +411,7 @@ fn advance_appends_to_the_ledger() {
     // RULING P-52: adventure, then checks, then the year, then spending.
     // Average adventure, major role: 1d6 = 4; spear check 1d8 = 5 (base+2 needs 5): +3;
     // a year: +2 CPs; spending: swim base -> +1 (2 CPs), money 1 CP: 1d20 = 9 -> 90 florins.
-    nutshell()
-        .args([
-            "mls",
-            "advance",
-            &f,
-            "--adventure",
-            "average",
-            "--role",
-            "major",
-            "--check",
-            "spear",
-            "--years",
-            "1",
-            "--spend",
-            "secondary:swim",
-            "--spend",
-            "money:1",
-            "--faces",
-            "4,5,9",
-            "--write",
-        ])
+    run(&format!("mls advance {f} --adventure average --role major --check spear --years 1 --spend secondary:swim --spend money:1 --faces 4,5,9 --write"))
         .assert()
         .success()
         .stdout(predicate::str::contains(
@@ -623,26 +426,14 @@ fn advance_appends_to_the_ledger() {
         .stdout(predicate::str::contains(
             "Hugo the Younger: 50 CP(s) unspent at age 19; saved",
         ));
-    nutshell()
-        .args(["mls", "character", "check", &f])
-        .assert()
-        .success();
+    run(&format!("mls character check {f}")).assert().success();
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.starts_with("# A character written by hand"), "{text}");
     assert!(text.contains("florins = 90"));
     // The ledger was opened from the sheet: the generation comes first.
     assert!(text.contains("(ledger opened from the sheet)"));
     // The same trait cannot go up twice in a year through CPs.
-    nutshell()
-        .args([
-            "mls",
-            "advance",
-            &f,
-            "--spend",
-            "secondary:swim",
-            "--seed",
-            "1",
-        ])
+    run(&format!("mls advance {f} --spend secondary:swim --seed 1"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -654,33 +445,22 @@ fn advance_appends_to_the_ledger() {
 fn advance_needs_a_trait_to_reduce_at_40() {
     let file = scratch("veteran.toml");
     let f = file.display().to_string();
-    nutshell()
-        .args(["mls", "advance", &f, "--years", "17", "--seed", "1"])
+    run(&format!("mls advance {f} --years 17 --seed 1"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "at age 40 a primary trait other than Size must be reduced: name it (--reduce TRAIT)",
         ));
-    let out = nutshell()
-        .args([
-            "mls", "advance", &f, "--years", "17", "--reduce", "mind", "--json", "--seed", "1",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_printed(&mut run(&format!(
+        "mls advance {f} --years 17 --reduce mind --json --seed 1"
+    )));
     assert_eq!(v["age"], 40);
     assert_eq!(v["written"], false);
     let last = v["entries"].as_array().unwrap().last().unwrap();
     assert_eq!(last["step"], "ageing");
     assert_eq!(last["change"], "mind 1 -> 0 (age 40)");
     // Not saved without --write.
-    nutshell()
-        .args(["mls", "character", "check", &f])
+    run(&format!("mls character check {f}"))
         .assert()
         .success()
         .stdout(predicate::str::contains("aged 23"));
@@ -706,24 +486,19 @@ fn advance_refuses_a_broken_sheet() {
 
 #[test]
 fn behave_with_a_value() {
-    nutshell()
-        .args(["mls", "behave", "--trait", "17", "--faces", "18"])
+    run("mls behave --trait 17 --faces 18")
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
             "a trait of 17 is Noticeable: 1d20 = 18 > 17: the character may act against it",
         ));
-    nutshell()
-        .args(["mls", "behave", "--trait", "16", "--faces", "16"])
+    run("mls behave --trait 16 --faces 16")
         .assert()
         .success()
         .stdout(predicate::str::contains(
             "not higher than 16: the character behaves by the trait",
         ));
-    let out = nutshell()
-        .args(["mls", "behave", "--trait", "12", "--json"])
-        .output()
-        .unwrap();
+    let out = run("mls behave --trait 12 --json").output().unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["noticeable"], false);
     assert_eq!(v["roll"], Value::Null);
@@ -734,25 +509,20 @@ fn behave_with_a_value() {
 fn behave_on_a_sheet_checks_the_opposite() {
     let file = scratch("brana.toml");
     let f = file.display().to_string();
-    let out = nutshell()
-        .args([
-            "mls", "behave", &f, "--trait", "valorous", "--faces", "19", "--json", "--write",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&format!(
+        "mls behave {f} --trait valorous --faces 19 --json --write"
+    ))
+    .output()
+    .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["value"], 16);
     assert_eq!(v["checks_opposite"], true);
     assert_eq!(v["opposite"], "cowardly");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("checks = [\"cowardly\"]"), "{text}");
-    nutshell()
-        .args(["mls", "character", "check", &f])
-        .assert()
-        .success();
+    run(&format!("mls character check {f}")).assert().success();
     // The pending check is rolled by the next advance: cowardly 4, 1d20 = 5 -> 5.
-    nutshell()
-        .args(["mls", "advance", &f, "--faces", "5"])
+    run(&format!("mls advance {f} --faces 5"))
         .assert()
         .success()
         .stdout(predicate::str::contains(
@@ -762,18 +532,15 @@ fn behave_on_a_sheet_checks_the_opposite() {
 
 #[test]
 fn time_costs() {
-    nutshell()
-        .args(["mls", "time", "cast-offensive", "--amount", "5"])
+    run("mls time cast-offensive --amount 5")
         .assert()
         .success()
         .stdout("cast-offensive: 3 combat action(s)  [mls, Time Costs of Actions]\n");
-    nutshell()
-        .args(["mls", "time", "search"])
+    run("mls time search")
         .assert()
         .success()
         .stdout(predicate::str::contains("1 turn(s) (Search roll required)"));
-    nutshell()
-        .args(["mls", "time"])
+    run("mls time")
         .assert()
         .success()
         .stdout(predicate::str::contains("climb-ladder"));
@@ -785,33 +552,18 @@ fn a_new_character_cannot_raise_at_once_what_generation_bought() {
     // sword was bought at base+2 at 21, so it waits for the next increment.
     let file = scratch("brana.toml");
     let f = file.display().to_string();
-    nutshell()
-        .args([
-            "mls",
-            "advance",
-            &f,
-            "--spend",
-            "secondary:sword",
-            "--write",
-        ])
+    run(&format!("mls advance {f} --spend secondary:sword --write"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "secondary.sword was bought at generation at age 21",
         ));
-    nutshell()
-        .args([
-            "mls",
-            "advance",
-            &f,
-            "--years",
-            "1",
-            "--spend",
-            "secondary:sword",
-        ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("sword base+2 -> base+3"));
+    run(&format!(
+        "mls advance {f} --years 1 --spend secondary:sword"
+    ))
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("sword base+2 -> base+3"));
 }
 
 #[test]
@@ -820,26 +572,23 @@ fn checks_cannot_be_rolled_without_end() {
     // player may roll 1d8 ... No more than one roll may be made per trait".
     let file = scratch("veteran.toml");
     let f = file.display().to_string();
-    let run = |extra: &[&str]| {
+    let advance_checking_dodge = |extra: &[&str]| {
         let mut args = vec!["mls", "advance", f.as_str(), "--check", "dodge", "--write"];
         args.extend_from_slice(extra);
         nutshell().args(args).assert()
     };
-    run(&["--faces", "8"])
+    advance_checking_dodge(&["--faces", "8"])
         .code(2)
         .stderr(predicate::str::contains(
             "the last adventure was at age 21, and the character is 23",
         ));
-    run(&["--adventure", "minor", "--role", "minor", "--faces", "8"]).success();
-    run(&["--faces", "8"])
+    advance_checking_dodge(&["--adventure", "minor", "--role", "minor", "--faces", "8"]).success();
+    advance_checking_dodge(&["--faces", "8"])
         .code(2)
         .stderr(predicate::str::contains(
             "already rolled for after this adventure",
         ));
-    nutshell()
-        .args(["mls", "character", "check", &f])
-        .assert()
-        .success();
+    run(&format!("mls character check {f}")).assert().success();
 }
 
 #[test]
@@ -848,46 +597,18 @@ fn years_are_years() {
     // (whole increments only); `--increments` counts increments.
     let dir = scratch("brana.toml");
     let f = dir.with_file_name("elf.toml").display().to_string();
-    nutshell()
-        .args([
-            "mls",
-            "character",
-            "new",
-            "--name",
-            "Ela",
-            "--race",
-            "elf",
-            "--age",
-            "29",
-            "--occupation",
-            "scout=awareness",
-            "--seed",
-            "1",
-            "--out",
-            &f,
-        ])
+    run(&format!("mls character new --name Ela --race elf --age 29 --occupation scout=awareness --seed 1 --out {f}"))
         .assert()
         .success();
-    nutshell()
-        .args(["mls", "advance", &f, "--years", "5"])
+    run(&format!("mls advance {f} --years 5"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "--years 5: an Elf or Halfling ages by increments of 4 year(s)",
         ));
-    let out = nutshell()
-        .args(["mls", "advance", &f, "--years", "8", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_printed(&mut run(&format!("mls advance {f} --years 8 --json")));
     assert_eq!(v["age"], 37);
-    let out = nutshell()
-        .args(["mls", "advance", &f, "--increments", "2", "--json"])
+    let out = run(&format!("mls advance {f} --increments 2 --json"))
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -945,11 +666,7 @@ fn a_trait_is_given_once_and_is_secondary_or_negative() {
         "greed is a secondary trait too",
     );
     // The same on a sheet: check says so.
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/mls/characters/hugo.toml"
-    ))
-    .unwrap();
+    let text = example_text("mls/characters/hugo.toml");
     let dir = std::env::temp_dir().join(format!(
         "nutshell-chars-{}-secondary-and-negative.toml",
         std::process::id()
@@ -959,8 +676,7 @@ fn a_trait_is_given_once_and_is_secondary_or_negative() {
         format!("{text}\n[character.negative.swim]\nlevel = 1\n"),
     )
     .unwrap();
-    nutshell()
-        .args(["mls", "character", "check", &dir.display().to_string()])
+    run(&format!("mls character check {}", dir.display()))
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -972,24 +688,7 @@ fn a_trait_is_given_once_and_is_secondary_or_negative() {
 fn new_names_fields_not_lines_of_a_sheet_never_shown() {
     // mls, Primary Traits: "May have up to 2 traits at +2": the refusal names the trait,
     // with no line of the (unwritten) sheet.
-    let out = nutshell()
-        .args([
-            "mls",
-            "character",
-            "new",
-            "--name",
-            "Ada",
-            "--occupation",
-            "scholar=mind",
-            "--trait",
-            "strength=4",
-            "--trait",
-            "body=4",
-            "--trait",
-            "agility=4",
-            "--seed",
-            "1",
-        ])
+    let out = run("mls character new --name Ada --occupation scholar=mind --trait strength=4 --trait body=4 --trait agility=4 --seed 1")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -1024,8 +723,7 @@ fn advance_write_keeps_every_comment_of_the_sheet() {
     commented.push_str("\n# The player's last words, at the very end.\n");
     notes.push("# The player's last words, at the very end.".into());
     std::fs::write(&file, &commented).unwrap();
-    nutshell()
-        .args(["mls", "advance", &f, "--years", "1", "--write"])
+    run(&format!("mls advance {f} --years 1 --write"))
         .assert()
         .success();
     let after = std::fs::read_to_string(&file).unwrap();
@@ -1033,10 +731,7 @@ fn advance_write_keeps_every_comment_of_the_sheet() {
         assert!(after.contains(note.as_str()), "lost {note:?}:\n{after}");
     }
     assert!(after.contains("age = 22"), "{after}");
-    nutshell()
-        .args(["mls", "character", "check", &f])
-        .assert()
-        .success();
+    run(&format!("mls character check {f}")).assert().success();
 }
 
 /// Issue 14 item 16: a file over the size limit is refused before parsing,
@@ -1046,15 +741,13 @@ fn files_over_the_size_limit_are_refused_before_parsing() {
     let file = scratch("brana.toml");
     let f = file.display().to_string();
     let size = std::fs::metadata(&file).unwrap().len();
-    nutshell()
-        .args(["mls", "character", "show", &f, "--max-file-size", "100"])
+    run(&format!("mls character show {f} --max-file-size 100"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains(format!(
             "is too large: {size} bytes, and the limit is 100 bytes"
         )));
-    nutshell()
-        .args(["mls", "fight", &f, &f, "--max-file-size", "100"])
+    run(&format!("mls fight {f} {f} --max-file-size 100"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("the limit is 100 bytes"));
@@ -1090,24 +783,17 @@ fn a_failed_check_at_base_minus_2_keeps_the_advancement() {
     advance("4,1").stdout(predicate::str::contains(
         "observe stays at base-2 (needs 2+) [1d8 = 1]",
     ));
-    nutshell()
-        .args(["mls", "character", "check", &f])
-        .assert()
-        .success();
+    run(&format!("mls character check {f}")).assert().success();
     // The next adventure's check on the same trait succeeds from base-2.
     advance("4,2").stdout(predicate::str::contains("observe base-2 -> base"));
-    nutshell()
-        .args(["mls", "character", "check", &f])
-        .assert()
-        .success();
+    run(&format!("mls character check {f}")).assert().success();
 }
 
 /// Issue 14 item 6: "every command takes `--json`", `mls time` and
 /// `character show` included.
 #[test]
 fn time_and_show_take_json() {
-    let out = nutshell()
-        .args(["mls", "time", "climb-ladder", "--amount", "3", "--json"])
+    let out = run("mls time climb-ladder --amount 3 --json")
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -1116,7 +802,7 @@ fn time_and_show_take_json() {
         (v["cost"].as_i64(), v["unit"].as_str()),
         (Some(3), Some("movement-point"))
     );
-    let out = nutshell().args(["mls", "time", "--json"]).output().unwrap();
+    let out = run("mls time --json").output().unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 10);
     let out = nutshell()
@@ -1156,8 +842,7 @@ fn a_fight_lists_its_checks_and_records_them_in_the_sheets() {
     let brana = scratch("brana.toml");
     let grishnak = scratch("grishnak.toml");
     let before = std::fs::read_to_string(&grishnak).unwrap();
-    let out = nutshell()
-        .args(["mls", "fight"])
+    let out = run("mls fight")
         .arg(&brana)
         .arg(&grishnak)
         .args(["--seed", "5", "--record", "--json"])
@@ -1184,13 +869,8 @@ fn a_fight_lists_its_checks_and_records_them_in_the_sheets() {
         .filter(|l| !before.lines().any(|b| b == *l))
         .collect();
     assert_eq!(added, ["checks = [\"axe\"]"]);
-    nutshell()
-        .args(["mls", "character", "check"])
-        .arg(&grishnak)
-        .assert()
-        .success();
-    nutshell()
-        .args(["mls", "advance"])
+    run("mls character check").arg(&grishnak).assert().success();
+    run("mls advance")
         .arg(&grishnak)
         .args([
             "--adventure",

@@ -1,19 +1,14 @@
 //! The `nutshell` binary, end to end: output, JSON, exit codes, errors on stderr.
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn nutshell() -> Command {
-    let mut cmd = Command::cargo_bin("nutshell").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
+use support::{json_of, json_printed, nutshell, odds_of, outcome, run, stdout_of};
 
 #[test]
 fn roll_with_typed_faces_prints_the_transcript() {
-    nutshell()
-        .args(["roll", "4d6kh3", "--faces", "6,5,3,1"])
+    run("roll 4d6kh3 --faces 6,5,3,1")
         .assert()
         .success()
         .stdout("4d6kh3 = [6, 5, 3, (1)] = 14\n")
@@ -22,19 +17,12 @@ fn roll_with_typed_faces_prints_the_transcript() {
 
 #[test]
 fn a_seed_gives_the_same_roll_every_time() {
-    let first = nutshell()
-        .args(["roll", "10d6!", "--seed", "99"])
-        .output()
-        .unwrap();
-    let second = nutshell()
-        .args(["roll", "10d6!", "--seed", "99"])
-        .output()
-        .unwrap();
+    let first = run("roll 10d6! --seed 99").output().unwrap();
+    let second = run("roll 10d6! --seed 99").output().unwrap();
     assert!(first.status.success());
     assert_eq!(first.stdout, second.stdout);
     // Pinned: seed 1 rolls 3, 2, 2, 2 on four d6 (the generator never changes).
-    nutshell()
-        .args(["roll", "4d6", "--seed", "1"])
+    run("roll 4d6 --seed 1")
         .assert()
         .success()
         .stdout("4d6 = [3, 2, 2, 2] = 9\n");
@@ -71,10 +59,7 @@ fn json_prints_one_object_per_roll() {
 
 #[test]
 fn repeat_and_quiet_print_totals() {
-    nutshell()
-        .args([
-            "roll", "1d6", "--faces", "1,2,3", "--repeat", "3", "--quiet",
-        ])
+    run("roll 1d6 --faces 1,2,3 --repeat 3 --quiet")
         .assert()
         .success()
         .stdout("1\n2\n3\n");
@@ -82,20 +67,14 @@ fn repeat_and_quiet_print_totals() {
 
 #[test]
 fn bad_notation_exits_2_with_a_caret_on_stderr() {
-    nutshell()
-        .args(["roll", "4d6+"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(
-            "error: expected a number, a die, `(`, `{` or a function after `+`\n  4d6+\n      ^\n",
-        );
+    run("roll 4d6+").assert().code(2).stdout("").stderr(
+        "error: expected a number, a die, `(`, `{` or a function after `+`\n  4d6+\n      ^\n",
+    );
 }
 
 #[test]
 fn a_bad_expression_rolls_nothing() {
-    nutshell()
-        .args(["roll", "1d6", "2d", "--faces", "4"])
+    run("roll 1d6 2d --faces 4")
         .assert()
         .code(2)
         .stdout("")
@@ -106,8 +85,7 @@ fn a_bad_expression_rolls_nothing() {
 
 #[test]
 fn too_few_faces_names_the_die() {
-    nutshell()
-        .args(["roll", "4d6kh3", "--faces", "6,5"])
+    run("roll 4d6kh3 --faces 6,5")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -117,8 +95,7 @@ fn too_few_faces_names_the_die() {
 
 #[test]
 fn a_face_the_die_cannot_show_is_refused() {
-    nutshell()
-        .args(["roll", "2d6", "--faces", "6,7"])
+    run("roll 2d6 --faces 6,7")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("face 7 is not on a d6: die 2"));
@@ -126,8 +103,7 @@ fn a_face_the_die_cannot_show_is_refused() {
 
 #[test]
 fn leftover_faces_are_a_warning() {
-    nutshell()
-        .args(["roll", "1d6", "--faces", "6,5"])
+    run("roll 1d6 --faces 6,5")
         .assert()
         .success()
         .stdout("1d6 = [6] = 6\n")
@@ -136,40 +112,28 @@ fn leftover_faces_are_a_warning() {
 
 #[test]
 fn bad_flags_exit_2() {
-    nutshell()
-        .args(["roll", "1d6", "--seed", "banana"])
-        .assert()
-        .code(2);
-    nutshell()
-        .args(["roll", "1d6", "--faces", "1,x"])
+    run("roll 1d6 --seed banana").assert().code(2);
+    run("roll 1d6 --faces 1,x")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "--faces: face 2 of the list, `x`, is not a whole number",
         ));
-    nutshell()
-        .args(["roll", "1d6", "--seed", "1", "--faces", "1"])
-        .assert()
-        .code(2);
-    nutshell().args(["roll"]).assert().code(2);
-    nutshell()
-        .args(["roll", "1d6", "--repeat", "0"])
-        .assert()
-        .code(2);
-    nutshell().args(["frobnicate"]).assert().code(2);
+    run("roll 1d6 --seed 1 --faces 1").assert().code(2);
+    run("roll").assert().code(2);
+    run("roll 1d6 --repeat 0").assert().code(2);
+    run("frobnicate").assert().code(2);
 }
 
 #[test]
 fn limits_are_set_from_the_command_line() {
-    nutshell()
-        .args(["roll", "20d6", "--max-dice", "10"])
+    run("roll 20d6 --max-dice 10")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "20 dice is too many: the limit is 10 dice per roll",
         ));
-    nutshell()
-        .args(["roll", "1d6!", "--faces", "6,6,6", "--max-explosions", "2"])
+    run("roll 1d6! --faces 6,6,6 --max-explosions 2")
         .assert()
         .success()
         .stdout("1d6! = [6!+6!+6…] = 18\n");
@@ -177,8 +141,7 @@ fn limits_are_set_from_the_command_line() {
 
 #[test]
 fn expressions_can_come_from_standard_input() {
-    nutshell()
-        .args(["roll", "-", "--faces", "4,1,2"])
+    run("roll - --faces 4,1,2")
         .write_stdin("1d6\n\n2d4 - 1\n")
         .assert()
         .success()
@@ -189,8 +152,7 @@ fn expressions_can_come_from_standard_input() {
 /// (every expression is read before any die is rolled).
 #[test]
 fn a_bad_line_of_standard_input_is_named() {
-    nutshell()
-        .args(["roll", "-", "--seed", "1"])
+    run("roll - --seed 1")
         .write_stdin("1d6\n\nbad\n3d6\n")
         .assert()
         .code(2)
@@ -202,8 +164,7 @@ fn a_bad_line_of_standard_input_is_named() {
 
 #[test]
 fn a_megabyte_expression_is_refused_quickly() {
-    nutshell()
-        .args(["roll", "-"])
+    run("roll -")
         .write_stdin("+1".repeat(500_000))
         .assert()
         .code(2)
@@ -215,25 +176,12 @@ fn a_megabyte_expression_is_refused_quickly() {
 #[test]
 fn deep_nesting_up_to_the_ceiling_does_not_overflow_the_stack() {
     let deep = format!("{}1d6{}", "(".repeat(999), ")".repeat(999));
-    nutshell()
-        .args([
-            "roll",
-            "-",
-            "--max-nesting",
-            "1000",
-            "--max-length",
-            "5000",
-            "--faces",
-            "4",
-        ])
+    run("roll - --max-nesting 1000 --max-length 5000 --faces 4")
         .write_stdin(deep)
         .assert()
         .success()
         .stdout("1d6 = [4] = 4\n");
-    nutshell()
-        .args(["roll", "1d6", "--max-nesting", "1001"])
-        .assert()
-        .code(2);
+    run("roll 1d6 --max-nesting 1001").assert().code(2);
 }
 
 /// A short `odds` runs on the main thread, a long one on a thread with a
@@ -266,13 +214,9 @@ fn odds_nested_as_deep_as_its_length_allows_runs_on_either_thread() {
 
 #[test]
 fn help_shows_examples() {
-    nutshell()
-        .args(["roll", "--help"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("Examples:").and(predicate::str::contains("--faces 6,5,3,1")),
-        );
+    run("roll --help").assert().success().stdout(
+        predicate::str::contains("Examples:").and(predicate::str::contains("--faces 6,5,3,1")),
+    );
 }
 
 #[test]
@@ -284,13 +228,12 @@ fn completions_are_printed_for_each_shell() {
             .success()
             .stdout(predicate::str::contains("nutshell"));
     }
-    nutshell().args(["completions", "tcsh"]).assert().code(2);
+    run("completions tcsh").assert().code(2);
 }
 
 #[test]
 fn colour_is_off_when_piped() {
-    let output = Command::cargo_bin("nutshell")
-        .unwrap()
+    let output = nutshell()
         .env_remove("NO_COLOR")
         .args(["roll", "4d6kh3", "--faces", "6,5,3,1"])
         .output()
@@ -303,34 +246,9 @@ fn colour_is_off_when_piped() {
 
 // ---- nutshell odds ----
 
-fn json_of(args: &[&str]) -> Value {
-    let output = nutshell().args(args).arg("--json").output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
-fn odds_json(args: &[&str]) -> Value {
-    let output = nutshell()
-        .arg("odds")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 #[test]
 fn odds_json_lists_exact_fractions_in_lowest_terms() {
-    let json = odds_json(&["3d6"]);
+    let json = odds_of("3d6");
     assert_eq!(json["expression"], "3d6");
     let dist = json["distribution"].as_array().unwrap();
     assert_eq!(dist.len(), 16);
@@ -350,49 +268,44 @@ fn odds_json_lists_exact_fractions_in_lowest_terms() {
 
 #[test]
 fn odds_of_the_issue_examples() {
-    assert_eq!(odds_json(&["4d6dl1"])["mean"], "15869/1296");
-    assert_eq!(odds_json(&["2d20kh1"])["mean"], "553/40");
+    assert_eq!(odds_of("4d6dl1")["mean"], "15869/1296");
+    assert_eq!(odds_of("2d20kh1")["mean"], "553/40");
 }
 
 #[test]
 fn odds_report_the_tail_of_explosions() {
-    let json = odds_json(&["1d6!", "--max-explosions", "2"]);
+    let json = odds_of("1d6! --max-explosions 2");
     assert_eq!(json["tail"], "1/216");
-    let json = odds_json(&["1d6!", "--max-explosions", "2", "--at-least", "7"]);
+    let json = odds_of("1d6! --max-explosions 2 --at-least 7");
     assert_eq!(
         json["at_least"],
         serde_json::json!({"value": 7, "probability": "1/6"})
     );
-    let json = odds_json(&["3d6! >= 20"]);
+    let json = json_printed(nutshell().args(["odds", "3d6! >= 20", "--json"]));
     assert_eq!(json["tail"], "0");
     assert_eq!(json["distribution"][1]["value"], 1);
 }
 
 #[test]
 fn odds_at_most() {
-    let json = odds_json(&["2d6", "--at-most", "7"]);
+    let json = odds_of("2d6 --at-most 7");
     assert_eq!(json["at_most"]["probability"], "7/12");
 }
 
 #[test]
 fn odds_table_shows_fractions_percentages_and_bars() {
-    nutshell()
-        .args(["odds", "2d6", "--at-least", "10"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("1/6")
-                .and(predicate::str::contains("16.6667%"))
-                .and(predicate::str::contains("█"))
-                .and(predicate::str::contains("mean 7"))
-                .and(predicate::str::contains("P(total >= 10) = 1/6 (16.67%)")),
-        );
+    run("odds 2d6 --at-least 10").assert().success().stdout(
+        predicate::str::contains("1/6")
+            .and(predicate::str::contains("16.6667%"))
+            .and(predicate::str::contains("█"))
+            .and(predicate::str::contains("mean 7"))
+            .and(predicate::str::contains("P(total >= 10) = 1/6 (16.67%)")),
+    );
 }
 
 #[test]
 fn odds_refusals_suggest_simulation() {
-    nutshell()
-        .args(["odds", "1d1000000000"])
+    run("odds 1d1000000000")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--simulate"));
@@ -405,16 +318,7 @@ fn odds_refusals_suggest_simulation() {
 
 #[test]
 fn odds_simulated_gives_intervals_that_cover_the_truth() {
-    let output = nutshell()
-        .args([
-            "odds",
-            "2d6",
-            "--simulate",
-            "400000",
-            "--json",
-            "--seed",
-            "3",
-        ])
+    let output = run("odds 2d6 --simulate 400000 --json --seed 3")
         .output()
         .unwrap();
     assert!(output.status.success());
@@ -434,16 +338,7 @@ fn odds_simulated_gives_intervals_that_cover_the_truth() {
     let mean = json["mean_interval"].as_array().unwrap();
     assert!(mean[0].as_f64().unwrap() < 7.0 && 7.0 < mean[1].as_f64().unwrap());
     // The same seed gives the same estimate.
-    let again = nutshell()
-        .args([
-            "odds",
-            "2d6",
-            "--simulate",
-            "400000",
-            "--json",
-            "--seed",
-            "3",
-        ])
+    let again = run("odds 2d6 --simulate 400000 --json --seed 3")
         .output()
         .unwrap();
     assert_eq!(output.stdout, again.stdout);
@@ -453,18 +348,7 @@ fn odds_simulated_gives_intervals_that_cover_the_truth() {
 
 #[test]
 fn check_json_has_the_outcome_and_transcript() {
-    let json = json_of(&[
-        "check",
-        "tiered-d20",
-        "--skill",
-        "0",
-        "--dc",
-        "10",
-        "--edge",
-        "3",
-        "--faces",
-        "4,7",
-    ]);
+    let json = json_of("check tiered-d20 --skill 0 --dc 10 --edge 3 --faces 4,7");
     assert_eq!(json["ruleset"], "tiered-d20");
     assert_eq!(json["outcome"], "success");
     assert_eq!(json["natural"], 7);
@@ -476,18 +360,9 @@ fn check_json_has_the_outcome_and_transcript() {
             .iter()
             .any(|s| s["rule"].as_str().unwrap().contains("Gaining Edge"))
     );
-    let json = json_of(&["check", "mls", "--skill", "3", "--faces", "1,1,1"]);
+    let json = json_of("check mls --skill 3 --faces 1,1,1");
     assert_eq!(json["outcome"], "fumble");
-    let json = json_of(&[
-        "check",
-        "exploding-d6",
-        "--score",
-        "9",
-        "--dc",
-        "3",
-        "--faces",
-        "1,1",
-    ]);
+    let json = json_of("check exploding-d6 --score 9 --dc 3 --faces 1,1");
     assert_eq!(json["outcome"], "botch");
     assert_eq!(
         json["experience"],
@@ -497,26 +372,16 @@ fn check_json_has_the_outcome_and_transcript() {
 
 #[test]
 fn check_odds_json_lists_outcome_probabilities() {
-    let json = json_of(&["check", "fantasy", "--mod", "5", "--dc", "15", "--odds"]);
-    let outcomes = json["outcomes"].as_array().unwrap();
-    let success = outcomes.iter().find(|o| o["outcome"] == "success").unwrap();
-    assert_eq!(success["probability"], "11/20");
-    let json = json_of(&["check", "favor-3d6", "--dc", "10", "--odds"]);
-    let crit = json["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|o| o["outcome"] == "critical-success")
-        .unwrap()
-        .clone();
+    let json = json_of("check fantasy --mod 5 --dc 15 --odds");
+    assert_eq!(outcome(&json, "success")["probability"], "11/20");
+    let json = json_of("check favor-3d6 --dc 10 --odds");
+    let crit = outcome(&json, "critical-success");
     assert_eq!(crit["probability"], "1/216");
 }
 
 #[test]
 fn fantasy_descriptors_and_negative_modifiers() {
-    let json = json_of(&[
-        "check", "fantasy", "--mod=-2", "--mod", "3", "--dc", "Routine", "--faces", "9",
-    ]);
+    let json = json_of("check fantasy --mod=-2 --mod 3 --dc Routine --faces 9");
     assert_eq!(json["total"], 10);
     assert_eq!(json["difficulty"], 10);
     assert_eq!(json["outcome"], "success");
@@ -524,53 +389,28 @@ fn fantasy_descriptors_and_negative_modifiers() {
 
 #[test]
 fn forbidden_requests_quote_the_rule() {
-    nutshell()
-        .args([
-            "check",
-            "fantasy",
-            "--take",
-            "20",
-            "--stressful",
-            "--dc",
-            "10",
-        ])
+    run("check fantasy --take 20 --stressful --dc 10")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "cannot take-20 in stressful situations",
         ));
-    nutshell()
-        .args([
-            "check",
-            "fantasy",
-            "--dc",
-            "10",
-            "--reroll",
-            "--forced-reroll",
-            "--faces",
-            "3,4,5",
-        ])
+    run("check fantasy --dc 10 --reroll --forced-reroll --faces 3,4,5")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "No roll can be rerolled more than once",
         ));
-    nutshell()
-        .args(["check", "mls", "--favor", "1"])
+    run("check mls --favor 1")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--favor is not an option of mls"));
-    nutshell()
-        .args(["check", "fantasy", "--dc", "tough"])
-        .assert()
-        .code(2);
-    nutshell()
-        .args(["check", "exploding-d6", "--score", "2"])
+    run("check fantasy --dc tough").assert().code(2);
+    run("check exploding-d6 --score 2")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("needs the Difficulty #"));
-    nutshell()
-        .args(["contest", "fantasy"])
+    run("contest fantasy")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no contests"));
@@ -578,60 +418,22 @@ fn forbidden_requests_quote_the_rule() {
 
 #[test]
 fn contests() {
-    let json = json_of(&[
-        "contest",
-        "favor-3d6",
-        "--mod",
-        "2",
-        "--pc",
-        "--vs-mod",
-        "2",
-        "--faces",
-        "3,3,3,3,3,3",
-    ]);
+    let json = json_of("contest favor-3d6 --mod 2 --pc --vs-mod 2 --faces 3,3,3,3,3,3");
     assert_eq!(json["winner"], "first");
-    let json = json_of(&[
-        "contest",
-        "mls",
-        "--skill",
-        "5",
-        "--vs-skill",
-        "5",
-        "--odds",
-    ]);
+    let json = json_of("contest mls --skill 5 --vs-skill 5 --odds");
     assert_eq!(json["outcomes"].as_array().unwrap().len(), 2);
-    let json = json_of(&[
-        "contest",
-        "exploding-d6",
-        "--score",
-        "2",
-        "--vs-score",
-        "2",
-        "--odds",
-    ]);
-    let first = json["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|o| o["outcome"] == "first")
-        .unwrap()
-        .clone();
+    let json = json_of("contest exploding-d6 --score 2 --vs-score 2 --odds");
+    let first = outcome(&json, "first");
     assert_eq!(first["probability"], "1/2");
 }
 
 #[test]
 fn tables_roll_a_row() {
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/tables/wilderness.toml"
-    );
-    nutshell()
-        .args(["table", file, "--faces", "6,6"])
+    run("table examples/tables/wilderness.toml --faces 6,6")
         .assert()
         .success()
         .stdout("Wilderness encounters (d66: [6, 6] = 66): A dragon, asleep\n");
-    nutshell()
-        .args(["table", "/nonexistent.toml"])
+    run("table /nonexistent.toml")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot read"));
@@ -644,89 +446,48 @@ fn tables_roll_a_row() {
 /// original check": the skill modifier (`--mod`) stays out of the pool.
 #[test]
 fn fantasy_magnitude_defaults_to_1d6_plus_the_ability() {
-    let skill_and_ability = [
-        "check",
-        "fantasy",
-        "--dc",
-        "10",
-        "--mod",
-        "2",
-        "--ability",
-        "3",
-        "--magnitude",
-    ];
-    let json = json_of(&[&skill_and_ability[..], &["--faces", "8,4"]].concat());
+    let skill_and_ability = "check fantasy --dc 10 --mod 2 --ability 3 --magnitude";
+    let json = json_of(&format!("{skill_and_ability} --faces 8,4"));
     assert_eq!(json["total"], 13, "the check adds both");
     assert_eq!(
         json["effect"]["expression"], "1d6 + 3",
         "the pool adds the ability alone"
     );
-    let json = json_of(&[
-        "check",
-        "fantasy",
-        "--dc",
-        "10",
-        "--mod",
-        "3",
-        "--magnitude",
-        "--faces",
-        "15,4",
-    ]);
+    let json = json_of("check fantasy --dc 10 --mod 3 --magnitude --faces 15,4");
     assert_eq!(
         json["effect"]["expression"], "1d6",
         "no ability given, none added"
     );
-    let base = ["check", "fantasy", "--dc", "10", "--ability", "3"];
-    let json = json_of(&[&base[..], &["--magnitude", "--faces", "15,4"]].concat());
+    let base = "check fantasy --dc 10 --ability 3";
+    let json = json_of(&format!("{base} --magnitude --faces 15,4"));
     assert_eq!(json["effect"]["expression"], "1d6 + 3");
     assert_eq!(json["effect"]["total"], 7);
-    let json = json_of(&[&base[..], &["--tools", "improvised", "--faces", "15,4"]].concat());
+    let json = json_of(&format!("{base} --tools improvised --faces 15,4"));
     assert_eq!(json["effect"]["expression"], "1d4 + 3");
-    let json = json_of(
-        &[
-            &base[..],
-            &["--tools", "superior-trained", "--faces", "15,11"],
-        ]
-        .concat(),
-    );
+    let json = json_of(&format!("{base} --tools superior-trained --faces 15,11"));
     assert_eq!(json["effect"]["total"], 14);
-    let json = json_of(
-        &[
-            &base[..],
-            &["--tools", "improvised-poor", "--faces", "15,2"],
-        ]
-        .concat(),
-    );
+    let json = json_of(&format!("{base} --tools improvised-poor --faces 15,2"));
     assert_eq!(json["effect"]["expression"], "1d3 + 3");
     // An explicit pool is rolled as given.
-    let json = json_of(&[&base[..], &["--effect", "1d6", "--faces", "15,4"]].concat());
+    let json = json_of(&format!("{base} --effect 1d6 --faces 15,4"));
     assert_eq!(json["effect"]["total"], 4);
     // No magnitude unless asked for.
-    let json = json_of(&[&base[..], &["--faces", "15"]].concat());
+    let json = json_of(&format!("{base} --faces 15"));
     assert!(json.get("effect").is_none());
     // Exact odds include it, on success and on a critical (doubled: 2d6 + 6).
-    let json = json_of(&[&base[..], &["--magnitude", "--crit-success", "--odds"]].concat());
+    let json = json_of(&format!("{base} --magnitude --crit-success --odds"));
     let effects = json["effects"].as_array().unwrap();
     assert_eq!(effects[0]["expression"], "1d6 + 3");
     assert_eq!(effects[0]["mean"], "13/2");
     assert_eq!(effects[1]["expression"], "2d6 + 6");
     // Step changes apply to the default pool: d6 -> d8.
-    let json = json_of(
-        &[
-            &base[..],
-            &["--magnitude", "--step", "1", "--faces", "15,8"],
-        ]
-        .concat(),
-    );
+    let json = json_of(&format!("{base} --magnitude --step 1 --faces 15,8"));
     assert_eq!(json["effect"]["expression"], "1d8 + 3");
-    nutshell()
-        .args(base)
-        .args(["--magnitude", "--effect", "1d6"])
+    run(&format!("{base} --magnitude --effect 1d6"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot be used with"));
-    nutshell()
-        .args(["check", "mls", "--magnitude"])
+    run("check mls --magnitude")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -737,24 +498,20 @@ fn fantasy_magnitude_defaults_to_1d6_plus_the_ability() {
 #[test]
 fn inapplicable_flags_are_refused() {
     // mls, Use of Skills: the difficulty is fixed (15 success, 20 critical).
-    nutshell()
-        .args(["check", "mls", "--dc", "12", "--faces", "3,3,3"])
+    run("check mls --dc 12 --faces 3,3,3")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--dc is not an option of mls"));
     // tiered-d20 has no contests, whatever the flags.
-    nutshell()
-        .args(["contest", "tiered-d20", "--skill", "3", "--vs-skill", "2"])
+    run("contest tiered-d20 --skill 3 --vs-skill 2")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("tiered-d20 has no contests"));
-    nutshell()
-        .args(["contest", "fantasy", "--score", "3"])
+    run("contest fantasy --score 3")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("fantasy has no contests"));
-    nutshell()
-        .args(["check", "mls", "--reroll"])
+    run("check mls --reroll")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--reroll is not an option of mls"));
@@ -769,8 +526,7 @@ fn tiered_d20_counts_actions_and_attempts_from_one() {
         ["--action", "0", "--dc", "10"],
         ["--jam-tier", "2", "--attempt", "0"],
     ] {
-        nutshell()
-            .args(["check", "tiered-d20", "--skill", "0", "--faces", "10"])
+        run("check tiered-d20 --skill 0 --faces 10")
             .args(args)
             .assert()
             .code(2)
@@ -782,54 +538,19 @@ fn tiered_d20_counts_actions_and_attempts_from_one() {
 /// (P-31: the lower, on a failure).
 #[test]
 fn tiered_d20_reroll() {
-    let json = json_of(&[
-        "check",
-        "tiered-d20",
-        "--skill",
-        "0",
-        "--dc",
-        "11",
-        "--advantage",
-        "--reroll",
-        "--faces",
-        "3,5,12",
-    ]);
+    let json = json_of("check tiered-d20 --skill 0 --dc 11 --advantage --reroll --faces 3,5,12");
     assert_eq!(json["outcome"], "success");
     assert_eq!(json["natural"], 12);
     assert_eq!(json["dice"].as_array().unwrap().len(), 3);
-    let json = json_of(&[
-        "check",
-        "tiered-d20",
-        "--skill",
-        "0",
-        "--dc",
-        "11",
-        "--reroll",
-        "--odds",
-    ]);
-    let failure = json["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|o| o["outcome"] == "failure")
-        .unwrap()
-        .clone();
+    let json = json_of("check tiered-d20 --skill 0 --dc 11 --reroll --odds");
+    let failure = outcome(&json, "failure");
     assert_eq!(failure["probability"], "9/40");
 }
 
 /// favor-3d6, Contesting (RULING V-3): each side's JSON carries its own steps.
 #[test]
 fn favor_contest_sides_have_transcripts() {
-    let json = json_of(&[
-        "contest",
-        "favor-3d6",
-        "--mod",
-        "1",
-        "--vs-favor",
-        "1",
-        "--faces",
-        "2,3,4,6,6,6,1",
-    ]);
+    let json = json_of("contest favor-3d6 --mod 1 --vs-favor 1 --faces 2,3,4,6,6,6,1");
     assert_eq!(json["winner"], "second");
     let a = json["sides"][0]["transcript"].as_array().unwrap();
     let b = json["sides"][1]["transcript"].as_array().unwrap();
@@ -844,17 +565,7 @@ fn favor_contest_sides_have_transcripts() {
             .any(|s| s["text"].as_str().unwrap().contains("three or more 6s"))
     );
     // The text output shows them too.
-    nutshell()
-        .args([
-            "contest",
-            "favor-3d6",
-            "--mod",
-            "1",
-            "--vs-favor",
-            "1",
-            "--faces",
-            "2,3,4,6,6,6,1",
-        ])
+    run("contest favor-3d6 --mod 1 --vs-favor 1 --faces 2,3,4,6,6,6,1")
         .assert()
         .success()
         .stdout(predicate::str::contains("B: three or more 6s"));
@@ -863,18 +574,15 @@ fn favor_contest_sides_have_transcripts() {
 /// An expression may start with a hyphen, and flags after it still work.
 #[test]
 fn an_expression_may_start_with_a_hyphen() {
-    nutshell()
-        .args(["roll", "-1d4+5", "--faces", "3"])
+    run("roll -1d4+5 --faces 3")
         .assert()
         .success()
         .stdout("-1d4 + 5 = -[3] + 5 = 2\n");
-    nutshell()
-        .args(["roll", "-1d4+5", "2d6", "--faces", "3,1,2", "-q"])
+    run("roll -1d4+5 2d6 --faces 3,1,2 -q")
         .assert()
         .success()
         .stdout("2\n3\n");
-    nutshell()
-        .args(["roll", "--faces", "2,1", "1d6", "--", "-1d4"])
+    run("roll --faces 2,1 1d6 -- -1d4")
         .assert()
         .success()
         .stdout("1d6 = [2] = 2\n-1d4 = -[1] = -1\n");
@@ -884,19 +592,16 @@ fn an_expression_may_start_with_a_hyphen() {
 
 #[test]
 fn an_expression_as_the_first_argument_rolls_it() {
-    nutshell()
-        .args(["1d20+5", "--faces", "12"])
+    run("1d20+5 --faces 12")
         .assert()
         .success()
         .stdout("1d20 + 5 = [12] + 5 = 17\n");
-    nutshell()
-        .args(["-1d4+5", "--faces", "2"])
+    run("-1d4+5 --faces 2")
         .assert()
         .success()
         .stdout("-1d4 + 5 = -[2] + 5 = 3\n");
     // A word that is neither a subcommand nor an expression is clap's to answer.
-    nutshell()
-        .args(["rol", "3d6"])
+    run("rol 3d6")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -906,19 +611,16 @@ fn an_expression_as_the_first_argument_rolls_it() {
 
 #[test]
 fn words_after_an_expression_are_its_label() {
-    nutshell()
-        .args(["roll", "1d20+5", "to", "hit", "--faces", "12"])
+    run("roll 1d20+5 to hit --faces 12")
         .assert()
         .success()
         .stdout("(1d20 + 5)[to hit] = ([12] + 5)[to hit] = 17\n");
     // `dF` is an expression, not a word of flavour.
-    nutshell()
-        .args(["roll", "1d6", "dF", "--faces", "3,-1"])
+    run("roll 1d6 dF --faces 3,-1")
         .assert()
         .success()
         .stdout("1d6 = [3] = 3\n1dF = [-1] = -1\n");
-    nutshell()
-        .args(["roll", "1d20", "adv"])
+    run("roll 1d20 adv")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("did you mean `2d20kh1`?"));
@@ -926,8 +628,7 @@ fn words_after_an_expression_are_its_label() {
 
 #[test]
 fn a_success_count_added_to_a_number_is_noted_at_the_roll() {
-    nutshell()
-        .args(["roll", "1d20cs20+5", "--faces", "20"])
+    run("roll 1d20cs20+5 --faces 20")
         .assert()
         .success()
         .stdout("1d20=20 + 5 = [20✓] + 5 = 6\n")
@@ -959,10 +660,7 @@ fn odds_of_a_comparison_lead_with_the_answer() {
 
 #[test]
 fn odds_of_several_expressions_stand_side_by_side() {
-    let out = nutshell()
-        .args(["odds", "4d6kh3", "3d6", "2d6+7"])
-        .output()
-        .unwrap();
+    let out = run("odds 4d6kh3 3d6 2d6+7").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let header = text.lines().next().unwrap();
@@ -981,10 +679,7 @@ fn odds_of_several_expressions_stand_side_by_side() {
     assert_eq!(row("19").matches('%').count(), 1, "{}", row("19"));
     assert!(row("mean").contains("10.5000") && row("mean").contains("14.0000"));
     // JSON: one object a line, each as the single command prints it.
-    let out = nutshell()
-        .args(["odds", "3d6", "1d6", "--json"])
-        .output()
-        .unwrap();
+    let out = run("odds 3d6 1d6 --json").output().unwrap();
     let lines: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -997,14 +692,14 @@ fn odds_of_several_expressions_stand_side_by_side() {
 
 #[test]
 fn roll_help_has_a_cheat_sheet_and_no_limits_of_exact_odds() {
-    let out = nutshell().args(["roll", "--help"]).output().unwrap();
+    let out = run("roll --help").output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     assert!(help.contains("Notation"), "{help}");
     assert!(help.contains("2d20kh1  2d20kl1"), "{help}");
     for odds_only in ["--max-work", "--max-outcomes", "--tail"] {
         assert!(!help.contains(odds_only), "{odds_only} in roll --help");
     }
-    let out = nutshell().args(["odds", "--help"]).output().unwrap();
+    let out = run("odds --help").output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     for odds_only in ["--max-work", "--max-outcomes", "--tail"] {
         assert!(
@@ -1016,51 +711,21 @@ fn roll_help_has_a_cheat_sheet_and_no_limits_of_exact_odds() {
 
 // Issue "A newcomer's first hour", item 5: checks and contests read the same everywhere.
 
-fn stdout_of(args: &[&str]) -> String {
-    let out = nutshell().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn checks_show_the_dice_they_rolled() {
     // mls: the faces, as a contest and a fight show them.
-    let mls = stdout_of(&["check", "mls", "--skill", "12", "--faces", "4,3,4"]);
+    let mls = stdout_of("check mls --skill 12 --faces 4,3,4");
     assert!(
         mls.starts_with("  rolled 3d6 [4, 3, 4] for the check\n"),
         "{mls}"
     );
     // tiered-d20: its d20, with or without edges.
-    let tiered = stdout_of(&[
-        "check",
-        "tiered-d20",
-        "--skill",
-        "4",
-        "--dc",
-        "14",
-        "--faces",
-        "15",
-    ]);
+    let tiered = stdout_of("check tiered-d20 --skill 4 --dc 14 --faces 15");
     assert!(
         tiered.starts_with("  rolled 1d20 [15] for the check\n"),
         "{tiered}"
     );
-    let edged = stdout_of(&[
-        "check",
-        "tiered-d20",
-        "--skill",
-        "0",
-        "--dc",
-        "10",
-        "--edge",
-        "3",
-        "--faces",
-        "4,7",
-    ]);
+    let edged = stdout_of("check tiered-d20 --skill 0 --dc 10 --edge 3 --faces 4,7");
     assert!(
         edged.starts_with("  rolled 1d20 [4] for the check; 1d8 [7] for the edge gained\n"),
         "{edged}"
@@ -1070,16 +735,7 @@ fn checks_show_the_dice_they_rolled() {
 #[test]
 fn a_botch_check_die_is_not_listed_among_the_dice_that_add_up() {
     // exploding-d6, Botch (1) (RULING X-3): a 1 rolls a second die that only checks for a botch.
-    let text = stdout_of(&[
-        "contest",
-        "exploding-d6",
-        "--score",
-        "3",
-        "--vs-score",
-        "2",
-        "--faces",
-        "1,3,3",
-    ]);
+    let text = stdout_of("contest exploding-d6 --score 3 --vs-score 2 --faces 1,3,3");
     assert!(
         text.starts_with(
             "first: 1d6 [1] for side A; 1d6 [3] botch check for side A; total 4: failure\n"
@@ -1091,16 +747,7 @@ fn a_botch_check_die_is_not_listed_among_the_dice_that_add_up() {
 #[test]
 fn a_tied_favor_contest_is_a_tie_won_or_lost_on_the_tie_break() {
     // favor-3d6, Tie Breakers (RULING V-3): equal totals, everything equal, a d2 decides.
-    let text = stdout_of(&[
-        "contest",
-        "favor-3d6",
-        "--mod",
-        "2",
-        "--vs-mod",
-        "2",
-        "--faces",
-        "5,1,3,4,4,1,1",
-    ]);
+    let text = stdout_of("contest favor-3d6 --mod 2 --vs-mod 2 --faces 5,1,3,4,4,1,1");
     assert!(
         text.contains("total 11: a tie, won on the tie-break"),
         "{text}"
@@ -1118,28 +765,12 @@ fn a_tied_favor_contest_is_a_tie_won_or_lost_on_the_tie_break() {
 
 #[test]
 fn contest_odds_rows_are_named_by_the_sides() {
-    let mls = stdout_of(&[
-        "contest",
-        "mls",
-        "--skill",
-        "12",
-        "--vs-skill",
-        "10",
-        "--odds",
-    ]);
+    let mls = stdout_of("contest mls --skill 12 --vs-skill 10 --odds");
     assert!(
         mls.contains("the active side fails") && mls.contains("the active side succeeds"),
         "{mls}"
     );
-    let exploding = stdout_of(&[
-        "contest",
-        "exploding-d6",
-        "--score",
-        "3",
-        "--vs-score",
-        "2",
-        "--odds",
-    ]);
+    let exploding = stdout_of("contest exploding-d6 --score 3 --vs-score 2 --odds");
     assert!(
         exploding.contains("the first side wins") && exploding.contains("the second side wins"),
         "{exploding}"
@@ -1151,15 +782,6 @@ fn contest_odds_rows_are_named_by_the_sides() {
         assert!(!text.lines().any(bare), "{text}");
     }
     // JSON keeps the ids.
-    let json = stdout_of(&[
-        "contest",
-        "mls",
-        "--skill",
-        "12",
-        "--vs-skill",
-        "10",
-        "--odds",
-        "--json",
-    ]);
+    let json = stdout_of("contest mls --skill 12 --vs-skill 10 --odds --json");
     assert!(json.contains("\"outcome\":\"none\""), "{json}");
 }

@@ -2,6 +2,8 @@
 //! refusals, and `nutshell serve --discord-public-key` answering a PING
 //! signed as Discord signs it (the real binary on a free port).
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -99,15 +101,7 @@ fn serve_with_a_public_key_answers_discords_ping_and_refuses_a_forged_one() {
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let server = Server(child);
-    let address = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split('/').next().unwrap().to_string();
-        }
-    };
+    let address = support::listening_address(&mut lines);
     let body = r#"{"id":"1","application_id":"2","type":1,"token":"t","version":1}"#;
     let timestamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -1,25 +1,10 @@
 //! The rules at their edges, as a referee meets them at the command line:
 //! each test quotes the rule sentence or names the ruling it holds to.
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
-use serde_json::Value;
-
-fn nutshell() -> Command {
-    let mut cmd = Command::cargo_bin("nutshell").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = nutshell().args(args).arg("--json").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use support::*;
 
 /// RULING N-1: "Overflow is an error, never a wrap." In rolls and odds alike.
 #[test]
@@ -47,16 +32,7 @@ fn a_modifier_too_large_is_refused_not_wrapped() {
 /// turn carries its own options; `--then 0:5` after a jam check is against DC 5.
 #[test]
 fn a_then_check_inherits_nothing_from_the_first() {
-    let json = json_of(&[
-        "check",
-        "tiered-d20",
-        "--jam-tier",
-        "1",
-        "--then",
-        "0:5",
-        "--faces",
-        "10,10",
-    ]);
+    let json = json_of("check tiered-d20 --jam-tier 1 --then 0:5 --faces 10,10");
     let checks = json["checks"].as_array().unwrap();
     assert_eq!(checks[0]["difficulty"], 11, "jam tier 1: DC 10 + 1");
     assert_eq!(checks[1]["difficulty"], 5);
@@ -67,24 +43,9 @@ fn a_then_check_inherits_nothing_from_the_first() {
 /// disfavor to roll zero dice, the test is automatically failed." (P-11)
 #[test]
 fn a_favor_side_with_no_dice_never_wins_a_contest() {
-    let json = json_of(&[
-        "contest",
-        "favor-3d6",
-        "--disfavor",
-        "3",
-        "--vs-mod=-15",
-        "--seed",
-        "4",
-    ]);
+    let json = json_of("contest favor-3d6 --disfavor 3 --vs-mod=-15 --seed 4");
     assert_eq!(json["winner"], "second");
-    let odds = json_of(&[
-        "contest",
-        "favor-3d6",
-        "--disfavor",
-        "3",
-        "--vs-mod=-15",
-        "--odds",
-    ]);
+    let odds = json_of("contest favor-3d6 --disfavor 3 --vs-mod=-15 --odds");
     let second = odds["outcomes"]
         .as_array()
         .unwrap()
@@ -97,8 +58,7 @@ fn a_favor_side_with_no_dice_never_wins_a_contest() {
 /// fantasy, *Take-10*: a take is measured against a DC; with none it is refused.
 #[test]
 fn take_without_a_dc_is_refused() {
-    nutshell()
-        .args(["check", "fantasy", "--take", "10"])
+    run("check fantasy --take 10")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--dc"));
@@ -108,20 +68,16 @@ fn take_without_a_dc_is_refused() {
 /// text, with the same dice (typed-in faces go on to the row's dice).
 #[test]
 fn table_rows_roll_their_dice_and_give_their_odds() {
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/tables/wilderness.toml"
-    );
-    nutshell()
-        .args(["table", file, "--faces", "5,2,4"])
+    let file = "examples/tables/wilderness.toml";
+    run(&format!("table {file} --faces 5,2,4"))
         .assert()
         .success()
         .stdout(
             "Wilderness encounters (d66: [5, 2] = 52): Goblin scouts, 4 of them\n  1d6 = [4] = 4\n",
         );
-    let json = json_of(&["table", file, "--faces", "5,2,4"]);
+    let json = json_of(&format!("table {file} --faces 5,2,4"));
     assert_eq!(json["rolls"][0]["roll"]["dice"][0]["value"], 4);
-    let odds = json_of(&["table", file, "--odds"]);
+    let odds = json_of(&format!("table {file} --odds"));
     let probabilities: Vec<&str> = odds["rows"]
         .as_array()
         .unwrap()

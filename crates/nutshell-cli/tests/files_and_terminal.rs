@@ -3,40 +3,19 @@
 //! never sent raw to a terminal, and sheets written in a way that respects
 //! the file (links, mode, owner, read-only, no temporary file left).
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use support::*;
 
-fn nutshell() -> Command {
-    let mut cmd = Command::cargo_bin("nutshell").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    cmd
-}
-
-/// A fresh folder of its own for each call.
-fn folder(name: &str) -> PathBuf {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "nutshell-files-{}-{call}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A copy of the example sheet Brana in a fresh folder.
-fn brana(name: &str) -> PathBuf {
-    let dir = folder(name);
-    let to = dir.join("brana.toml");
+/// A copy of the example sheet Brana in a fresh folder (`name` tells the
+/// folders apart when one is left behind).
+fn brana(name: &str) -> std::path::PathBuf {
+    let to = folder(name).join("brana.toml");
     std::fs::copy(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../examples/mls/characters/brana.toml"
-        ),
+        Path::new(ROOT).join("examples/mls/characters/brana.toml"),
         &to,
     )
     .unwrap();
@@ -44,8 +23,7 @@ fn brana(name: &str) -> PathBuf {
 }
 
 fn advance(path: &Path) -> assert_cmd::assert::Assert {
-    nutshell()
-        .args(["mls", "advance"])
+    run("mls advance")
         .arg(path)
         .args(["--years", "1", "--write"])
         .assert()
@@ -66,22 +44,14 @@ fn names_in(dir: &Path) -> Vec<String> {
 /// halved into a negative number of combat actions.
 #[test]
 fn a_huge_amount_of_time_is_refused_with_its_range() {
-    nutshell()
-        .args([
-            "mls",
-            "time",
-            "cast-offensive",
-            "--amount",
-            "9223372036854775807",
-        ])
+    run("mls time cast-offensive --amount 9223372036854775807")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "cast-offensive: the amount 9223372036854775807 is outside 1..10000",
         ))
         .stderr(predicate::str::contains("-4611686018427387904").not());
-    nutshell()
-        .args(["mls", "time", "cast-offensive", "--amount", "10000"])
+    run("mls time cast-offensive --amount 10000")
         .assert()
         .success()
         .stdout(predicate::str::contains("5000 combat action(s)"));
@@ -92,15 +62,7 @@ fn a_huge_amount_of_time_is_refused_with_its_range() {
 #[test]
 fn exploding_d6_odds_and_rolls_refuse_the_same_huge_score() {
     for extra in [&["--odds"][..], &["--seed", "1"][..]] {
-        nutshell()
-            .args([
-                "check",
-                "exploding-d6",
-                "--score",
-                "9223372036854775807",
-                "--dc",
-                "5",
-            ])
+        run("check exploding-d6 --score 9223372036854775807 --dc 5")
             .args(extra)
             .assert()
             .code(2)
@@ -121,8 +83,7 @@ fn character_check_names_the_trait_typed() {
         text.replace("dexterity = 4", "dexterity = 9223372036854775807"),
     )
     .unwrap();
-    nutshell()
-        .args(["mls", "character", "check"])
+    run("mls character check")
         .arg(&sheet)
         .assert()
         .code(2)
@@ -137,14 +98,7 @@ fn character_check_names_the_trait_typed() {
 #[test]
 fn a_long_bad_faces_value_is_cut() {
     let long = "x".repeat(100_000);
-    let out = nutshell()
-        .args(["roll", "1d6", "--faces", &long])
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8(out).unwrap();
+    let err = refusal(&mut run(&format!("roll 1d6 --faces {long}")));
     assert!(err.len() < 300, "{} bytes: {err:.200}", err.len());
     assert!(err.contains("… (100000 characters)"), "{err}");
 }
@@ -169,15 +123,7 @@ fn character_new_from_choices_never_cites_the_unwritten_sheet() {
         format!("{text}\n[[weapons]]\nname = \"club\"\nskill = \"club\"\ndam = 5000\n"),
     )
     .unwrap();
-    let out = nutshell()
-        .args(["mls", "character", "new", "--seed", "1", "--from"])
-        .arg(&choices)
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8(out).unwrap();
+    let err = refusal(run("mls character new --seed 1 --from").arg(&choices));
     assert!(!err.contains("the new sheet"), "{err}");
     assert!(err.contains(&format!("{}:", choices.display())), "{err}");
     assert_eq!(err.matches("error:").count(), 1, "{err}");
@@ -221,20 +167,25 @@ fn shows_nothing_raw(bytes: &[u8]) {
     }
 }
 
-#[test]
-fn a_combatant_named_with_terminal_controls_is_shown_escaped() {
-    let dir = folder("names");
-    let a = dir.join("a.toml");
-    let b = dir.join("b.toml");
+/// Two swordsmen in `dir`, `a.toml` named with terminal controls
+/// ([`NASTY_TOML`]) and `b.toml` named Bob: their paths.
+fn swordsmen(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let side = |name: &str| {
         format!(
             "name = \"{name}\"\nthp = 12\nskills = {{ sword = 12 }}\nweapons = [{{ name = \"sword\", skill = \"sword\", dam = 8 }}]\n"
         )
     };
+    let (a, b) = (dir.join("a.toml"), dir.join("b.toml"));
     std::fs::write(&a, side(NASTY_TOML)).unwrap();
     std::fs::write(&b, side("Bob")).unwrap();
-    let out = nutshell()
-        .args(["mls", "fight"])
+    (a, b)
+}
+
+#[test]
+fn a_combatant_named_with_terminal_controls_is_shown_escaped() {
+    let dir = folder("names");
+    let (a, b) = swordsmen(&dir);
+    let out = run("mls fight")
         .arg(&a)
         .arg(&b)
         .args(["--seed", "3"])
@@ -246,8 +197,7 @@ fn a_combatant_named_with_terminal_controls_is_shown_escaped() {
     assert!(text.contains("Ev\\u{1b}[31mil"), "{text}");
     assert!(text.contains("\\u{202e}kcab\\r\\n"), "{text}");
     // JSON keeps the name exact.
-    let out = nutshell()
-        .args(["mls", "fight"])
+    let out = run("mls fight")
         .arg(&a)
         .arg(&b)
         .args(["--seed", "3", "--json"])
@@ -264,12 +214,7 @@ fn a_combatant_named_with_terminal_controls_is_shown_escaped() {
         ),
     )
     .unwrap();
-    let out = nutshell()
-        .args(["mls", "fight"])
-        .arg(&dup)
-        .arg(&b)
-        .assert()
-        .code(2);
+    let out = run("mls fight").arg(&dup).arg(&b).assert().code(2);
     shows_nothing_raw(&out.get_output().stderr);
     // The name ends in CR LF: quoted in the error, it is escaped too, so
     // the error stays one line (issue 23, item 9: "bare CR/LF").
@@ -284,18 +229,9 @@ fn a_combatant_named_with_terminal_controls_is_shown_escaped() {
 #[test]
 fn played_and_simulated_fights_show_names_escaped() {
     let dir = folder("played-names");
-    let a = dir.join("a.toml");
-    let b = dir.join("b.toml");
-    let side = |name: &str| {
-        format!(
-            "name = \"{name}\"\nthp = 12\nskills = {{ sword = 12 }}\nweapons = [{{ name = \"sword\", skill = \"sword\", dam = 8 }}]\n"
-        )
-    };
-    std::fs::write(&a, side(NASTY_TOML)).unwrap();
-    std::fs::write(&b, side("Bob")).unwrap();
+    let (a, b) = swordsmen(&dir);
     // Enter at every question: the engine's pick.
-    let out = nutshell()
-        .args(["mls", "play"])
+    let out = run("mls play")
         .arg(&a)
         .arg(&b)
         .args(["--seed", "3", "--distance", "3"])
@@ -306,8 +242,7 @@ fn played_and_simulated_fights_show_names_escaped() {
     shows_nothing_raw(&out.get_output().stderr);
     let questions = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(questions.contains("Ev\\u{1b}[31mil"), "{questions}");
-    let out = nutshell()
-        .args(["mls", "simulate"])
+    let out = run("mls simulate")
         .arg(&a)
         .arg(&b)
         .args(["--trials", "20", "--seed", "1"])
@@ -350,19 +285,7 @@ fn a_table_with_terminal_controls_is_shown_escaped() {
 
 #[test]
 fn a_character_named_with_terminal_controls_is_shown_escaped() {
-    let out = nutshell()
-        .args([
-            "mls",
-            "character",
-            "new",
-            "--seed",
-            "1",
-            "--age",
-            "18",
-            "--occupation",
-            "soldier=dexterity",
-            "--name",
-        ])
+    let out = run("mls character new --seed 1 --age 18 --occupation soldier=dexterity --name")
         // An argument cannot hold NUL; everything else can.
         .arg(NASTY.replace('\u{0}', ""))
         .assert();
@@ -507,8 +430,7 @@ fn a_file_size_limit_leaves_the_sheet_whole_and_no_temporary_file() {
 fn a_label_with_terminal_controls_is_shown_escaped() {
     let expr = "1d6[a\u{1b}c\u{9b}2J\u{202e}z]";
     for extra in [&[][..], &["--repeat", "2"][..]] {
-        let out = nutshell()
-            .args(["roll", "--seed", "1", expr])
+        let out = run(&format!("roll --seed 1 {expr}"))
             .args(extra)
             .assert()
             .success();
@@ -516,10 +438,9 @@ fn a_label_with_terminal_controls_is_shown_escaped() {
         let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
         assert!(text.contains("a\\u{1b}c\\u{9b}2J\\u{202e}z"), "{text}");
     }
-    let out = nutshell().args(["odds", expr]).assert().success();
+    let out = run(&format!("odds {expr}")).assert().success();
     shows_nothing_raw(&out.get_output().stdout);
-    let out = nutshell()
-        .args(["roll", "--seed", "1", "--json", expr])
+    let out = run(&format!("roll --seed 1 --json {expr}"))
         .assert()
         .success();
     let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();

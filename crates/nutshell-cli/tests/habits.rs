@@ -2,26 +2,14 @@
 //! line, gets the roll they meant or an error with the command to type
 //! (docs/notation.md, "Habits from other tools").
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
+use support::*;
 
-fn nutshell() -> Command {
-    let mut command = Command::cargo_bin("nutshell").unwrap();
-    command.env("NO_COLOR", "1");
-    command
-}
-
-fn stdout_of(args: &[&str]) -> (String, String) {
-    let out = nutshell().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+/// Standard output and error of `nutshell ARGS`, which must succeed.
+fn printed_by(args: &[&str]) -> (String, String) {
+    printed(nutshell().args(args))
 }
 
 /// `nutshell roll d20 + 5`: arguments that only parse together are one roll.
@@ -40,26 +28,22 @@ fn an_expression_split_over_arguments_is_one_roll() {
             .stdout("1d20 + 5 = [12] + 5 = 17\n");
     }
     // A lone `-` between two arguments subtracts; alone it still reads stdin.
-    nutshell()
-        .args(["roll", "2d6", "-", "1", "--faces", "3,4"])
+    run("roll 2d6 - 1 --faces 3,4")
         .assert()
         .success()
         .stdout("2d6 - 1 = [3, 4] - 1 = 6\n");
-    nutshell()
-        .args(["roll", "-", "--faces", "3"])
+    run("roll - --faces 3")
         .write_stdin("1d6\n")
         .assert()
         .success()
         .stdout("1d6 = [3] = 3\n");
     // Separate expressions stay separate rolls.
-    nutshell()
-        .args(["roll", "1d6", "1d4", "--faces", "6,2"])
+    run("roll 1d6 1d4 --faces 6,2")
         .assert()
         .success()
         .stdout("1d6 = [6] = 6\n1d4 = [2] = 2\n");
     // Still wrong together: the error shows the command quoted.
-    nutshell()
-        .args(["roll", "d20", "+", "--seed", "1"])
+    run("roll d20 + --seed 1")
         .assert()
         .code(2)
         .stdout("")
@@ -79,27 +63,27 @@ fn odds_of_an_expression_split_over_arguments_are_its_odds() {
         (&["odds", "2d6", ">=", "7"], "2d6 >= 7"),
         (&["odds", "4d6kh3", "+2"], "4d6kh3 +2"),
     ] {
-        let (joined, _) = stdout_of(split);
-        let (one, _) = stdout_of(&["odds", quoted]);
+        let (joined, _) = printed_by(split);
+        let (one, _) = printed_by(&["odds", quoted]);
         assert_eq!(joined, one, "{split:?}");
     }
-    let (columns, _) = stdout_of(&["odds", "1d6", "1d4"]);
-    let (first, _) = stdout_of(&["odds", "1d6"]);
+    let (columns, _) = printed_by(&["odds", "1d6", "1d4"]);
+    let (first, _) = printed_by(&["odds", "1d6"]);
     assert_ne!(columns, first, "two expressions are compared side by side");
 }
 
 /// `1d20+5 vs 15`: the comparison `>=`, with a note; not a label.
 #[test]
 fn versus_compares_the_total() {
-    let (out, err) = stdout_of(&["1d20+5", "vs", "15", "--faces", "10"]);
+    let (out, err) = printed_by(&["1d20+5", "vs", "15", "--faces", "10"]);
     assert!(out.starts_with("1d20 + 5 >= 15 = "), "{out}");
     assert!(out.ends_with(" = 1\n"), "{out}");
     assert!(err.contains("read as `>= 15`"), "{err}");
-    let (out, _) = stdout_of(&["roll", "1d20+5 vs 15", "--faces", "9"]);
+    let (out, _) = printed_by(&["roll", "1d20+5 vs 15", "--faces", "9"]);
     assert!(out.ends_with(" = 0\n"), "{out}");
     // The exact odds are those of `>=`.
-    let (versus, _) = stdout_of(&["odds", "1d20+5 vs 15", "--json"]);
-    let (at_least, _) = stdout_of(&["odds", "1d20+5 >= 15", "--json"]);
+    let (versus, _) = printed_by(&["odds", "1d20+5 vs 15", "--json"]);
+    let (at_least, _) = printed_by(&["odds", "1d20+5 >= 15", "--json"]);
     let p = |text: &str| {
         let v: serde_json::Value = serde_json::from_str(text).unwrap();
         v["distribution"].clone()
@@ -111,26 +95,24 @@ fn versus_compares_the_total() {
 /// `6#4d6kh3`: six rolls, as `--repeat 6`, with a note.
 #[test]
 fn a_count_and_hash_rolls_that_many_times() {
-    let (out, err) = stdout_of(&["roll", "6#4d6kh3", "--seed", "7"]);
+    let (out, err) = printed_by(&["roll", "6#4d6kh3", "--seed", "7"]);
     assert_eq!(out.lines().count(), 6, "{out}");
     assert!(out.lines().all(|l| l.starts_with("4d6kh3 = [")), "{out}");
     assert!(
         err.contains("rolls `4d6kh3` 6 times (as --repeat 6)"),
         "{err}"
     );
-    let (repeated, _) = stdout_of(&["roll", "4d6kh3", "--repeat", "6", "--seed", "7"]);
+    let (repeated, _) = printed_by(&["roll", "4d6kh3", "--repeat", "6", "--seed", "7"]);
     assert_eq!(out, repeated);
     // With --repeat, both count.
-    let (out, _) = stdout_of(&["roll", "2#1d6", "--repeat", "3", "-q", "--seed", "1"]);
+    let (out, _) = printed_by(&["roll", "2#1d6", "--repeat", "3", "-q", "--seed", "1"]);
     assert_eq!(out.lines().count(), 6, "{out}");
-    nutshell()
-        .args(["roll", "1000#1d6", "--repeat", "1000000"])
+    run("roll 1000#1d6 --repeat 1000000")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("the most is 1000000"));
     // The exact odds refuse it naming the repetition.
-    nutshell()
-        .args(["odds", "6#4d6kh3"])
+    run("odds 6#4d6kh3")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -141,7 +123,7 @@ fn a_count_and_hash_rolls_that_many_times() {
 /// `1d20cs>19` alone: the total is a count, and the roll says so.
 #[test]
 fn a_critical_mark_that_counts_is_noted() {
-    let (out, err) = stdout_of(&["roll", "1d20cs>19", "--faces", "8"]);
+    let (out, err) = printed_by(&["roll", "1d20cs>19", "--faces", "8"]);
     assert_eq!(out, "1d20>=20 = [8] = 0\n");
     assert!(
         err.contains("note: `1d20cs>19` counts successes (the dice that match `cs>19`): the total is how many; in Roll20 `cs>19` only marks a critical: for the dice's total write `1d20`"),
@@ -172,31 +154,7 @@ fn other_languages_get_the_expression_to_type() {
 /// "Winner:" line is printed once.
 #[test]
 fn mls_play_takes_a_side_letter_and_names_the_winner_once() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let play = |engine: [&str; 4]| {
-        let out = nutshell()
-            .current_dir(root)
-            .args([
-                "mls",
-                "play",
-                "examples/mls/duel/knight.toml",
-                "examples/mls/duel/brigand.toml",
-                "--seed",
-                "7",
-            ])
-            .args(engine)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    };
+    let play = |engine: [&str; 4]| printed(run(&format!("mls play {DUEL} --seed 7")).args(engine));
     let (out, err) = play(["--engine", "a", "--engine", "B"]);
     let (named_out, named_err) = play(["--engine", "Sir Aldric", "--engine", "Black Wat"]);
     assert_eq!((&out, &err), (&named_out, &named_err));
@@ -207,16 +165,7 @@ fn mls_play_takes_a_side_letter_and_names_the_winner_once() {
         out.starts_with("Winner:") || out.starts_with("A draw:"),
         "{out}"
     );
-    nutshell()
-        .current_dir(root)
-        .args([
-            "mls",
-            "play",
-            "examples/mls/duel/knight.toml",
-            "examples/mls/duel/brigand.toml",
-            "--engine",
-            "c",
-        ])
+    run(&format!("mls play {DUEL} --engine c"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("or a and b"));

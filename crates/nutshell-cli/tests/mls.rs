@@ -1,41 +1,16 @@
 //! `nutshell mls`, end to end: fights, simulations, attack rounds, damage.
 
-use assert_cmd::Command;
+mod support;
+
 use serde_json::Value;
-
-fn nutshell() -> Command {
-    let mut cmd = Command::cargo_bin("nutshell").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    cmd
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = nutshell().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-const DUEL: [&str; 2] = [
-    "examples/mls/duel/knight.toml",
-    "examples/mls/duel/brigand.toml",
-];
-const SKIRMISH: [&str; 2] = [
-    "examples/mls/skirmish/party.toml",
-    "examples/mls/skirmish/goblins.toml",
-];
+use support::*;
 
 #[test]
 fn attacks_prints_the_rounds_of_a_skill() {
     // RULING M-4: skill 7 gives three attacks, in rounds 1, 3 and 5.
-    let v = json(&["mls", "attacks", "--skill", "7", "--json"]);
+    let v = json_of("mls attacks --skill 7");
     assert_eq!(v["rounds"], serde_json::json!([1, 3, 5]));
-    nutshell()
-        .args(["mls", "attacks", "--skill", "4", "--rush"])
+    run("mls attacks --skill 4 --rush")
         .assert()
         .success()
         .stdout("skill 4: 2 attack(s) a turn (half the skill, at most 5); rounds 1 (-2), 4\n");
@@ -44,7 +19,7 @@ fn attacks_prints_the_rounds_of_a_skill() {
 #[test]
 fn damage_odds_are_exact_and_shaped_like_nutshell_odds() {
     // RULING M-5: Dam 8 rolls 2d6, at least 8: P(8) = P(2d6 <= 8) = 26/36.
-    let v = json(&["mls", "damage", "--dam", "8", "--odds", "--json"]);
+    let v = json_of("mls damage --dam 8 --odds");
     assert_eq!(v["expression"], "max(2d6, 8)");
     assert_eq!(
         v["distribution"][0],
@@ -52,52 +27,16 @@ fn damage_odds_are_exact_and_shaped_like_nutshell_odds() {
     );
     assert_eq!(v["tail"], "0");
     // A critical against Partial armour ignores it (RULING M-6): max(4d6, 16).
-    let v = json(&[
-        "mls",
-        "damage",
-        "--dam",
-        "8",
-        "--critical",
-        "--armor",
-        "5",
-        "--coverage",
-        "partial",
-        "--odds",
-        "--json",
-    ]);
+    let v = json_of("mls damage --dam 8 --critical --armor 5 --coverage partial --odds");
     assert_eq!(v["expression"], "max(4d6, 16)");
     // A natural 18 against Encased armour 6 with Dam 8: 6 - 4 = 2 remains.
-    let v = json(&[
-        "mls",
-        "damage",
-        "--dam",
-        "8",
-        "--natural-18",
-        "--armor",
-        "6",
-        "--coverage",
-        "encased",
-        "--odds",
-        "--json",
-    ]);
+    let v = json_of("mls damage --dam 8 --natural-18 --armor 6 --coverage encased --odds");
     assert_eq!(v["expression"], "max(max(4d6, 16) - 2, 0)");
 }
 
 #[test]
 fn damage_rolls_from_typed_faces() {
-    nutshell()
-        .args([
-            "mls",
-            "damage",
-            "--dam",
-            "10",
-            "--armor",
-            "3",
-            "--coverage",
-            "full",
-            "--faces",
-            "1,2,1",
-        ])
+    run("mls damage --dam 10 --armor 3 --coverage full --faces 1,2,1")
         .assert()
         .success()
         .stdout("max(2d6 + 1d3, 10) = [1, 2, 1] -> 10; protection 3; damage 7\n");
@@ -105,9 +44,9 @@ fn damage_rolls_from_typed_faces() {
 
 #[test]
 fn a_fight_is_reproducible_from_a_seed_and_logs_every_roll() {
-    let args = ["mls", "fight", DUEL[0], DUEL[1], "--seed", "7", "--json"];
-    let first = json(&args);
-    assert_eq!(first, json(&args));
+    let line = format!("mls fight {DUEL} --seed 7");
+    let first = json_of(&line);
+    assert_eq!(first, json_of(&line));
     assert_eq!(
         first["sides"],
         serde_json::json!(["Sir Aldric", "Black Wat"])
@@ -125,10 +64,7 @@ fn a_fight_is_reproducible_from_a_seed_and_logs_every_roll() {
     {
         assert_eq!(line["faces"].as_array().unwrap().len(), 3, "{line}");
     }
-    let text = nutshell()
-        .args(["mls", "fight", DUEL[0], DUEL[1], "--seed", "7"])
-        .output()
-        .unwrap();
+    let text = run(&format!("mls fight {DUEL} --seed 7")).output().unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(
         text.contains("Turn 1: Sir Aldric  [mls, Party Turns and Turn Order]"),
@@ -147,9 +83,7 @@ fn a_fight_from_typed_faces() {
     // (skills 7 and 6: rounds 1, 3, 5). Round 3: the same again, no Fate Point.
     let round = "6,6,5,1,1,2,1,1,1,1,1,1,1";
     let faces = format!("{round},{round}");
-    let v = json(&[
-        "mls", "fight", DUEL[0], DUEL[1], "--faces", &faces, "--json",
-    ]);
+    let v = json_of(&format!("mls fight {DUEL} --faces {faces}"));
     assert_eq!(v["ending"]["winner"], "Black Wat");
     assert_eq!(v["combatants"][0]["state"], "dead");
     assert_eq!(v["combatants"][0]["fate_points"], 0);
@@ -165,8 +99,7 @@ fn a_fight_from_typed_faces() {
         "{log:?}"
     );
     // One face short: the error names the die.
-    let out = nutshell()
-        .args(["mls", "fight", DUEL[0], DUEL[1], "--faces", "6,6,5,1,1,2"])
+    let out = run(&format!("mls fight {DUEL} --faces 6,6,5,1,1,2"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -188,7 +121,7 @@ fn a_bad_file_names_the_field_and_the_line() {
     )
     .unwrap();
     let out = nutshell()
-        .args(["mls", "fight", DUEL[0], bad.to_str().unwrap()])
+        .args(["mls", "fight", KNIGHT, bad.to_str().unwrap()])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -198,7 +131,7 @@ fn a_bad_file_names_the_field_and_the_line() {
         "{err}"
     );
     let out = nutshell()
-        .args(["mls", "fight", DUEL[0], "no-such-file.toml"])
+        .args(["mls", "fight", KNIGHT, "no-such-file.toml"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -207,15 +140,7 @@ fn a_bad_file_names_the_field_and_the_line() {
 
 #[test]
 fn simulate_gives_probabilities_with_intervals() {
-    let v = json(&[
-        "mls",
-        "simulate",
-        SKIRMISH[0],
-        SKIRMISH[1],
-        "--trials",
-        "2000",
-        "--json",
-    ]);
+    let v = json_of(&format!("mls simulate {SKIRMISH} --trials 2000"));
     assert_eq!(v["trials"], 2000);
     let p = |x: &Value| x["probability"].as_f64().unwrap();
     let total = p(&v["wins"][0]) + p(&v["wins"][1]) + p(&v["draw"]);
@@ -225,15 +150,7 @@ fn simulate_gives_probabilities_with_intervals() {
     assert_eq!(v["combatants"].as_array().unwrap().len(), 10);
     assert!(v["mean_turns"].as_f64().unwrap() >= 1.0);
     // The same seed, the same answer.
-    let again = json(&[
-        "mls",
-        "simulate",
-        SKIRMISH[0],
-        SKIRMISH[1],
-        "--trials",
-        "2000",
-        "--json",
-    ]);
+    let again = json_of(&format!("mls simulate {SKIRMISH} --trials 2000"));
     assert_eq!(v["wins"], again["wins"]);
 }
 
@@ -241,14 +158,12 @@ fn simulate_gives_probabilities_with_intervals() {
 fn the_guides_worked_example_replays_from_its_seed_and_its_faces() {
     // docs/mls/combat.md, "A worked example": the seeded fight and the same
     // dice typed in give the same log, and the guide quotes its key lines.
-    let seeded = nutshell()
-        .args(["mls", "fight", DUEL[0], DUEL[1], "--seed", "40"])
+    let seeded = run(&format!("mls fight {DUEL} --seed 40"))
         .output()
         .unwrap();
     let faces =
         "5,3,6,3,4,2,5,1,5,2,1,4,2,6,6,3,5,5,4,6,6,1,4,6,1,5,1,6,3,2,6,5,4,4,1,4,5,2,1,4,4,6,5,5";
-    let typed = nutshell()
-        .args(["mls", "fight", DUEL[0], DUEL[1], "--faces", faces])
+    let typed = run(&format!("mls fight {DUEL} --faces {faces}"))
         .output()
         .unwrap();
     assert_eq!(seeded.stdout, typed.stdout);
@@ -276,10 +191,7 @@ fn the_guides_worked_example_replays_from_its_seed_and_its_faces() {
 
 #[test]
 fn a_missing_face_between_commas_is_an_error() {
-    let out = nutshell()
-        .args(["mls", "damage", "--dam", "8", "--faces", "1,,2"])
-        .output()
-        .unwrap();
+    let out = run("mls damage --dam 8 --faces 1,,2").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("face 2 of the list is missing"), "{err}");
@@ -293,10 +205,7 @@ const CRYPT: &str = "examples/mls/maps/crypt.toml";
 /// combatants as arrows of their facing.
 #[test]
 fn a_map_is_shown_with_its_coordinates_and_starts() {
-    let out = nutshell()
-        .args(["mls", "map", "show", CRYPT])
-        .output()
-        .unwrap();
+    let out = run(&format!("mls map show {CRYPT}")).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("  ABCDEFGHIJKLMNOP\n"), "{text}");
@@ -308,26 +217,20 @@ fn a_map_is_shown_with_its_coordinates_and_starts() {
 /// named with its cost; a closed door costs 1 more to open (P-65).
 #[test]
 fn the_cheapest_path_names_every_step_and_its_cost() {
-    let path = json(&[
-        "mls",
-        "map",
-        "path",
-        CRYPT,
-        "--from",
-        "Sir Aldric",
-        "--to",
-        "L3",
-        "--json",
-    ]);
+    let path = json_printed(
+        nutshell()
+            .args(["mls", "map", "path", CRYPT, "--from", "Sir Aldric"])
+            .args(["--to", "L3", "--json"]),
+    );
     assert_eq!(path["mp"], 11);
     assert_eq!(
         path["steps"][5]["text"],
         "G3 to H3, forward, opening the door, 2 MP"
     );
     // mls, Diagonal Movement: the run B2-C3-D4 costs 2 then 1.
-    let path = json(&[
-        "mls", "map", "path", CRYPT, "--from", "B2", "--facing", "south", "--to", "D4", "--json",
-    ]);
+    let path = json_of(&format!(
+        "mls map path {CRYPT} --from B2 --facing south --to D4"
+    ));
     assert_eq!(path["mp"], 3);
     assert_eq!(path["steps"][0]["text"], "B2 to C3, diagonal, 2 MP");
     assert_eq!(path["steps"][1]["text"], "C3 to D4, diagonal, 1 MP");
@@ -339,11 +242,7 @@ fn bad_maps_and_squares_are_refused_plainly() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.toml");
     std::fs::write(&bad, "rows = '''\n#..\n#.x\n'''\n").unwrap();
-    let out = nutshell()
-        .args(["mls", "map", "show"])
-        .arg(&bad)
-        .output()
-        .unwrap();
+    let out = run("mls map show").arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("bad.toml:3:3: unknown square `x`"), "{err}");
@@ -356,8 +255,7 @@ fn bad_maps_and_squares_are_refused_plainly() {
         (vec!["--from", "Sir Aldric", "--to", "Z99"], "off the map"),
         (vec!["--from", "Sir Aldric", "--to", "A1"], "no way"),
     ] {
-        let out = nutshell()
-            .args(["mls", "map", "path", CRYPT])
+        let out = run(&format!("mls map path {CRYPT}"))
             .args(&args)
             .output()
             .unwrap();
@@ -384,8 +282,7 @@ fn the_worked_example_on_the_map_is_what_the_fight_prints() {
     let start = doc.find(command).expect("the worked example") + command.len();
     let end = start + doc[start..].find("```").unwrap();
     let shown = &doc[start..end];
-    let out = nutshell()
-        .args(["mls", "fight", DUEL[0], DUEL[1], "--map", CORRIDOR])
+    let out = run(&format!("mls fight {DUEL} --map {CORRIDOR}"))
         .args(["--seed", "3", "--show-map"])
         .output()
         .unwrap();
@@ -397,9 +294,7 @@ fn the_worked_example_on_the_map_is_what_the_fight_prints() {
 /// and facings, the doors opened, and the first line places everyone.
 #[test]
 fn a_map_fight_log_carries_squares_facings_and_doors() {
-    let fight = json(&[
-        "mls", "fight", DUEL[0], DUEL[1], "--map", CORRIDOR, "--seed", "3", "--json",
-    ]);
+    let fight = json_of(&format!("mls fight {DUEL} --map {CORRIDOR} --seed 3"));
     let log = fight["log"].as_array().unwrap();
     let first = log[0]["positions"].as_array().unwrap();
     assert_eq!(first.len(), 2);
@@ -430,24 +325,15 @@ fn a_map_fight_log_carries_squares_facings_and_doors() {
 /// The three example maps fight to the end with a seed, on the command line.
 #[test]
 fn the_example_maps_fight_to_the_end() {
-    for (map, a, b) in [
-        ("examples/mls/maps/corridor.toml", DUEL[0], DUEL[1]),
-        (
-            "examples/mls/maps/crossroads.toml",
-            SKIRMISH[0],
-            SKIRMISH[1],
-        ),
-        (
-            "examples/mls/maps/pillars.toml",
-            "examples/mls/archers/left.toml",
-            "examples/mls/archers/right.toml",
-        ),
+    let archers = "examples/mls/archers/left.toml examples/mls/archers/right.toml";
+    for (map, sides) in [
+        ("examples/mls/maps/corridor.toml", DUEL),
+        ("examples/mls/maps/crossroads.toml", SKIRMISH),
+        ("examples/mls/maps/pillars.toml", archers),
     ] {
-        let fight = json(&["mls", "fight", a, b, "--map", map, "--seed", "11", "--json"]);
+        let fight = json_of(&format!("mls fight {sides} --map {map} --seed 11"));
         assert!(fight["ending"]["turns"].as_u64().unwrap() >= 1, "{map}");
-        let sim = json(&[
-            "mls", "simulate", a, b, "--map", map, "--trials", "200", "--json",
-        ]);
+        let sim = json_of(&format!("mls simulate {sides} --map {map} --trials 200"));
         assert_eq!(sim["trials"], 200, "{map}");
     }
 }
@@ -456,35 +342,17 @@ fn the_example_maps_fight_to_the_end() {
 /// `mls path` takes SQUARE:FACING; `mls arcs` marks the arcs.
 #[test]
 fn maps_are_drawn_with_the_sides_paths_and_arcs() {
-    let out = nutshell()
-        .args([
-            "mls",
-            "map",
-            "examples/mls/maps/crossroads.toml",
-            SKIRMISH[0],
-            SKIRMISH[1],
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (text, _) = printed(&mut run(&format!(
+        "mls map examples/mls/maps/crossroads.toml {SKIRMISH}"
+    )));
     assert!(text.contains("   5 >>............<........."), "{text}");
     assert!(
         text.contains("Goblin archer 2 (Goblins): P7, facing west"),
         "{text}"
     );
-    let path = json(&[
-        "mls", "path", CRYPT, "--from", "B2:south", "--to", "D4", "--json",
-    ]);
+    let path = json_of(&format!("mls path {CRYPT} --from B2:south --to D4"));
     assert_eq!(path["cost"], 3);
-    let out = nutshell()
-        .args([
-            "mls", "arcs", CRYPT, "--at", "H6:north", "--weapon", "other",
-        ])
+    let out = run(&format!("mls arcs {CRYPT} --at H6:north --weapon other"))
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -495,17 +363,7 @@ fn maps_are_drawn_with_the_sides_paths_and_arcs() {
 /// A map that does not fit the sides is refused before any die is rolled.
 #[test]
 fn a_map_that_does_not_fit_the_sides_is_refused() {
-    let out = nutshell()
-        .args([
-            "mls",
-            "fight",
-            SKIRMISH[0],
-            SKIRMISH[1],
-            "--map",
-            CORRIDOR,
-            "--seed",
-            "1",
-        ])
+    let out = run(&format!("mls fight {SKIRMISH} --map {CORRIDOR} --seed 1"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -514,17 +372,7 @@ fn a_map_that_does_not_fit_the_sides_is_refused() {
         err.contains("a start names \"Sir Aldric\", who is in neither side"),
         "{err}"
     );
-    let out = nutshell()
-        .args([
-            "mls",
-            "fight",
-            DUEL[0],
-            DUEL[1],
-            "--map",
-            CORRIDOR,
-            "--distance",
-            "3",
-        ])
+    let out = run(&format!("mls fight {DUEL} --map {CORRIDOR} --distance 3"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -1,25 +1,11 @@
 //! `nutshell odds`: the tail threshold of exploding dice, end to end.
 
-use assert_cmd::Command;
+mod support;
+
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde_json::Value;
-
-fn odds(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("nutshell")
-        .unwrap()
-        .arg("odds")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use support::*;
 
 fn fraction(text: &str) -> BigRational {
     match text.split_once('/') {
@@ -39,30 +25,24 @@ fn below(tail: &BigRational, digits: u32) -> bool {
 /// whole expression is below `--tail` (1e-12 by default), exactly reported.
 #[test]
 fn explosions_stop_where_the_tail_stops_mattering() {
-    let tail = fraction(odds(&["10d6!"])["tail"].as_str().unwrap());
+    let tail = fraction(odds_of("10d6!")["tail"].as_str().unwrap());
     assert!(tail > BigRational::from_integer(0.into()));
     assert!(below(&tail, 12), "default threshold 1e-12");
     assert!(!below(&tail, 14), "not followed much deeper than needed");
-    let tail15 = fraction(
-        odds(&["10d6!", "--tail", "1e-15"])["tail"]
-            .as_str()
-            .unwrap(),
-    );
+    let tail15 = fraction(odds_of("10d6! --tail 1e-15")["tail"].as_str().unwrap());
     assert!(below(&tail15, 15));
     // With the threshold off, the explosion limit decides: 1d6! with 3
     // explosions leaves out (1/6)^4.
-    let v = odds(&["1d6!", "--tail", "0", "--max-explosions", "3"]);
+    let v = odds_of("1d6! --tail 0 --max-explosions 3");
     assert_eq!(v["tail"], "1/1296");
     // The explosion limit still caps the threshold's depth.
-    let v = odds(&["1d6!", "--max-explosions", "3"]);
+    let v = odds_of("1d6! --max-explosions 3");
     assert_eq!(v["tail"], "1/1296");
 }
 
 #[test]
 fn a_bad_tail_threshold_is_refused() {
-    Command::cargo_bin("nutshell")
-        .unwrap()
-        .args(["odds", "1d6!", "--tail", "2"])
+    run("odds 1d6! --tail 2")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("between 0 and 1"));
@@ -132,7 +112,7 @@ fn a_long_exact_computation_shows_a_progress_bar_on_a_terminal() {
 /// standard input (for an expression longer than the shell allows).
 #[test]
 fn the_expression_may_start_with_a_minus_or_come_from_standard_input() {
-    let json = odds(&["-1d4+5"]);
+    let json = odds_of("-1d4+5");
     let values: Vec<i64> = json["distribution"]
         .as_array()
         .unwrap()
@@ -140,14 +120,7 @@ fn the_expression_may_start_with_a_minus_or_come_from_standard_input() {
         .map(|o| o["value"].as_i64().unwrap())
         .collect();
     assert_eq!(values, [1, 2, 3, 4]);
-    let out = Command::cargo_bin("nutshell")
-        .unwrap()
-        .args(["odds", "-", "--json"])
-        .write_stdin("3d6 + 1\n")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_printed(run("odds - --json").write_stdin("3d6 + 1\n"));
     assert_eq!(json["expression"], "3d6 + 1");
     assert_eq!(json["distribution"].as_array().unwrap().len(), 16);
 }

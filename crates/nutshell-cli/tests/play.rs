@@ -2,11 +2,14 @@
 //! decisions"): a fight played at a terminal from the first turn to the
 //! end, and replayed from the decisions its JSON log wrote.
 
+mod support;
+
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
+use support::{DUEL, json_printed, nutshell, nutshell_in, printed};
 
 const ANN: &str = r#"name = "Ann"
 thp = 20
@@ -17,6 +20,8 @@ skills = { sword = 12, dodge = 6 }
 weapons = [{ name = "sword", skill = "sword", dam = 6 }]
 "#;
 
+// The foes of the web table's played-fight tests too (each crate's tests
+// build alone).
 const FOES: &str = r#"side = "Foes"
 [[combatant]]
 name = "Bob"
@@ -218,28 +223,14 @@ fn a_fight_is_played_at_a_terminal_to_the_end_and_replays_from_its_log() {
         // Replayed from the decisions the log wrote: the same fight.
         let orders = dir.path().join(format!("orders-{seed}.json"));
         std::fs::write(&orders, json.to_string()).unwrap();
-        let replay = assert_cmd::Command::cargo_bin("nutshell")
-            .unwrap()
-            .current_dir(dir.path())
-            .args(["mls", "play", "ann.toml", "foes.toml", "--map", "map.toml"])
-            .args([
-                "--seed",
-                &seed.to_string(),
-                "--engine",
-                "Foes",
-                "--json",
-                "--orders",
-            ])
-            .arg(&orders)
-            .write_stdin("")
-            .output()
-            .unwrap();
-        assert!(
-            replay.status.success(),
-            "{}",
-            String::from_utf8_lossy(&replay.stderr)
+        let again = json_printed(
+            nutshell_in(dir.path())
+                .args(["mls", "play", "ann.toml", "foes.toml", "--map", "map.toml"])
+                .args(["--seed", &seed.to_string(), "--engine", "Foes", "--json"])
+                .arg("--orders")
+                .arg(&orders)
+                .write_stdin(""),
         );
-        let again: Value = serde_json::from_slice(&replay.stdout).unwrap();
         assert_eq!(again["log"], json["log"], "seed {seed}");
         assert_eq!(again["decisions"], json["decisions"], "seed {seed}");
         // The aim typed by name (mls, Aiming an Attack).
@@ -264,6 +255,20 @@ fn a_fight_is_played_at_a_terminal_to_the_end_and_replays_from_its_log() {
     );
 }
 
+/// `mls play` of the files of [`files`] in `dir` (seed 1, the foes the
+/// engine's) taking its decisions from `orders.toml`, refused: what it
+/// says.
+fn refused_orders(dir: &Path) -> String {
+    let out = nutshell_in(dir)
+        .args(["mls", "play", "ann.toml", "foes.toml", "--map", "map.toml"])
+        .args(["--seed", "1", "--engine", "Foes", "--orders", "orders.toml"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// An orders file in TOML, the same shape: a refused order is an error
 /// naming its sentence; the answers ending while a decision waits is an
 /// error naming it.
@@ -276,25 +281,7 @@ fn orders_in_toml_are_checked_like_answers() {
         "[[decisions]]\nwho = \"Ann\"\nkind = \"set-action\"\nchoice = { action = \"pursue\" }\n",
     )
     .unwrap();
-    let out = assert_cmd::Command::cargo_bin("nutshell")
-        .unwrap()
-        .current_dir(dir.path())
-        .args([
-            "mls",
-            "play",
-            "ann.toml",
-            "foes.toml",
-            "--map",
-            "map.toml",
-            "--seed",
-            "1",
-        ])
-        .args(["--engine", "Foes", "--orders", "orders.toml"])
-        .write_stdin("")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused_orders(dir.path());
     assert!(
         err.contains("may only move directly after a character who chose Flee!"),
         "{err}"
@@ -304,25 +291,7 @@ fn orders_in_toml_are_checked_like_answers() {
         "[[decisions]]\nwho = \"Ann\"\nkind = \"set-action\"\nchoice = { action = \"move\" }\n",
     )
     .unwrap();
-    let out = assert_cmd::Command::cargo_bin("nutshell")
-        .unwrap()
-        .current_dir(dir.path())
-        .args([
-            "mls",
-            "play",
-            "ann.toml",
-            "foes.toml",
-            "--map",
-            "map.toml",
-            "--seed",
-            "1",
-        ])
-        .args(["--engine", "Foes", "--orders", "orders.toml"])
-        .write_stdin("")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused_orders(dir.path());
     assert!(err.contains("Ann decides (movement)"), "{err}");
     assert!(
         err.contains("the answers ended while Ann was to decide (movement, turn 1, round 0)"),
@@ -335,15 +304,9 @@ fn orders_in_toml_are_checked_like_answers() {
 /// ending is an error naming the die.
 #[test]
 fn faces_are_asked_as_the_dice_are_rolled() {
-    let out = assert_cmd::Command::cargo_bin("nutshell")
-        .unwrap()
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args([
-            "mls",
-            "play",
-            "examples/mls/duel/knight.toml",
-            "examples/mls/duel/brigand.toml",
-        ])
+    let out = nutshell()
+        .args(["mls", "play"])
+        .args(DUEL.split_whitespace())
         .args([
             "--engine",
             "Sir Aldric",
@@ -377,7 +340,6 @@ fn faces_are_asked_as_the_dice_are_rolled() {
 #[test]
 fn a_check_on_the_opposing_trait_is_recorded_on_the_sheet() {
     let dir = tempfile::tempdir().unwrap();
-    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
     std::fs::write(
         dir.path().join("brigand.toml"),
         "name = \"Brigand\"\nthp = 10\nskills = { axe = 8 }\nweapons = [{ name = \"axe\", skill = \"axe\", dam = 9 }]\n",
@@ -390,32 +352,24 @@ fn a_check_on_the_opposing_trait_is_recorded_on_the_sheet() {
     .unwrap();
     for seed in 1..=60 {
         std::fs::copy(
-            format!("{examples}/characters/brana.toml"),
+            Path::new(support::ROOT).join("examples/mls/characters/brana.toml"),
             dir.path().join("brana.toml"),
         )
         .unwrap();
-        let out = assert_cmd::Command::cargo_bin("nutshell")
-            .unwrap()
-            .current_dir(dir.path())
-            .args([
-                "mls",
-                "play",
-                "brana.toml",
-                "brigand.toml",
-                "--distance",
-                "3",
-            ])
-            .args(["--seed", &seed.to_string(), "--engine", "Brigand"])
-            .args(["--orders", "orders.toml", "--record", "--json"])
-            .write_stdin("\n".repeat(400))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let json = json_printed(
+            nutshell_in(dir.path())
+                .args([
+                    "mls",
+                    "play",
+                    "brana.toml",
+                    "brigand.toml",
+                    "--distance",
+                    "3",
+                ])
+                .args(["--seed", &seed.to_string(), "--engine", "Brigand"])
+                .args(["--orders", "orders.toml", "--record", "--json"])
+                .write_stdin("\n".repeat(400)),
         );
-        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
         let line = json["log"]
             .as_array()
             .unwrap()
@@ -461,18 +415,7 @@ fn a_check_on_the_opposing_trait_is_recorded_on_the_sheet() {
         );
         assert!(sheet.contains(&format!("1d20 = {roll}")), "{sheet}");
         // The sheet's comments and layout are kept, and it still checks.
-        let check = assert_cmd::Command::cargo_bin("nutshell")
-            .unwrap()
-            .current_dir(dir.path())
-            .args(["mls", "character", "check", "brana.toml"])
-            .output()
-            .unwrap();
-        assert!(
-            check.status.success(),
-            "{}\n{}",
-            String::from_utf8_lossy(&check.stdout),
-            String::from_utf8_lossy(&check.stderr)
-        );
+        printed(nutshell_in(dir.path()).args(["mls", "character", "check", "brana.toml"]));
         return;
     }
     panic!("60 seeds gave no 1d20 over 16");

@@ -2,6 +2,8 @@
 //! binary on a free port with an SQLite file, spoken to over HTTP, its log
 //! exported and checked offline, then tampered with.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -26,15 +28,8 @@ impl Drop for Server {
 fn serve_command(database: &str) -> Command {
     let mut command = Command::new(cargo_bin("nutshell"));
     command
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--rate-limit",
-            "0",
-            "--database",
-            database,
-        ])
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(["--rate-limit", "0", "--database", database])
         .stdout(Stdio::null());
     command
 }
@@ -54,15 +49,7 @@ fn serve_with(database: &str, flags: &[&str]) -> Server {
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split('/').next().unwrap().to_string();
-        }
-    };
+    let address = support::listening_address(&mut lines);
     Server { child, address }
 }
 

@@ -19,6 +19,8 @@ fn roll_throughput(c: &mut Criterion) {
         });
     }
     let mut rng = ChaCha8::from_seed(1);
+    // The same loop as examples/throughput.rs's baseline: each program
+    // stands alone.
     group.bench_function("baseline 4d6kh3+2 (hand-written loop)", |b| {
         b.iter(|| {
             let mut sum = 0i64;

@@ -19,59 +19,12 @@
 //! ```
 
 use crate::body::{Coverage, Location};
+use crate::character::Character;
 use crate::error::FightError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The eight primary traits: "Strength, Body, Size, Dexterity, Agility, Mind,
-/// Aura, Awareness; all average 2 for humans." A trait left out is 2.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Traits {
-    /// Added to Dam by a successful total attack.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub strength: i64,
-    /// Body.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub body: i64,
-    /// Size.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub size: i64,
-    /// Dexterity.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub dexterity: i64,
-    /// Movement: Agl+1 squares a turn.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub agility: i64,
-    /// Mind.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub mind: i64,
-    /// Aura.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub aura: i64,
-    /// Awareness.
-    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
-    pub awareness: i64,
-}
-
-fn average() -> i64 {
-    2
-}
-
-impl Default for Traits {
-    fn default() -> Traits {
-        Traits {
-            strength: 2,
-            body: 2,
-            size: 2,
-            dexterity: 2,
-            agility: 2,
-            mind: 2,
-            aura: 2,
-            awareness: 2,
-        }
-    }
-}
+pub use crate::character::primary::Traits;
 
 /// What kind of attack a weapon makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -405,7 +358,7 @@ pub struct Combatant {
     /// CPs and the ledger (`docs/mls/characters.md`). Its secondary traits
     /// become skills when the combatant is read for a fight.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub character: Option<crate::character::Character>,
+    pub character: Option<Character>,
 }
 
 impl Combatant {
@@ -523,6 +476,83 @@ fn field_line(text: &str, name: &str, field: &str) -> Option<usize> {
     Some(line_of(text, from + found.map_or(0, |(i, _)| i)))
 }
 
+/// The line where a dotted field path is written in `text`: each segment is
+/// looked for after the previous one (a heuristic: the first match).
+pub fn line_of_field(text: &str, field: &str) -> Option<usize> {
+    let mut at = 0;
+    let mut found = false;
+    for seg in field.split('.') {
+        let seg = seg.split('[').next().unwrap_or(seg);
+        let bytes = text.as_bytes();
+        let mut from = at;
+        let mut hit = None;
+        while let Some(i) = text[from..].find(seg) {
+            let s = from + i;
+            let e = s + seg.len();
+            let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+            let before_ok = s == 0 || !word(bytes[s - 1]);
+            let after_ok = e >= bytes.len() || !word(bytes[e]);
+            // A key: not in a comment, followed by `=`, `.` or `]`.
+            let line_start = text[..s].rfind('\n').map_or(0, |n| n + 1);
+            let commented = text[line_start..s].contains('#');
+            let key = text[e..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with(['=', '.', ']']);
+            if before_ok && after_ok && !commented && key {
+                hit = Some(s);
+                break;
+            }
+            from = e;
+        }
+        match hit {
+            Some(s) => {
+                at = s;
+                found = true;
+            }
+            None => continue,
+        }
+    }
+    found.then(|| text[..at].matches('\n').count() + 1)
+}
+
+/// A character sheet fights as the combatant it is: its character table's
+/// traits become skills when its side is read ([`Side::parse`]).
+impl Character {
+    /// Makes `combatant` ready to fight: the occupation and secondary traits
+    /// become skills (a skill the sheet also gives must agree), and a trait
+    /// trained up counts one higher.
+    pub fn fighting(&self, combatant: &mut Combatant) -> Result<(), (String, String)> {
+        let scores = self.scores(&combatant.traits)?;
+        for (k, v) in scores {
+            // Traits and levels are bounded when read, so the score is
+            // exact; it must still be a skill (RULING N-1).
+            if let Err(why) = crate::bounds::SKILL.check(v) {
+                let field = if k == self.occupation.name {
+                    "character.occupation.level".to_string()
+                } else {
+                    format!("character.secondary.{k}.level")
+                };
+                return Err((field, format!("{k} = base + level = {why}")));
+            }
+            match combatant.skills.get(&k) {
+                Some(given) if *given != v => {
+                    return Err((
+                        format!("skills.{k}"),
+                        format!(
+                            "is {given}, but the character's trait {k} is {v} (base + level): leave it out of skills"
+                        ),
+                    ));
+                }
+                _ => {
+                    combatant.skills.insert(k, v);
+                }
+            }
+        }
+        combatant.traits = self.effective_traits(&combatant.traits);
+        Ok(())
+    }
+}
+
 /// Reads `text`, the file `file`, as a `T` as written
 /// (`nutshell_rules::toml_file`: a list where a table is expected is
 /// refused); errors give the file, the line, the key and what is wrong.
@@ -578,7 +608,7 @@ impl Side {
                 let made = character.fighting(c);
                 c.character = Some(character);
                 made.map_err(|(field, why)| {
-                    let line = crate::character::validate::line_of_field(text, &field)
+                    let line = line_of_field(text, &field)
                         .map(|l| format!("line {l}: "))
                         .unwrap_or_default();
                     FightError::File(format!(

@@ -52,16 +52,26 @@ fn roll_with(
     faces: Option<FacesArg>,
 ) -> PyResult<Roll> {
     let mut source = Source::new(seed, faces)?;
-    let rolled = source.with(|dice| {
+    let roll = one_roll(py, expr, &mut source)?;
+    source.warn_leftover(py)?;
+    Ok(roll)
+}
+
+/// One roll of `expr` with dice from `source`.
+fn one_roll(
+    py: Python<'_>,
+    expr: &Arc<nutshell_dice::Expression>,
+    source: &mut Source,
+) -> PyResult<Roll> {
+    let (total, transcript) = source.with(|dice| {
         expr.roll(dice)
             .map(|r| (r.total, r.transcript))
             .map_err(|e| crate::errors::roll(py, &e, expr.text()))
     })??;
-    source.warn_leftover(py)?;
     Ok(Roll {
         expr: expr.clone(),
-        total: rolled.0,
-        transcript: rolled.1,
+        total,
+        transcript,
     })
 }
 
@@ -82,16 +92,7 @@ fn rolls_with(
     let mut source = Source::new(seed, faces)?;
     let mut rolls = Vec::with_capacity(repeat as usize);
     for _ in 0..repeat {
-        let rolled = source.with(|dice| {
-            expr.roll(dice)
-                .map(|r| (r.total, r.transcript))
-                .map_err(|e| crate::errors::roll(py, &e, expr.text()))
-        })??;
-        rolls.push(Roll {
-            expr: expr.clone(),
-            total: rolled.0,
-            transcript: rolled.1,
-        });
+        rolls.push(one_roll(py, expr, &mut source)?);
     }
     source.warn_leftover(py)?;
     Ok(rolls)
@@ -155,13 +156,7 @@ pub fn roll<'py>(
     max_nesting: Option<usize>,
     max_length: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let limits = LimitArgs {
-        max_dice,
-        max_explosions,
-        max_nesting,
-        max_length,
-        ..LimitArgs::default()
-    };
+    let limits = LimitArgs::parsing(max_dice, max_explosions, max_nesting, max_length);
     let expr = parse(py, expression, &limits)?;
     one_or_many(py, &expr, seed, faces, repeat)
 }
@@ -195,13 +190,7 @@ impl Expression {
         max_nesting: Option<usize>,
         max_length: Option<usize>,
     ) -> PyResult<Expression> {
-        let limits = LimitArgs {
-            max_dice,
-            max_explosions,
-            max_nesting,
-            max_length,
-            ..LimitArgs::default()
-        };
+        let limits = LimitArgs::parsing(max_dice, max_explosions, max_nesting, max_length);
         Ok(Expression {
             expr: parse(py, expression, &limits)?,
             limits,

@@ -22,6 +22,23 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// The limits of parsing and rolling (`roll`, `Expression`): dice,
+    /// explosions, nesting and length; the others the defaults.
+    pub fn parsing(
+        max_dice: Option<u64>,
+        max_explosions: Option<u32>,
+        max_nesting: Option<usize>,
+        max_length: Option<usize>,
+    ) -> LimitArgs {
+        LimitArgs {
+            max_dice,
+            max_explosions,
+            max_nesting,
+            max_length,
+            ..LimitArgs::default()
+        }
+    }
+
     /// The limits, refusing a nesting depth outside `1..=1000` as the
     /// command line does.
     pub fn limits(&self) -> PyResult<Limits> {

@@ -41,6 +41,7 @@ fn compute(
 }
 
 /// The exact distribution of an expression (see `nutshell.odds`).
+// `Expression`'s keywords (a Python signature each), and the exact engine's.
 #[pyfunction(name = "_odds")]
 #[pyo3(signature = (expression, *, max_dice=None, max_explosions=None, max_nesting=None, max_length=None, max_outcomes=None, max_work=None, tail_digits=None))]
 #[allow(clippy::too_many_arguments)]
@@ -56,13 +57,10 @@ pub fn odds_native(
     tail_digits: Option<u32>,
 ) -> PyResult<Dist> {
     let limits = LimitArgs {
-        max_dice,
-        max_explosions,
-        max_nesting,
-        max_length,
         max_outcomes,
         max_work,
         tail_digits,
+        ..LimitArgs::parsing(max_dice, max_explosions, max_nesting, max_length)
     };
     let expr = crate::dice::parse(py, expression, &limits)?;
     let dist = compute(py, &expr, None)?;

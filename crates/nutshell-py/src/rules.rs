@@ -32,6 +32,20 @@ fn read_then(py: Python<'_>, mut request: Value) -> PyResult<Value> {
     Ok(request)
 }
 
+/// What `roll` gives with the dice `seed` and `faces` ask for (faces left
+/// over are warned of), a ruleset's error as the package's.
+fn roll_request<T>(
+    py: Python<'_>,
+    seed: Option<u64>,
+    faces: Option<FacesArg>,
+    roll: impl FnOnce(&mut dyn nutshell_dice::DiceSource) -> Result<T, RulesError>,
+) -> PyResult<T> {
+    let mut source = Source::new(seed, faces)?;
+    let rolled = source.with(roll)?.map_err(|e| rules_error(py, e))?;
+    source.warn_leftover(py)?;
+    Ok(rolled)
+}
+
 fn to_json(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| crate::errors::rule(py, e.to_string()))
 }
@@ -89,10 +103,7 @@ pub fn check_native(
             Odds::Turn(turn) => to_json(py, &turn),
         };
     }
-    let mut source = Source::new(seed, faces)?;
-    let rolled = source.with(|dice| request.roll(dice))?;
-    let rolled = rolled.map_err(|e| rules_error(py, e))?;
-    source.warn_leftover(py)?;
+    let rolled = roll_request(py, seed, faces, |dice| request.roll(dice))?;
     match rolled {
         Rolled::Check(result) => to_json(py, &result),
         Rolled::Turn(turn) => to_json(py, &turn),
@@ -100,6 +111,7 @@ pub fn check_native(
 }
 
 /// A contest: rolled (`nutshell contest ... --json`) or its exact odds.
+// The same keywords and steps as `_check`'s, over a request of another type.
 #[pyfunction(name = "_contest")]
 #[pyo3(signature = (request_json, *, seed=None, faces=None, odds=false))]
 pub fn contest_native(
@@ -115,9 +127,6 @@ pub fn contest_native(
         let answer = py.detach(|| request.odds());
         return to_json(py, &answer.map_err(|e| rules_error(py, e))?);
     }
-    let mut source = Source::new(seed, faces)?;
-    let rolled = source.with(|dice| request.roll(dice))?;
-    let rolled = rolled.map_err(|e| rules_error(py, e))?;
-    source.warn_leftover(py)?;
+    let rolled = roll_request(py, seed, faces, |dice| request.roll(dice))?;
     to_json(py, &rolled)
 }

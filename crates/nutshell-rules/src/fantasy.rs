@@ -415,6 +415,7 @@ impl Check {
                     "the check succeeded: the reroll is not spent",
                 ));
             }
+            // As `Reroll::Own`'s failure, in the forced reroll's words.
             Reroll::Forced => {
                 transcript.append(&mut resolution.steps);
                 transcript.push(Step::new(

@@ -129,9 +129,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                 .collect(),
             None => None,
         };
-        let total_bound: Option<i64> = bounds
-            .as_ref()
-            .and_then(|b| b.iter().try_fold(0i64, |a, &x| a.checked_add(x)));
+        let total_bound = least_total(bounds.as_deref());
         if let (Some(c), Some(total)) = (cap, total_bound)
             && total >= c
         {
@@ -231,9 +229,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                     .collect(),
                 None => None,
             };
-            let total_bound: Option<i64> = bounds
-                .as_ref()
-                .and_then(|b| b.iter().try_fold(0i64, |a, &x| a.checked_add(x)));
+            let total_bound = least_total(bounds.as_deref());
             // The caps below split `cap` among the terms; that is only right when
             // the cap is at least the least total. Below it, the answer is certain.
             if let (Some(c), Some(total)) = (cap, total_bound)
@@ -1033,4 +1029,9 @@ fn split_at(ctx: &mut Ctx<'_>, d: &Dist, c: i64) -> Result<(Dist, Dist), ExactEr
         }
     }
     Ok((below.trim(k), above))
+}
+
+/// The least total of parts whose least values are `bounds`, if it fits.
+fn least_total(bounds: Option<&[i64]>) -> Option<i64> {
+    bounds?.iter().try_fold(0i64, |a, &x| a.checked_add(x))
 }

@@ -750,7 +750,7 @@ fn score_dice(
 }
 
 /// The success count of a term's kept dice, each die's successes and
-/// failures recorded.
+/// failures recorded. (`score_dice`'s parameters, to which it answers.)
 fn count_dice(
     term: &DiceTerm,
     counting: &Counting,

@@ -56,7 +56,8 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Expr, NotationError> {
     parser.skip_ws();
     if !parser.at_end() {
         // Another tool's repetition (`6#4d6kh3`): one expression is one roll.
-        if let Some(error) = super::habits::repetition(&parser.chars, &expr, parser.pos, limits) {
+        let parses = |expression: &str| parse(expression, limits).is_ok();
+        if let Some(error) = super::habits::repetition(&parser.chars, &expr, parser.pos, parses) {
             return Err(error);
         }
         // Flavour text after the roll is its label (`1d20+5 to hit`).
@@ -142,6 +143,17 @@ impl Parser {
 
     fn here(&self) -> Span {
         Span::at(self.pos)
+    }
+
+    /// The group opened at `open` is not closed where the parser stands.
+    fn unclosed_group(&self, open: Span) -> NotationError {
+        NotationError::new(
+            self.here(),
+            format!(
+                "expected `}}` to close the `{{` at column {}",
+                open.column()
+            ),
+        )
     }
 
     fn span_from(&self, start: usize) -> Span {
@@ -342,6 +354,8 @@ impl Parser {
         Ok(chain(first, rest))
     }
 
+    // Written out like `sum` rather than shared: a helper between them would
+    // add a stack frame to every level of nesting.
     fn product(&mut self) -> Result<Expr, NotationError> {
         let first = self.unary()?;
         let mut rest = Vec::new();
@@ -941,13 +955,7 @@ impl Parser {
         loop {
             self.skip_ws();
             if self.at_end() {
-                return Err(NotationError::new(
-                    self.here(),
-                    format!(
-                        "expected `}}` to close the `{{` at column {}",
-                        open.column()
-                    ),
-                ));
+                return Err(self.unclosed_group(open));
             }
             members.push(self.expr()?);
             self.skip_ws();
@@ -956,13 +964,7 @@ impl Parser {
             }
             if !self.eat(',') {
                 if self.at_end() {
-                    return Err(NotationError::new(
-                        self.here(),
-                        format!(
-                            "expected `}}` to close the `{{` at column {}",
-                            open.column()
-                        ),
-                    ));
+                    return Err(self.unclosed_group(open));
                 }
                 return Err(NotationError::new(
                     self.here(),

@@ -33,7 +33,8 @@ pub struct Enumeration {
     pub sequences: usize,
 }
 
-/// A source that walks every sequence of faces.
+/// A source that walks every sequence of faces. (fuzz/'s `exact_odds`
+/// has its own: a fuzz target builds without the tests.)
 struct Odometer {
     /// For each face drawn in the current roll: (index of the face, faces on the die).
     path: Vec<(u64, u64)>,

@@ -3,6 +3,8 @@
 mod bad_input;
 mod enumerate;
 mod exact;
+mod foreign;
+mod habits;
 mod limits;
 mod net;
 mod notation;

@@ -43,3 +43,13 @@ pub fn roll_error(expr: &str, faces: &[i64]) -> RollError {
         .roll(&mut Scripted::new(faces.iter().copied()))
         .expect_err("the roll should fail")
 }
+
+/// The error `text` is refused with, rendered under the text (the test
+/// fails when it parses).
+#[track_caller]
+pub fn refused(text: &str) -> String {
+    match Expression::parse(text) {
+        Ok(e) => panic!("{text} was read as {}", e.normalized()),
+        Err(e) => e.render(text),
+    }
+}

@@ -1,10 +1,61 @@
-//! The eight primary traits by name, and the base formulas of secondary
+//! The eight primary traits: by name (`Primary`), a combatant's values of
+//! them (`Traits`, which every sheet holds), and the base formulas of secondary
 //! traits (mls, *Secondary Traits*): "Base is always a Primary Trait, or a
 //! Reverse Primary Trait (2-the Primary Trait), or a combination of Primary
 //! Traits (average traits, round ALL fractions DOWN)."
 
-use crate::sheet::Traits;
+use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// The eight primary traits: "Strength, Body, Size, Dexterity, Agility, Mind,
+/// Aura, Awareness; all average 2 for humans." A trait left out is 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Traits {
+    /// Added to Dam by a successful total attack.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub strength: i64,
+    /// Body.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub body: i64,
+    /// Size.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub size: i64,
+    /// Dexterity.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub dexterity: i64,
+    /// Movement: Agl+1 squares a turn.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub agility: i64,
+    /// Mind.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub mind: i64,
+    /// Aura.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub aura: i64,
+    /// Awareness.
+    #[serde(default = "average", deserialize_with = "crate::bounds::primary")]
+    pub awareness: i64,
+}
+
+fn average() -> i64 {
+    2
+}
+
+impl Default for Traits {
+    fn default() -> Traits {
+        Traits {
+            strength: 2,
+            body: 2,
+            size: 2,
+            dexterity: 2,
+            agility: 2,
+            mind: 2,
+            aura: 2,
+            awareness: 2,
+        }
+    }
+}
 
 /// A primary trait.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

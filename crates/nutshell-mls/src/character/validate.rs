@@ -13,6 +13,7 @@ use super::personality::{NOTICEABLE, TraitId};
 use super::primary::{ALL, Primary};
 use super::{Age, Character};
 use crate::sheet::Combatant;
+pub use crate::sheet::line_of_field;
 use std::fmt;
 
 /// One rule broken.
@@ -39,45 +40,6 @@ impl fmt::Display for Violation {
         }
         Ok(())
     }
-}
-
-/// The line where a dotted field path is written in `text`: each segment is
-/// looked for after the previous one (a heuristic: the first match).
-pub fn line_of_field(text: &str, field: &str) -> Option<usize> {
-    let mut at = 0;
-    let mut found = false;
-    for seg in field.split('.') {
-        let seg = seg.split('[').next().unwrap_or(seg);
-        let bytes = text.as_bytes();
-        let mut from = at;
-        let mut hit = None;
-        while let Some(i) = text[from..].find(seg) {
-            let s = from + i;
-            let e = s + seg.len();
-            let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-            let before_ok = s == 0 || !word(bytes[s - 1]);
-            let after_ok = e >= bytes.len() || !word(bytes[e]);
-            // A key: not in a comment, followed by `=`, `.` or `]`.
-            let line_start = text[..s].rfind('\n').map_or(0, |n| n + 1);
-            let commented = text[line_start..s].contains('#');
-            let key = text[e..]
-                .trim_start_matches([' ', '\t'])
-                .starts_with(['=', '.', ']']);
-            if before_ok && after_ok && !commented && key {
-                hit = Some(s);
-                break;
-            }
-            from = e;
-        }
-        match hit {
-            Some(s) => {
-                at = s;
-                found = true;
-            }
-            None => continue,
-        }
-    }
-    found.then(|| text[..at].matches('\n').count() + 1)
 }
 
 /// `character.ledger[N]` -> N.

@@ -162,6 +162,28 @@ impl Fight {
         }
     }
 
+    /// The preamble of the decision sites: whether a person decides `i`'s
+    /// next decision of `kind`, so the site builds its options and asks. Not
+    /// when the fight is not played by decisions (nothing is recorded), nor
+    /// when the engine decides it: then the tactic's pick, `default(self)`,
+    /// is recorded as the engine's decision, and the site takes that pick.
+    pub(super) fn person_decides(
+        &mut self,
+        i: usize,
+        kind: Kind,
+        default: impl FnOnce(&Self) -> Choice,
+    ) -> bool {
+        if !self.deciding() {
+            return false;
+        }
+        if self.decider(i, kind) == Controller::Engine {
+            let choice = default(self);
+            self.decide_engine(i, kind, choice);
+            return false;
+        }
+        true
+    }
+
     /// Whether `action` is open to `i` now, or the sentence that closes it.
     fn action_legal(&mut self, i: usize, action: Action) -> Result<(), &'static str> {
         let sheet = std::sync::Arc::clone(&self.fighters[i].sheet);
@@ -246,10 +268,7 @@ impl Fight {
         dice: &mut crate::dice::Dice<'_>,
     ) -> Result<Action, FightError> {
         let default = self.choose_action(i);
-        if !self.deciding() || self.decider(i, Kind::SetAction) == Controller::Engine {
-            if self.deciding() {
-                self.decide_engine(i, Kind::SetAction, Choice::Action(default));
-            }
+        if !self.person_decides(i, Kind::SetAction, |_| Choice::Action(default)) {
             return Ok(default);
         }
         let ask = self.set_action_ask(i, ready, default);
@@ -1049,12 +1068,11 @@ impl Fight {
         let Some(default) = default else {
             return Ok(None);
         };
-        if !self.deciding() || candidates.len() < 2 {
-            return Ok(Some(default));
-        }
-        if self.decider(i, Kind::Target) == Controller::Engine {
-            let name = self.name(default).to_string();
-            self.decide_engine(i, Kind::Target, Choice::Target(name));
+        if candidates.len() < 2
+            || !self.person_decides(i, Kind::Target, |f| {
+                Choice::Target(f.name(default).to_string())
+            })
+        {
             return Ok(Some(default));
         }
         let rule = if shooting {
@@ -1128,10 +1146,9 @@ impl Fight {
         if !self.deciding() {
             return Ok(());
         }
-        if self.decider(i, Kind::Attack) == Controller::Engine {
+        if !self.person_decides(i, Kind::Attack, |_| Choice::Attack(default)) {
             self.fighters[i].mode = default;
             self.fighters[i].breaking_off = false;
-            self.decide_engine(i, Kind::Attack, Choice::Attack(default));
             return Ok(());
         }
         let options = [
@@ -1256,16 +1273,11 @@ impl Fight {
         next: &[usize],
         default: Option<usize>,
     ) -> Result<Option<usize>, FightError> {
-        if !self.deciding() || next.is_empty() {
-            return Ok(default);
-        }
         let as_choice = |f: &Self, c: Option<usize>| match c {
             Some(j) => Choice::Target(f.name(j).to_string()),
             None => Choice::Stop,
         };
-        if self.decider(t, Kind::Chain) == Controller::Engine {
-            let choice = as_choice(self, default);
-            self.decide_engine(t, Kind::Chain, choice);
+        if next.is_empty() || !self.person_decides(t, Kind::Chain, |f| as_choice(f, default)) {
             return Ok(default);
         }
         let mut options: Vec<Opt> = next
@@ -1386,8 +1398,7 @@ impl Fight {
                 }
             }
         };
-        if self.decider(i, Kind::Timing) == Controller::Engine {
-            self.decide_engine(i, Kind::Timing, default);
+        if !self.person_decides(i, Kind::Timing, |_| default.clone()) {
             return Ok(None);
         }
         let mut options = vec![Opt {
@@ -1557,11 +1568,7 @@ impl Fight {
         rule: &'static str,
         question: impl FnOnce(&Self) -> String,
     ) -> Result<bool, FightError> {
-        if !self.deciding() {
-            return Ok(default);
-        }
-        if self.decider(i, kind) == Controller::Engine {
-            self.decide_engine(i, kind, Choice::Yes(default));
+        if !self.person_decides(i, kind, |_| Choice::Yes(default)) {
             return Ok(default);
         }
         let options = vec![

@@ -27,9 +27,8 @@ impl Fight {
         }
         let tactic = self.fighters[i].sheet.tactic.aim;
         let default = Choice::Aim(tactic.unwrap_or(Location::Chest));
-        if self.decider(i, Kind::Aim) == Controller::Engine {
+        if !self.person_decides(i, Kind::Aim, |_| default.clone()) {
             self.fighters[i].aim = tactic;
-            self.decide_engine(i, Kind::Aim, default);
             return Ok(());
         }
         let f = &self.fighters[i];
@@ -92,11 +91,7 @@ impl Fight {
         weapon: &str,
         left: u32,
     ) -> Result<bool, FightError> {
-        if !self.deciding() {
-            return Ok(true);
-        }
-        if self.decider(i, Kind::Reload) == Controller::Engine {
-            self.decide_engine(i, Kind::Reload, Choice::Yes(true));
+        if !self.person_decides(i, Kind::Reload, |_| Choice::Yes(true)) {
             return Ok(true);
         }
         let rule = if preparing {
@@ -264,11 +259,7 @@ impl Fight {
         engine: i64,
         most: i64,
     ) -> Result<i64, FightError> {
-        if !self.deciding() {
-            return Ok(engine);
-        }
-        if self.decider(i, Kind::Movement) == Controller::Engine {
-            self.decide_engine(i, Kind::Movement, Choice::Squares(engine));
+        if !self.person_decides(i, Kind::Movement, |_| Choice::Squares(engine)) {
             return Ok(engine);
         }
         let movement = self.fighters[i].sheet.movement();

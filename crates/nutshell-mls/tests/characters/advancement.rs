@@ -40,6 +40,12 @@ fn played() -> Combatant {
     s
 }
 
+/// The sheet's sword at base + `level`.
+fn sword_at(s: &mut Combatant, level: i64) {
+    let sword = s.character.as_mut().unwrap().secondary.get_mut("sword");
+    sword.unwrap().level = Some(level);
+}
+
 fn minor_adventure(s: &mut Combatant) {
     with_faces(&[], |d| adventure(s, Adventure::Minor, Role::Minor, d)).unwrap();
 }
@@ -190,13 +196,7 @@ fn secondary_traits_stop_at_base_plus_6() {
     // mls, Character Advancement, Secondary Traits: "7 CPs to go from +5 to +6. Secondary
     // traits may never rise above base +6."
     let mut s = fresh();
-    s.character
-        .as_mut()
-        .unwrap()
-        .secondary
-        .get_mut("sword")
-        .unwrap()
-        .level = Some(5);
+    sword_at(&mut s, 5);
     s.character.as_mut().unwrap().cps = 100;
     s.character.as_mut().unwrap().ledger.clear();
     spend1(&mut s, "secondary:sword").unwrap();
@@ -511,13 +511,7 @@ fn no_roll_at_base_plus_6() {
     // RULING P-49: the table of mls, Checks on Secondary Traits, ends at +5 ("8 | +6"):
     // a checked trait at base+6 is not rolled for, and the ledger says so.
     let mut s = fresh();
-    s.character
-        .as_mut()
-        .unwrap()
-        .secondary
-        .get_mut("sword")
-        .unwrap()
-        .level = Some(6);
+    sword_at(&mut s, 6);
     minor_adventure(&mut s);
     with_faces(&[], |d| after_adventure(&mut s, &["sword".into()], d)).unwrap();
     let last = ch(&s).ledger.last().unwrap();
@@ -559,13 +553,7 @@ fn a_new_sheet_is_one_whose_ledger_holds_only_the_generation() {
     // RULING P-48: the generation rules apply while the ledger holds only generation
     // entries; once played, the limits of play (base+6) apply instead of base+4.
     let mut s = fresh();
-    s.character
-        .as_mut()
-        .unwrap()
-        .secondary
-        .get_mut("sword")
-        .unwrap()
-        .level = Some(5);
+    sword_at(&mut s, 5);
     assert!(
         validate(&s, None)
             .iter()

@@ -9,7 +9,7 @@
 //! asked for his set action at once, and whoever answers first moves first.
 
 use super::decisions::{map_text, options_on, play};
-use super::{combatant, text};
+use super::{combatant, open, text};
 use nutshell_dice::Seeded;
 use nutshell_mls::fight::{Action, Choice, Controller, Kind, Made, Next, Play};
 use nutshell_mls::{FightError, FightOptions, Progress};
@@ -17,13 +17,7 @@ use nutshell_mls::{FightError, FightOptions, Progress};
 /// Ann and Cid (side a) against Bob, on an open map.
 fn setting() -> (String, String, FightOptions) {
     let map = map_text(
-        &[
-            "..............",
-            "..............",
-            "..............",
-            "..............",
-            "..............",
-        ],
+        &open(14, 5),
         &[
             ("Ann", "B2", "east"),
             ("Cid", "B4", "east"),
@@ -192,6 +186,28 @@ fn decisions_made_out_of_order_replay_the_fight_exactly() {
     }
 }
 
+/// Side `a` (Ann, Cid and the engine's Eve, Cid third) against `bob` on
+/// `map`, seed 7: Ann and Cid are asked their set actions together, Cid
+/// answers first (Respond); the play and its dice at the next decision.
+fn cid_answers_first(a: &str, bob: &str, map: &str) -> (Play, Seeded) {
+    let mut p = play(a, bob, options_on(Some(map), 1), &["Ann", "Cid"]);
+    let mut dice = Seeded::new(7);
+    wait(&mut p, &mut dice);
+    assert_eq!(
+        who_asked(&p),
+        [("Ann", Kind::SetAction), ("Cid", Kind::SetAction)]
+    );
+    p.answer_for(
+        2,
+        Kind::SetAction,
+        Choice::Action(Action::Respond),
+        Controller::Person,
+    )
+    .unwrap();
+    wait(&mut p, &mut dice);
+    (p, dice)
+}
+
 /// The issue: "the engine's combatants decide at once". Eve (the engine's)
 /// comes first and acts at once; Ann and Cid are then asked together. With
 /// Ann first and Eve between them, Cid answering first leaves Ann asked
@@ -199,13 +215,7 @@ fn decisions_made_out_of_order_replay_the_fight_exactly() {
 #[test]
 fn engine_members_act_at_once_and_persons_are_asked_together() {
     let map = map_text(
-        &[
-            "..............",
-            "..............",
-            "..............",
-            "..............",
-            "..............",
-        ],
+        &open(14, 5),
         &[
             ("Eve", "B1", "east"),
             ("Ann", "B2", "east"),
@@ -219,42 +229,14 @@ fn engine_members_act_at_once_and_persons_are_asked_together() {
     let cid = combatant("Cid", 10, 6, 20, "");
     // Eve first.
     let a = format!("{eve}{ann}{cid}");
-    let mut p = play(&a, &bob, options_on(Some(&map), 1), &["Ann", "Cid"]);
-    let mut dice = Seeded::new(7);
-    wait(&mut p, &mut dice);
-    assert_eq!(
-        who_asked(&p),
-        [("Ann", Kind::SetAction), ("Cid", Kind::SetAction)]
-    );
-    p.answer_for(
-        2,
-        Kind::SetAction,
-        Choice::Action(Action::Respond),
-        Controller::Person,
-    )
-    .unwrap();
-    wait(&mut p, &mut dice);
+    let (mut p, mut dice) = cid_answers_first(&a, &bob, &map);
     p.answer(Choice::Action(Action::Respond)).unwrap();
     p.step(&mut dice).unwrap();
     let order = ["Eve chooses", "Cid chooses", "Ann chooses"].map(|l| line_of(&p, l));
     assert!(order.is_sorted(), "{}", text(p.fight()));
     // Eve between Ann and Cid.
     let a = format!("{ann}{eve}{cid}");
-    let mut p = play(&a, &bob, options_on(Some(&map), 1), &["Ann", "Cid"]);
-    let mut dice = Seeded::new(7);
-    wait(&mut p, &mut dice);
-    assert_eq!(
-        who_asked(&p),
-        [("Ann", Kind::SetAction), ("Cid", Kind::SetAction)]
-    );
-    p.answer_for(
-        2,
-        Kind::SetAction,
-        Choice::Action(Action::Respond),
-        Controller::Person,
-    )
-    .unwrap();
-    wait(&mut p, &mut dice);
+    let (mut p, mut dice) = cid_answers_first(&a, &bob, &map);
     assert_eq!(who_asked(&p), [("Ann", Kind::SetAction)]);
     p.answer(Choice::Action(Action::Respond)).unwrap();
     p.step(&mut dice).unwrap();

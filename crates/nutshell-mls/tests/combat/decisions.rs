@@ -4,35 +4,18 @@
 //! applies a legal one; an all-engine fight is the engine's own fight; a
 //! fight replays from its decisions.
 
-use super::{combatant, side, text};
+use super::{combatant, open, side, text};
 use nutshell_dice::Seeded;
 use nutshell_mls::fight::{Choice, Controller, Decision, Kind, Made, Next, Play};
-use nutshell_mls::map::BattleMap;
 use nutshell_mls::sheet::Mode;
 use nutshell_mls::{Fight, FightError, FightOptions, Progress};
-use std::sync::Arc;
 
-pub(super) fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
-    FightOptions {
-        distance,
-        map: map.map(|m| Arc::new(BattleMap::parse("test-map.toml", m).unwrap())),
-        ..FightOptions::default()
-    }
-}
-
-/// A map of `rows`, the combatants placed by `starts` (name, square, facing).
-pub(super) fn map_text(rows: &[&str], starts: &[(&str, &str, &str)]) -> String {
-    let mut toml = format!("rows = '''\n{}\n'''\n", rows.join("\n"));
-    for (name, at, facing) in starts {
-        toml += &format!("[[start]]\nwho = \"{name}\"\nat = \"{at}\"\nfacing = \"{facing}\"\n");
-    }
-    toml
-}
+pub(super) use super::{map_text, options_on};
 
 /// A fight between `a` and `b`, every combatant named in `people` played by
 /// a person.
 pub(super) fn play(a: &str, b: &str, options: FightOptions, people: &[&str]) -> Play {
-    let fight = Fight::new([side(a), side(b)], options).unwrap_or_else(|e| panic!("{e}"));
+    let fight = super::fight_with(a, b, options);
     let controllers = fight
         .fighters()
         .iter()
@@ -186,7 +169,7 @@ fn a_set_action_offers_the_legal_actions_and_refuses_pursue_with_its_sentence() 
 #[test]
 fn a_movement_is_a_path_within_the_allowance() {
     let map = map_text(
-        &["..............", "..............", ".............."],
+        &open(14, 3),
         &[("Ann", "B2", "east"), ("Bob", "M2", "west")],
     );
     let ann = combatant("Ann", 10, 6, 12, "traits = { agility = 2 }");
@@ -230,10 +213,7 @@ fn a_movement_is_a_path_within_the_allowance() {
 /// to an enemy" (P-74).
 #[test]
 fn a_fight_action_steps_one_square_and_must_end_next_to_an_enemy() {
-    let map = map_text(
-        &["......", "......", "......"],
-        &[("Ann", "B2", "east"), ("Bob", "D2", "west")],
-    );
+    let map = map_text(&open(6, 3), &[("Ann", "B2", "east"), ("Bob", "D2", "west")]);
     let ann = combatant("Ann", 12, 6, 30, "");
     let bob = combatant("Bob", 8, 4, 30, "tactic = { turn_action = \"pray\" }");
     let mut p = play(&ann, &bob, options_on(Some(&map), 1), &["Ann"]);
@@ -273,13 +253,7 @@ fn a_fight_action_steps_one_square_and_must_end_next_to_an_enemy() {
 #[test]
 fn a_flight_must_use_its_whole_allowance_and_avoid_contact() {
     let map = map_text(
-        &[
-            "..............",
-            "..............",
-            "..............",
-            "..............",
-            "..............",
-        ],
+        &open(14, 5),
         &[("Ann", "F3", "east"), ("Bob", "H3", "west")],
     );
     let ann = combatant("Ann", 10, 6, 12, "traits = { agility = 2 }");
@@ -596,6 +570,32 @@ fn a_shot_at_a_person_asks_whether_to_dodge() {
     );
 }
 
+/// Ann (a person) against the Ogre with the dice of `seed`, her Fate Point
+/// spent or not (`spend`) when she is asked the question that names
+/// `question.0` citing `question.1`, every other decision the default: the
+/// fight played to its end, if she was asked.
+fn fate_point_played(
+    ann: &str,
+    ogre: &str,
+    seed: u64,
+    question: (&str, &str),
+    spend: bool,
+) -> Option<Play> {
+    let mut p = play(ann, ogre, options_on(None, 1), &["Ann"]);
+    let mut dice = Seeded::new(seed);
+    let mut asked = false;
+    while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
+        if d.kind == Kind::FatePoint && d.question.contains(question.0) {
+            assert!(d.options[0].rule.contains(question.1));
+            p.answer(Choice::Yes(spend)).unwrap();
+            asked = true;
+        } else {
+            p.answer(d.default).unwrap();
+        }
+    }
+    asked.then_some(p)
+}
+
 /// mls, Death: "if he has any Fate Points one of these can be expended
 /// after a failed Shock Roll to make it a success"; a "no" leaves him dead.
 /// mls, Certain Death: "A Fate Point may be used to remove damage and thus
@@ -607,25 +607,10 @@ fn certain_death_asks_for_a_fate_point() {
     let mut seen = [false, false];
     for seed in 0..200 {
         for spend in [true, false] {
-            let mut p = play(&ann, &ogre, options_on(None, 1), &["Ann"]);
-            let mut dice = Seeded::new(seed);
-            let mut asked = false;
-            while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
-                if d.kind == Kind::FatePoint && d.question.contains("certain death") {
-                    assert!(
-                        d.options[0]
-                            .rule
-                            .contains("A Fate Point may be used to remove damage")
-                    );
-                    p.answer(Choice::Yes(spend)).unwrap();
-                    asked = true;
-                } else {
-                    p.answer(d.default).unwrap();
-                }
-            }
-            if !asked {
+            let question = ("certain death", "A Fate Point may be used to remove damage");
+            let Some(p) = fate_point_played(&ann, &ogre, seed, question, spend) else {
                 continue;
-            }
+            };
             let log = text(p.fight());
             if spend {
                 assert!(
@@ -655,25 +640,10 @@ fn a_failed_shock_roll_asks_for_a_fate_point() {
     let mut seen = [false, false];
     for seed in 0..400 {
         for spend in [true, false] {
-            let mut p = play(&ann, &ogre, options_on(None, 1), &["Ann"]);
-            let mut dice = Seeded::new(seed);
-            let mut asked = false;
-            while let Next::Decide(d) = p.advance(&mut dice).unwrap() {
-                if d.kind == Kind::FatePoint && d.question.contains("shock roll fails") {
-                    assert!(
-                        d.options[0]
-                            .rule
-                            .contains("expended after a failed Shock Roll")
-                    );
-                    p.answer(Choice::Yes(spend)).unwrap();
-                    asked = true;
-                } else {
-                    p.answer(d.default).unwrap();
-                }
-            }
-            if !asked {
+            let question = ("shock roll fails", "expended after a failed Shock Roll");
+            let Some(p) = fate_point_played(&ann, &ogre, seed, question, spend) else {
                 continue;
-            }
+            };
             let log = text(p.fight());
             let ann = &p.fight().fighters()[0];
             if spend {

@@ -7,7 +7,7 @@
 //! applied.
 
 use super::decisions::{labels, logged, next_decision, options_on, play, refused};
-use super::{combatant, text};
+use super::{combatant, open, text};
 use nutshell_dice::Seeded;
 use nutshell_mls::body::Location;
 use nutshell_mls::fight::{Action, Choice, Decision, Kind, Next, Play};
@@ -301,13 +301,11 @@ fn an_attack_is_spent_preparing_a_spell_or_held() {
     logged(&p, "Mage holds the attack: fireball is not prepared");
 }
 
-/// mls, Killing an Opponent: "he may move into the square occupied by his
-/// opponent (even if this is a diagonal)": a person decides, the engine's
-/// pick (P-73) the default.
-#[test]
-fn a_fallen_opponents_square_may_be_taken_or_not() {
+/// Ann (skill 16, Dam 12) next to Bob (a minor of 3 THP, who falls to a
+/// blow), Cid further off praying all turn: the map, Ann and her foes.
+fn ann_fells_bob() -> (String, String, String) {
     let map = super::decisions::map_text(
-        &["........", "........", "........"],
+        &open(8, 3),
         &[
             ("Ann", "B2", "east"),
             ("Bob", "C2", "west"),
@@ -320,6 +318,15 @@ fn a_fallen_opponents_square_may_be_taken_or_not() {
         combatant("Bob", 4, 2, 3, "minor = true"),
         combatant("Cid", 4, 2, 60, "tactic = { turn_action = \"pray\" }")
     );
+    (map, ann, foes)
+}
+
+/// mls, Killing an Opponent: "he may move into the square occupied by his
+/// opponent (even if this is a diagonal)": a person decides, the engine's
+/// pick (P-73) the default.
+#[test]
+fn a_fallen_opponents_square_may_be_taken_or_not() {
+    let (map, ann, foes) = ann_fells_bob();
     for stay in [true, false] {
         let mut asked = false;
         for seed in 0..40 {
@@ -365,20 +372,7 @@ fn a_fallen_opponents_square_may_be_taken_or_not() {
 /// are its first lines, same text, same order; none are shown after it.
 #[test]
 fn a_decision_in_a_round_shows_the_round_so_far() {
-    let map = super::decisions::map_text(
-        &["........", "........", "........"],
-        &[
-            ("Ann", "B2", "east"),
-            ("Bob", "C2", "west"),
-            ("Cid", "G2", "west"),
-        ],
-    );
-    let ann = combatant("Ann", 16, 12, 60, "");
-    let foes = format!(
-        "{}{}",
-        combatant("Bob", 4, 2, 3, "minor = true"),
-        combatant("Cid", 4, 2, 60, "tactic = { turn_action = \"pray\" }")
-    );
+    let (map, ann, foes) = ann_fells_bob();
     for seed in 0..40 {
         let mut p = play(&ann, &foes, options_on(Some(&map), 1), &["Ann"]);
         let mut dice = Seeded::new(seed);

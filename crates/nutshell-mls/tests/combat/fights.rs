@@ -1,7 +1,7 @@
 //! Fights resolved round by round with typed faces: each situation the rule
 //! text describes, from "Tactical Actions" to "Total Attacks".
 
-use super::{combatant, fight, logged, round, side, text, who};
+use super::{combatant, fight, fight_apart, fight_with, logged, round, text, who};
 use nutshell_dice::Scripted;
 use nutshell_mls::health::State;
 use nutshell_mls::{Fight, FightOptions, Progress};
@@ -239,17 +239,20 @@ fn band(n: usize, skill: i64, dam: i64, thp: i64) -> String {
         .collect()
 }
 
-/// Ann (skill 10, Dam 8, Strength 3, every attack a Total Attack, THP 40)
-/// against Gob1 and Gob2 (skill 8, Dam 6, THP 30).
-fn total_attacker_against_two() -> Fight {
-    let ann = combatant(
+/// Ann: skill 10, Dam 8, Strength 3, every attack a Total Attack, THP 40.
+fn total_attacker_ann() -> String {
+    combatant(
         "Ann",
         10,
         8,
         40,
         "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
-    );
-    fight(&ann, &band(2, 8, 6, 30))
+    )
+}
+
+/// [`total_attacker_ann`] against Gob1 and Gob2 (skill 8, Dam 6, THP 30).
+fn total_attacker_against_two() -> Fight {
+    fight(&total_attacker_ann(), &band(2, 8, 6, 30))
 }
 
 #[test]
@@ -353,13 +356,7 @@ fn total_defence_against_a_total_attack_hits_with_his_strength() {
     // mls, Total Defence: "Against a Total Attack the total defender also gains
     // +2 to his roll, and gets to hit if he succeeds and rolls higher, adding
     // the total attacker's Strength to his own Dam."
-    let ann = combatant(
-        "Ann",
-        10,
-        8,
-        40,
-        "traits = { strength = 3 }\ntactic = { mode = \"total-attack\" }",
-    );
+    let ann = total_attacker_ann();
     let bob = combatant("Bob", 10, 5, 40, "tactic = { mode = \"total-defence\" }");
     let mut f = fight(&ann, &bob);
     // Ann 3,3,3 = 19; Bob 2,2,3 = 7 + 10 + 2 = 19: a tie, nobody hits.
@@ -502,14 +499,7 @@ fn shots_are_simultaneous_and_each_hits_on_a_success() {
     // to hit, and if successful both hit. A successful shot does not stop a
     // successful shot by the enemy." Bob, on the side acting second, stands
     // ready to shoot from the start (project ruling P-22).
-    let mut f = Fight::new(
-        [side(&archer("Ann")), side(&archer("Bob"))],
-        FightOptions {
-            distance: 10,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(&archer("Ann"), &archer("Bob"), 10);
     // Ann 3,3,3 = 19 and Bob 3,3,3 = 19: both hit, Dam 4 (1d6: 1) each.
     round(&mut f, &[3, 3, 3, 3, 3, 3, 1, 1]);
     assert_eq!((who(&f, "Ann").chp, who(&f, "Bob").chp), (26, 26));
@@ -523,14 +513,7 @@ fn a_knowing_target_that_is_not_attacking_dodges() {
     // attacking." Bob has only a sword and Ann is 10 squares off: he dodges with
     // his dodge skill (Agility 2 without one), and Ann must beat his roll
     // (project ruling P-21).
-    let mut f = Fight::new(
-        [side(&archer("Ann")), side(&combatant("Bob", 10, 5, 30, ""))],
-        FightOptions {
-            distance: 10,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(&archer("Ann"), &combatant("Bob", 10, 5, 30, ""), 10);
     // Ann 3,3,3 = 19; Bob's dodge 6,6,5 = 17 + 2 = 19: not beaten, a miss.
     round(&mut f, &[3, 3, 3, 6, 6, 5]);
     assert_eq!(who(&f, "Bob").chp, 30);
@@ -546,14 +529,7 @@ fn reloading_spends_attacks() {
     // reloading instead of shooting." Skill 10, reload 1: rounds 1, 3, 5.
     let xbow = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { xbow = 10 }\nweapons = [{ name = \"crossbow\", skill = \"xbow\", dam = 4, kind = \"missile\", range = 20, reload = 1 }]\n";
     let target = combatant("Bob", 0, 4, 99, "tactic = { dodge = false }");
-    let mut f = Fight::new(
-        [side(xbow), side(&target)],
-        FightOptions {
-            distance: 10,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(xbow, &target, 10);
     round(&mut f, &[1, 1, 2]); // round 1: shoots (fumbles)
     round(&mut f, &[]); // round 2: reloads
     round(&mut f, &[1, 1, 2]); // round 3: shoots
@@ -567,28 +543,21 @@ fn a_surprised_target_does_not_know_of_the_shooter_and_cannot_dodge() {
     // the first turn (the surprisers'), so its members do not dodge then.
     let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }]\n";
     let bob = combatant("Bob", 0, 4, 30, "");
-    let mut f = Fight::new(
-        [side(ann), side(&bob)],
+    let mut f = fight_with(
+        ann,
+        &bob,
         FightOptions {
             distance: 5,
             surprised: Some(1),
             ..FightOptions::default()
         },
-    )
-    .unwrap();
+    );
     // Ann 1,1,5 = 7 + 10 = 17 hits without a dodge roll: Dam 4, 1d6 1 -> 4.
     round(&mut f, &[1, 1, 5, 1]);
     logged(&f, "Bob is surprised and does not know of Ann: no dodge");
     assert_eq!(who(&f, "Bob").chp, 26);
     // Not surprised, Bob dodges the same shot (his dodge roll 1,1,1 fails).
-    let mut f = Fight::new(
-        [side(ann), side(&bob)],
-        FightOptions {
-            distance: 5,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(ann, &bob, 5);
     round(&mut f, &[1, 1, 5, 1, 1, 1, 1]);
     logged(&f, "Bob rolls dodge");
 }
@@ -607,14 +576,7 @@ fn a_full_turn_action_takes_effect_at_the_end_unless_an_attack_interrupts_it() {
         "tactic = { turn_action = \"picking the lock\" }",
     );
     // Far from Bob: nobody attacks her, and the lock is picked.
-    let mut f = Fight::new(
-        [side(&ann), side(&combatant("Bob", 0, 4, 30, ""))],
-        FightOptions {
-            distance: 10,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(&ann, &combatant("Bob", 0, 4, 30, ""), 10);
     for _ in 0..5 {
         round(&mut f, &[]);
     }
@@ -640,33 +602,36 @@ fn the_pcs_act_first_unless_surprised() {
         "side = \"Heroes\"\npcs = true\n{}",
         combatant("Ann", 10, 5, 20, "")
     );
-    let f = Fight::new([side(&npcs), side(&pcs)], FightOptions::default()).unwrap();
+    let f = fight(&npcs, &pcs);
     assert_eq!(f.first_side(), 1);
-    let f = Fight::new(
-        [side(&npcs), side(&pcs)],
+    let f = fight_with(
+        &npcs,
+        &pcs,
         FightOptions {
             surprised: Some(1),
             ..FightOptions::default()
         },
-    )
-    .unwrap();
+    );
     assert_eq!(f.first_side(), 0);
+}
+
+/// Ann and Bob, neither able to attack (skill 0), in a fight that is a
+/// draw after `max_turns`.
+fn two_who_cannot_attack(max_turns: u32) -> Fight {
+    fight_with(
+        &combatant("Ann", 0, 5, 20, ""),
+        &combatant("Bob", 0, 5, 20, ""),
+        FightOptions {
+            max_turns,
+            ..FightOptions::default()
+        },
+    )
 }
 
 #[test]
 fn a_fight_can_be_stepped_round_by_round_and_ends_in_a_draw_at_the_limit() {
     // Nobody can attack (skill 0): five empty rounds a turn until max_turns.
-    let mut f = Fight::new(
-        [
-            side(&combatant("Ann", 0, 5, 20, "")),
-            side(&combatant("Bob", 0, 5, 20, "")),
-        ],
-        FightOptions {
-            max_turns: 2,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = two_who_cannot_attack(2);
     let mut dice = Scripted::new([]);
     for r in 1..=5 {
         assert_eq!(
@@ -703,14 +668,7 @@ fn move_and_shoot_moves_then_shoots_once_in_the_round_of_the_movement() {
     // during his movement ... normally the round will be where the movement
     // point expended - 3rd movement point means 3rd round".
     let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }]\ntactic = { action = \"move-and-shoot\" }\n";
-    let mut f = Fight::new(
-        [side(ann), side(&combatant("Bob", 0, 4, 30, ""))],
-        FightOptions {
-            distance: 10,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(ann, &combatant("Bob", 0, 4, 30, ""), 10);
     round(&mut f, &[]);
     round(&mut f, &[]);
     // Agl 2 + 1 = 3 squares: the shot comes in round 3; Bob dodges (2,2,2 = 8).
@@ -788,14 +746,7 @@ fn an_offensive_spell_is_a_missile_that_may_need_preparing() {
     // Spells: "a number of "attacks" to be spent preparing instead of casting".
     let odo = "[[combatant]]\nname = \"Odo\"\nthp = 20\nskills = { fire = 10 }\nweapons = [{ name = \"fire bolt\", skill = \"fire\", dam = 6, kind = \"spell\", range = 10, prepare = 1 }]\n";
     let bob = combatant("Bob", 0, 4, 30, "tactic = { dodge = false }");
-    let mut f = Fight::new(
-        [side(odo), side(&bob)],
-        FightOptions {
-            distance: 5,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(odo, &bob, 5);
     round(&mut f, &[]); // preparing
     logged(&f, "Odo chooses Cast Offensive Spells");
     logged(&f, "Odo spends the attack preparing fire bolt (1/1)");
@@ -814,14 +765,7 @@ fn spells_spend_magic_points_and_a_caster_without_enough_cannot_cast() {
     // 5 magic points: one cast, then 2 left, not enough for another.
     let odo = "[[combatant]]\nname = \"Odo\"\nthp = 20\ntmp = 5\nskills = { fire = 10 }\nweapons = [{ name = \"fire bolt\", skill = \"fire\", dam = 6, kind = \"spell\", range = 10, mp = 3 }]\n";
     let bob = combatant("Bob", 0, 4, 30, "tactic = { dodge = false }");
-    let mut f = Fight::new(
-        [side(odo), side(&bob)],
-        FightOptions {
-            distance: 5,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(odo, &bob, 5);
     round(&mut f, &[]);
     logged(&f, "Odo spends the attack preparing fire bolt (1/1)");
     // 3,3,3 = 19 hits: Dam 6, 1d6 + 1d3 (1s) -> 6.
@@ -860,7 +804,7 @@ fn no_shooting_while_attacked_by_an_adjacent_enemy() {
         combatant("Carl", 2, 8, 30, "position = 6\ntactic = { dodge = false }")
     );
     let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nposition = 4\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 20 }]\n";
-    let mut f = Fight::new([side(&band), side(ann)], FightOptions::default()).unwrap();
+    let mut f = fight(&band, ann);
     for _ in 0..4 {
         // Ann's shot 1,1,2 = 4 + 10 = 14 misses.
         round(&mut f, &[1, 1, 2]);
@@ -888,14 +832,7 @@ fn shooting_beyond_the_range_costs_one_per_increment_begun() {
     // increment begun beyond the range).
     let ann = "[[combatant]]\nname = \"Ann\"\nthp = 30\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 4, kind = \"missile\", range = 5 }]\n";
     let bob = combatant("Bob", 0, 4, 30, "tactic = { dodge = false }");
-    let mut f = Fight::new(
-        [side(ann), side(&bob)],
-        FightOptions {
-            distance: 16,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(ann, &bob, 16);
     // 16 squares with a range of 5: 11 beyond, three increments begun, -3.
     round(&mut f, &[3, 3, 3, 1]);
     logged(&f, "16 squares with a range of 5: -3");
@@ -924,14 +861,7 @@ fn a_move_heads_for_the_nearest_enemy() {
         combatant("Far", 4, 4, 20, "position = 10"),
         combatant("Near", 4, 4, 20, "")
     );
-    let mut f = Fight::new(
-        [side(&combatant("Ann", 4, 8, 40, "")), side(&gobs)],
-        FightOptions {
-            distance: 8,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = fight_apart(&combatant("Ann", 4, 8, 40, ""), &gobs, 8);
     round(&mut f, &[]);
     logged(&f, "Ann moves 3 square(s) toward Near");
     assert_eq!(who(&f, "Far").position, 18);
@@ -941,17 +871,7 @@ fn a_move_heads_for_the_nearest_enemy() {
 #[test]
 fn the_last_turn_before_the_limit_is_played_in_full() {
     // max_turns 2: turn 2 has all five rounds, and the draw comes after them.
-    let mut f = Fight::new(
-        [
-            side(&combatant("Ann", 0, 5, 20, "")),
-            side(&combatant("Bob", 0, 5, 20, "")),
-        ],
-        FightOptions {
-            max_turns: 2,
-            ..FightOptions::default()
-        },
-    )
-    .unwrap();
+    let mut f = two_who_cannot_attack(2);
     let mut dice = Scripted::new([]);
     for turn in 1..=2 {
         for r in 1..=4 {

@@ -5,7 +5,7 @@
 //! sentence binds it too.
 
 use super::decisions::{labels, next_decision, options_on, play, refused};
-use super::{combatant, logged, text, who};
+use super::{combatant, logged, open, text, who};
 use nutshell_dice::Seeded;
 use nutshell_mls::fight::{Action, Choice, Controller, Decision, Kind, Made, Next, Play};
 use nutshell_mls::sheet::Mode;
@@ -539,7 +539,7 @@ fn a_move_and_shoot_on_the_map_shoots_from_the_square_chosen() {
     let cara = "[[combatant]]\nname = \"Cara\"\nthp = 60\ntraits = { agility = 2 }\nskills = { bow = 10 }\nweapons = [{ name = \"bow\", skill = \"bow\", dam = 2, kind = \"missile\", range = 4 }]\n";
     let bob = combatant("Bob", 6, 4, 60, "tactic = { turn_action = \"pray\" }");
     let map = super::decisions::map_text(
-        &["..........", "..........", ".........."],
+        &open(10, 3),
         &[("Cara", "A2", "east"), ("Bob", "J2", "west")],
     );
     let mut p = play(cara, &bob, options_on(Some(&map), 1), &["Cara"]);

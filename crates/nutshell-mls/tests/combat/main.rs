@@ -18,8 +18,10 @@ mod simulate;
 mod targets;
 
 use nutshell_dice::Scripted;
+use nutshell_mls::map::BattleMap;
 use nutshell_mls::sheet::Side;
 use nutshell_mls::{Fight, FightOptions, Fighter, Progress};
+use std::sync::Arc;
 
 /// A side from TOML.
 pub fn side(text: &str) -> Side {
@@ -36,7 +38,49 @@ pub fn combatant(name: &str, skill: i64, dam: i64, thp: i64, extra: &str) -> Str
 
 /// A fight between two sides written as TOML, engaged from the start.
 pub fn fight(a: &str, b: &str) -> Fight {
-    Fight::new([side(a), side(b)], FightOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+    fight_with(a, b, FightOptions::default())
+}
+
+/// A fight between two sides written as TOML, with `options`.
+pub fn fight_with(a: &str, b: &str, options: FightOptions) -> Fight {
+    Fight::new([side(a), side(b)], options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A fight between two sides written as TOML, `distance` squares apart on
+/// the line.
+pub fn fight_apart(a: &str, b: &str, distance: i64) -> Fight {
+    fight_with(a, b, options_on(None, distance))
+}
+
+/// The options of a fight on `map` (TOML), else on the line `distance`
+/// squares apart.
+pub fn options_on(map: Option<&str>, distance: i64) -> FightOptions {
+    FightOptions {
+        distance,
+        map: map.map(|m| Arc::new(BattleMap::parse("test-map.toml", m).unwrap())),
+        ..FightOptions::default()
+    }
+}
+
+/// A map of `rows`, the combatants placed by `starts` (name, square, facing).
+pub fn map_text(rows: &[impl AsRef<str>], starts: &[(&str, &str, &str)]) -> String {
+    let rows: Vec<&str> = rows.iter().map(AsRef::as_ref).collect();
+    let mut toml = format!("rows = '''\n{}\n'''\n", rows.join("\n"));
+    for (name, at, facing) in starts {
+        toml += &format!("[[start]]\nwho = \"{name}\"\nat = \"{at}\"\nfacing = \"{facing}\"\n");
+    }
+    toml
+}
+
+/// `width` x `height` floor squares.
+pub fn open(width: usize, height: usize) -> Vec<String> {
+    vec![".".repeat(width); height]
+}
+
+/// A fight on a map given as rows, each combatant placed by `starts`
+/// (name, square, facing): side A is `a`, side B `b` (TOML).
+pub fn on_map(rows: &[impl AsRef<str>], starts: &[(&str, &str, &str)], a: &str, b: &str) -> Fight {
+    fight_with(a, b, options_on(Some(&map_text(rows, starts)), 1))
 }
 
 /// Resolves one round with exactly these faces (all of them must be used).

@@ -2,31 +2,11 @@
 //! facing, who may attack and who may shoot, as a fight plays it (rule text
 //! 001, *1. Movement* to *Pursue*; project rulings P-63 to P-75).
 
-use super::{combatant, logged, side, text, who};
+use super::{combatant, logged, on_map, open, side, text, who};
 use nutshell_dice::{Scripted, Seeded};
 use nutshell_mls::map::{BattleMap, Facing, Square};
 use nutshell_mls::{Fight, FightOptions, Progress};
 use std::sync::Arc;
-
-/// A fight on a map given as rows, each combatant placed by `starts`
-/// (name, square, facing).
-fn on_map(rows: &[&str], starts: &[(&str, &str, &str)], a: &str, b: &str) -> Fight {
-    let mut toml = format!("rows = '''\n{}\n'''\n", rows.join("\n"));
-    for (name, at, facing) in starts {
-        toml += &format!("[[start]]\nwho = \"{name}\"\nat = \"{at}\"\nfacing = \"{facing}\"\n");
-    }
-    let map = BattleMap::parse("test-map.toml", &toml).unwrap_or_else(|e| panic!("{e}"));
-    let options = FightOptions {
-        map: Some(Arc::new(map)),
-        ..FightOptions::default()
-    };
-    Fight::new([side(a), side(b)], options).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// `width` x `height` floor squares.
-fn open(width: usize, height: usize) -> Vec<String> {
-    vec![".".repeat(width); height]
-}
 
 fn rows(lines: &[String]) -> Vec<&str> {
     lines.iter().map(String::as_str).collect()

@@ -377,7 +377,8 @@ fn replay(setting: &Setting, seed: u64, script: &[(usize, Act)], expected: &Figh
 
 /// Prints a run's counts and keeps them in the build's temporary directory
 /// (`random-play-counts.txt`), which `.ci/test` shows at its end: a passing
-/// test's output is otherwise not shown.
+/// test's output is otherwise not shown. (The server's played fights keep
+/// theirs the same way: each crate's tests build alone.)
 fn report(line: &str) {
     use std::io::Write;
     println!("{line}");

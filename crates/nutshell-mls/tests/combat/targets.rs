@@ -2,25 +2,8 @@
 //! stands, as a front end marks them (rule text 001, *Who May Attack*, *Who
 //! May Shoot*; P-68, P-69).
 
-use super::{combatant, side};
-use nutshell_mls::map::BattleMap;
-use nutshell_mls::{Fight, FightOptions};
-use std::sync::Arc;
-
-/// A fight on `rows`, each combatant placed by `starts` (name, square,
-/// facing): side A is `a`, side B `b` (TOML).
-fn on_map(rows: &[&str], starts: &[(&str, &str, &str)], a: &str, b: &str) -> Fight {
-    let mut toml = format!("rows = '''\n{}\n'''\n", rows.join("\n"));
-    for (name, at, facing) in starts {
-        toml += &format!("[[start]]\nwho = \"{name}\"\nat = \"{at}\"\nfacing = \"{facing}\"\n");
-    }
-    let map = BattleMap::parse("test-map.toml", &toml).unwrap_or_else(|e| panic!("{e}"));
-    let options = FightOptions {
-        map: Some(Arc::new(map)),
-        ..FightOptions::default()
-    };
-    Fight::new([side(a), side(b)], options).unwrap_or_else(|e| panic!("{e}"))
-}
+use super::{combatant, on_map};
+use nutshell_mls::Fight;
 
 /// `name`'s targets: (name, front arc, in sight).
 fn targets(fight: &Fight, name: &str) -> Vec<(String, bool, bool)> {
@@ -44,6 +27,16 @@ const OPEN: [&str; 7] = [
     ".......", ".......", ".......", ".......", ".......", ".......", ".......",
 ];
 
+/// Ann on D4 facing north, Bob in front of her (D3) facing her, Cid beside
+/// her (C4), Dan diagonal in front (C3), Eve behind (D5) facing her back.
+const AROUND_ANN: [(&str, &str, &str); 5] = [
+    ("Ann", "D4", "north"),
+    ("Bob", "D3", "south"),
+    ("Cid", "C4", "east"),
+    ("Dan", "C3", "east"),
+    ("Eve", "D5", "north"),
+];
+
 fn enemies() -> String {
     ["Bob", "Cid", "Dan", "Eve"]
         .iter()
@@ -59,18 +52,7 @@ fn a_swordsman_may_strike_only_the_enemy_in_front_of_him() {
     // in front (C3) and Eve behind (D5) are not. Without a missile weapon
     // nobody is "in sight" to shoot.
     let ann = combatant("Ann", 10, 4, 20, "");
-    let f = on_map(
-        &OPEN,
-        &[
-            ("Ann", "D4", "north"),
-            ("Bob", "D3", "south"),
-            ("Cid", "C4", "east"),
-            ("Dan", "C3", "east"),
-            ("Eve", "D5", "north"),
-        ],
-        &ann,
-        &enemies(),
-    );
+    let f = on_map(&OPEN, &AROUND_ANN, &ann, &enemies());
     assert_eq!(targets(&f, "Ann"), vec![t("Bob", true, false)]);
     // Bob, facing south onto D4, may strike Ann; Eve, facing north onto D4,
     // too.
@@ -84,18 +66,7 @@ fn a_spear_adds_the_diagonals_in_front() {
     // mls, Who May Attack: "A character with a spear may attack one of the
     // diagonal squares in front of him."
     let ann = "[[combatant]]\nname = \"Ann\"\nthp = 20\nskills = { blade = 10 }\nweapons = [{ name = \"spear\", skill = \"blade\", dam = 6, spear = true }]\n";
-    let f = on_map(
-        &OPEN,
-        &[
-            ("Ann", "D4", "north"),
-            ("Bob", "D3", "south"),
-            ("Cid", "C4", "east"),
-            ("Dan", "C3", "east"),
-            ("Eve", "D5", "north"),
-        ],
-        ann,
-        &enemies(),
-    );
+    let f = on_map(&OPEN, &AROUND_ANN, ann, &enemies());
     assert_eq!(
         targets(&f, "Ann"),
         vec![t("Bob", true, false), t("Dan", true, false)]

@@ -31,6 +31,8 @@ from ._rules import (
     contest,
 )
 
+# Written out (the rulesets' names repeat _rules.__all__) so that tools that
+# read the package without running it see every name.
 __all__ = [
     "roll",
     "Roll",

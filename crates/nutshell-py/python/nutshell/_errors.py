@@ -88,6 +88,8 @@ class LimitError(_Positioned):
 
     limit: Optional[str]
 
+    # _Positioned's parameters written out again, so that the signature
+    # shows every keyword.
     def __init__(
         self,
         message: str,
