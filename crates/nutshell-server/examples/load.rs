@@ -185,6 +185,26 @@ async fn listen(
     }
 }
 
+/// The errors seen, by kind ("503 busy", "the request timed out", ...).
+type ErrorKinds = Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>;
+
+fn note_error(kinds: &ErrorKinds, kind: String) {
+    *kinds.lock().unwrap().entry(kind).or_default() += 1;
+}
+
+/// A failed request's kind, in a few words.
+fn kind_of(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        "the request timed out".to_string()
+    } else if error.is_connect() {
+        "the connection failed".to_string()
+    } else if error.is_body() || error.is_decode() {
+        "the answer was cut off".to_string()
+    } else {
+        "the request failed".to_string()
+    }
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -227,6 +247,7 @@ async fn main() {
 
     let stop = Arc::new(AtomicBool::new(false));
     let errors = Arc::new(AtomicU64::new(0));
+    let error_kinds: ErrorKinds = Arc::default();
     let skipped = Arc::new(AtomicU64::new(0));
     let interval = options
         .rate
@@ -238,6 +259,7 @@ async fn main() {
         let client = client.clone();
         let stop = stop.clone();
         let errors = errors.clone();
+        let error_kinds = error_kinds.clone();
         let skipped = skipped.clone();
         // Spread the clients' schedules evenly over one interval.
         let mut ticker = interval.map(|every| {
@@ -270,7 +292,20 @@ async fn main() {
                     .await;
                 let answer = match answer {
                     Ok(r) if r.status().as_u16() == 201 => r.json::<Value>().await.ok(),
-                    _ => None,
+                    Ok(r) => {
+                        let status = r.status().as_u16();
+                        let text = r.text().await.unwrap_or_default();
+                        let code = serde_json::from_str::<Value>(&text)
+                            .ok()
+                            .and_then(|v| v["error"]["code"].as_str().map(str::to_string))
+                            .unwrap_or_default();
+                        note_error(&error_kinds, format!("{status} {code}"));
+                        None
+                    }
+                    Err(e) => {
+                        note_error(&error_kinds, kind_of(&e));
+                        None
+                    }
                 };
                 let acked = Instant::now();
                 match answer.and_then(|a| a["seq"].as_i64()) {
@@ -317,6 +352,7 @@ async fn main() {
         "seconds": (elapsed * 100.0).round() / 100.0,
         "acknowledged": rolls,
         "errors": errors.load(Ordering::Relaxed),
+        "error_kinds": *error_kinds.lock().unwrap(),
         "offered_per_second": options.rate,
         "skipped": skipped.load(Ordering::Relaxed),
         "rolls_per_second": (rolls as f64 / elapsed).round(),

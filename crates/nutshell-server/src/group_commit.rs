@@ -174,7 +174,7 @@ async fn write(
     }
     // Each room's state and chain end, read once per batch (two statements
     // for all its rooms: each statement is a round trip to the database).
-    let mut rooms = match store::rooms_in(&mut tx, &room_ids).await {
+    let mut rooms = match store::rooms_in(&mut tx, &room_ids, backend).await {
         Ok(rooms) => rooms,
         Err(error) => {
             let _ = tx.rollback().await;
@@ -190,14 +190,14 @@ async fn write(
         .collect();
     pairs.sort();
     pairs.dedup();
-    let mut counts: HashMap<(String, i64), i64> = match store::rolls_of_many(&mut tx, &pairs).await
-    {
-        Ok(counts) => counts,
-        Err(error) => {
-            let _ = tx.rollback().await;
-            return fail_all(batch.drain(..), &error);
-        }
-    };
+    let mut counts: HashMap<(String, i64), i64> =
+        match store::rolls_of_many(&mut tx, &pairs, backend).await {
+            Ok(counts) => counts,
+            Err(error) => {
+                let _ = tx.rollback().await;
+                return fail_all(batch.drain(..), &error);
+            }
+        };
     let mut sealed: Vec<store::Sealed> = Vec::with_capacity(batch.len());
     let mut waiting: Vec<Box<dyn Pending>> = Vec::with_capacity(batch.len());
     for mut job in batch.drain(..) {
