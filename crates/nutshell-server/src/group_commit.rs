@@ -21,9 +21,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use std::collections::HashMap;
 
-use crate::store::{
-    self, AppendError, Backend, Draft, Event, Quota, Room, Slot, StoreError, StoreSettings,
-};
+use crate::store::model::{AppendError, Backend, Draft, Event, Quota, Room, Slot, StoreError};
+use crate::store::settings::StoreSettings;
+use crate::store::writes as store;
 
 /// Bytes of event bodies per room, as far as this writer knows: read once
 /// per room (inside a write transaction), then counted up as it commits.

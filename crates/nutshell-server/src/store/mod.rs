@@ -1,7 +1,10 @@
 //! The durable store: rooms, members and each room's hash-chained event log,
 //! in SQLite (the embedded default) or PostgreSQL, through one code path
-//! (sqlx's Any driver, portable SQL, `$n` parameters that both accept). The
-//! migrations beside this crate run at connect.
+//! (sqlx's Any driver, portable SQL, `$n` parameters that both accept; the
+//! group-commit writer's long statements take SQLite's bare `?`). The
+//! migrations beside this crate run at connect. Its types are in
+//! [`model`], below both its queries ([`writes`], threads) and the
+//! group-commit writer ([`crate::group_commit`]), which this facade starts.
 //!
 //! An event is appended inside a transaction that reads the room's last hash
 //! and inserts the next sequence number: the caller acknowledges it only after
@@ -22,179 +25,22 @@ macro_rules! select_event {
     };
 }
 
-mod settings;
+pub(crate) mod model;
+pub(crate) mod settings;
 mod threads;
-mod writes;
+pub(crate) mod writes;
 
-pub(crate) use settings::Within;
-pub use settings::{Quota, StoreSettings};
-
-pub(crate) use writes::{
-    Sealed, insert_event, insert_events, last_in, lock_room, lock_rooms, rolls_of, rolls_of_many,
-    room_bytes, room_in, rooms_in, seal,
+pub use model::{
+    AppendError, Backend, Draft, Event, Member, NOTIFY_CHANNEL, Quota, Role, Room, Slot, StoreError,
 };
+pub(crate) use model::{Within, event_from, member_from, now_ms, room_from};
+pub use settings::StoreSettings;
 
-/// What went wrong in the store.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The database said no.
-    #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
-    /// A migration failed.
-    #[error("database migration: {0}")]
-    Migration(#[from] sqlx::migrate::MigrateError),
-    /// A stored body is not JSON (the database was edited by hand).
-    #[error("stored event {room}#{seq} is not JSON: {error}")]
-    Corrupt {
-        room: String,
-        seq: i64,
-        error: serde_json::Error,
-    },
-    /// The group-commit transaction this append was in failed (`unavailable`:
-    /// because the database could not be reached).
-    #[error("database: {message}")]
-    Batch { message: String, unavailable: bool },
-    /// The writer task is gone (the server is stopping).
-    #[error("the server is stopping")]
-    Stopping,
-    /// The database did not answer within the store's timeout (a write may
-    /// or may not have been committed: it was not acknowledged).
-    #[error("the database did not answer within {} s", .0.as_secs_f64())]
-    TimedOut(std::time::Duration),
-    /// A room over one of its quotas; nothing was written.
-    #[error("{0}")]
-    Quota(#[from] Quota),
-    /// An event over the size limit; nothing was written.
-    #[error(
-        "this event would take {bytes} bytes; the most one event may take on this server is {max} (roll fewer dice)"
-    )]
-    TooLarge { bytes: usize, max: usize },
-    /// A join under a name a member of the room has (the GM's `GM`
-    /// included), compared trimmed, without regard to case, and with
-    /// look-alike letters of other scripts as one ([`crate::names`]).
-    #[error(
-        "`{0}` is already a member's name in this room, or looks like one (the GM is `GM`): choose another name"
-    )]
-    NameTaken(String),
-}
-
-impl StoreError {
-    /// Whether the database could not be reached (down, restarting, the
-    /// connection cut), as opposed to refusing a statement.
-    pub fn is_unavailable(&self) -> bool {
-        match self {
-            StoreError::Database(error) => settings::is_unavailable(error),
-            StoreError::Stopping | StoreError::TimedOut(_) => true,
-            StoreError::Batch { unavailable, .. } => *unavailable,
-            _ => false,
-        }
-    }
-
-    /// What a 503 says: why, without the database's own words.
-    pub fn unavailable_message(&self) -> String {
-        match self {
-            StoreError::TimedOut(_) | StoreError::Batch { .. } => format!(
-                "the database did not answer in time: {}; try again",
-                "the request may not have been written"
-            ),
-            StoreError::Stopping => "the server is stopping; nothing was written".to_string(),
-            _ => "the database cannot be reached now; nothing was written; try again".to_string(),
-        }
-    }
-}
-
-/// A member of a room, as their key identifies them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Member {
-    pub room: String,
-    pub id: i64,
-    pub name: String,
-    pub role: Role,
-}
-
-/// What a member may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// The game master: secret rolls, reveals, everything visible.
-    Gm,
-    /// A player: sees what is public and what has been revealed.
-    Player,
-}
-
-impl Role {
-    /// `gm` or `player`, as event bodies and the room's view name a role.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Gm => "gm",
-            Role::Player => "player",
-        }
-    }
-}
+pub(crate) use writes::{insert_event, last_in, lock_room, rolls_of, room_in};
 
 /// Whether two members' names are one: trimmed, without regard to case,
 /// and look-alikes as one ([`crate::names::same_name`]).
 pub use crate::names::same_name;
-
-/// A room's state that is not in its log.
-#[derive(Debug, Clone)]
-pub struct Room {
-    pub id: String,
-    pub name: String,
-    pub invite_hash: String,
-    pub epoch: i64,
-    pub seed: fair::Seed,
-}
-
-/// An event as stored.
-#[derive(Debug, Clone)]
-pub struct Event {
-    pub room: String,
-    pub seq: i64,
-    pub kind: String,
-    pub epoch: i64,
-    pub secret: bool,
-    pub shown: bool,
-    pub body: Value,
-    pub body_hash: String,
-    pub prev: String,
-    pub hash: String,
-    pub at_ms: i64,
-}
-
-/// An event to append: the store numbers and chains it.
-#[derive(Debug, Clone)]
-pub struct Draft {
-    pub kind: &'static str,
-    pub epoch: i64,
-    pub secret: bool,
-    pub body: Value,
-    /// The thread this event continues (the `seq` of its first event: a
-    /// fight's steps name the fight), or none.
-    pub thread: Option<i64>,
-    /// The member whose action draws this event's dice and their count
-    /// ([`Slot::count`]), or none (set by the store from the roller given to
-    /// the append).
-    pub roller: Option<(i64, i64)>,
-}
-
-/// Where an event goes: its sequence number and, for an event that draws
-/// dice, the roller's count of such events in the room, this one included
-/// (0 for an event that draws none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Slot {
-    pub seq: i64,
-    pub count: i64,
-}
-
-/// Which database a [`Store`] talks to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    /// One file, one server process.
-    Sqlite,
-    /// Several server processes may share it (LISTEN/NOTIFY carries events
-    /// between them, an advisory lock per room orders their writes).
-    Postgres,
-}
 
 /// The database, whichever it is.
 #[derive(Debug, Clone)]
@@ -215,36 +61,6 @@ pub struct Store {
 
 /// How many members [`Store::member_by_key`] keeps in memory.
 const MEMBERS_KEPT: usize = 100_000;
-
-/// Why an append did not happen: the store failed, or the caller's own
-/// check refused (then nothing was written).
-#[derive(Debug)]
-pub enum AppendError<E> {
-    Store(StoreError),
-    Refused(E),
-}
-
-impl<E> From<sqlx::Error> for AppendError<E> {
-    fn from(error: sqlx::Error) -> Self {
-        AppendError::Store(StoreError::Database(error))
-    }
-}
-
-impl<E> From<StoreError> for AppendError<E> {
-    fn from(error: StoreError) -> Self {
-        AppendError::Store(error)
-    }
-}
-
-/// The channel of PostgreSQL notifications: payload `room:seq`.
-pub const NOTIFY_CHANNEL: &str = "nutshell_events";
-
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 impl Store {
     /// Connects to `url` (`sqlite:PATH` or `postgres://...`) with the
@@ -844,53 +660,4 @@ async fn insert_member(
         .execute(&mut **tx)
         .await?;
     Ok(())
-}
-
-pub(crate) fn room_from(row: &AnyRow) -> Result<Room, StoreError> {
-    let seed_hex: String = row.try_get("seed")?;
-    let mut seed = [0u8; 32];
-    if let Some(bytes) = fair::unhex(&seed_hex).filter(|b| b.len() == 32) {
-        seed.copy_from_slice(&bytes);
-    }
-    Ok(Room {
-        id: row.try_get("id")?,
-        name: row.try_get("name")?,
-        invite_hash: row.try_get("invite_hash")?,
-        epoch: row.try_get("epoch")?,
-        seed,
-    })
-}
-
-fn member_from(row: &AnyRow) -> Result<Member, StoreError> {
-    let role: String = row.try_get("role")?;
-    Ok(Member {
-        room: row.try_get("room")?,
-        id: row.try_get("id")?,
-        name: row.try_get("name")?,
-        role: if role == "gm" { Role::Gm } else { Role::Player },
-    })
-}
-
-pub(crate) fn event_from(row: &AnyRow) -> Result<Event, StoreError> {
-    let room: String = row.try_get("room")?;
-    let seq: i64 = row.try_get("seq")?;
-    let text: String = row.try_get("body")?;
-    let body = serde_json::from_str(&text).map_err(|error| StoreError::Corrupt {
-        room: room.clone(),
-        seq,
-        error,
-    })?;
-    Ok(Event {
-        room,
-        seq,
-        kind: row.try_get("kind")?,
-        epoch: row.try_get("epoch")?,
-        secret: row.try_get::<i64, _>("secret")? != 0,
-        shown: row.try_get::<i64, _>("shown")? != 0,
-        body,
-        body_hash: row.try_get("body_hash")?,
-        prev: row.try_get("prev")?,
-        hash: row.try_get("hash")?,
-        at_ms: row.try_get("at_ms")?,
-    })
 }

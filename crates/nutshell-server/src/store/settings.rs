@@ -8,10 +8,7 @@
 //! shutting down) makes each operation fail after [`StoreSettings::timeout`]
 //! instead of hanging: a request then gets 503 with `Retry-After`.
 
-use std::future::Future;
 use std::time::Duration;
-
-use super::StoreError;
 
 /// The store's settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,48 +40,6 @@ impl Default for StoreSettings {
             max_members: 64,
         }
     }
-}
-
-/// A room over one of its quotas.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Quota {
-    #[error(
-        "this room holds {0} events, the most a room may hold on this server: start a new room"
-    )]
-    Events(i64),
-    #[error(
-        "this room holds {held} bytes of events and this one would take it over {max}, the most a room may hold on this server: start a new room"
-    )]
-    Bytes { held: u64, max: u64 },
-    #[error("this room has {0} members, the most a room may have on this server")]
-    Members(usize),
-}
-
-/// Database work bounded by a timeout: past it, [`StoreError::TimedOut`].
-pub(crate) trait Within<T, E>: Future<Output = Result<T, E>> + Sized
-where
-    E: Into<StoreError>,
-{
-    fn within(self, timeout: Duration) -> impl Future<Output = Result<T, StoreError>> + Send
-    where
-        Self: Send,
-        T: Send,
-        E: Send,
-    {
-        async move {
-            match tokio::time::timeout(timeout, self).await {
-                Ok(result) => result.map_err(Into::into),
-                Err(_) => Err(StoreError::TimedOut(timeout)),
-            }
-        }
-    }
-}
-
-impl<F, T, E> Within<T, E> for F
-where
-    F: Future<Output = Result<T, E>>,
-    E: Into<StoreError>,
-{
 }
 
 /// Whether a database error means the database cannot serve now (it is
@@ -149,16 +104,5 @@ mod tests {
         for code in [1, 19, 2067, 11] {
             assert!(!sqlite_unavailable(code), "{code}");
         }
-    }
-
-    #[tokio::test]
-    async fn work_past_the_timeout_fails_as_unavailable() {
-        let slow = async {
-            tokio::time::sleep(Duration::from_secs(5)).await;
-            Ok::<_, StoreError>(())
-        };
-        let error = slow.within(Duration::from_millis(20)).await.unwrap_err();
-        assert!(error.is_unavailable());
-        assert!(matches!(error, StoreError::TimedOut(_)));
     }
 }

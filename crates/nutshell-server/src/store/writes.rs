@@ -5,7 +5,7 @@
 
 use sqlx::Row;
 
-use super::{Backend, Draft, Event, NOTIFY_CHANNEL, Room, StoreError, now_ms, room_from};
+use super::model::{Backend, Draft, Event, NOTIFY_CHANNEL, Room, StoreError, now_ms, room_from};
 use crate::fair;
 
 /// The key of a room's PostgreSQL advisory lock: the first 60 bits of the
