@@ -720,7 +720,7 @@ impl<'l> Verifier<'l> {
             );
         }
         let running = if body["played"] == true {
-            match crate::api::played::Table::from_start(body, fight) {
+            match fight::Played::from_start(body, fight) {
                 Ok(played) => Running::Played(played),
                 Err(e) => {
                     return fail(line, format!("event {seq}: not a played fight: {e}"));

@@ -34,17 +34,18 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use nutshell_mls::Fight;
 use nutshell_mls::fight::{Choice, Controller, Decision, Kind, Made};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::checks::RollFields;
-use super::fights::{over, rebuild, step_number};
+use super::fight_thread::{append_start, over, rebuild, step_number};
 use super::rolls::{RollPlan, check_client_seed, refused};
 use crate::action::Action;
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
+use crate::extract::InRoom;
 use crate::fight::{self, Control, FightRequest, Played, Running};
+use crate::state::AppState;
 use crate::store::{AppendError, Draft, Event, Member, Role, Slot};
 
 /// The longest time for a decision that may be set, in seconds (a day).
@@ -114,45 +115,6 @@ impl Table {
             decision_seconds: decision_seconds(seconds.as_ref().unwrap_or(&Value::Null))?,
         }))
     }
-
-    /// A played fight as its first event starts it: `fight` with the
-    /// event's `control` and `decision_seconds`.
-    pub(crate) fn from_start(body: &Value, fight: Fight) -> Result<Played, String> {
-        let names: Vec<String> = fight
-            .fighters()
-            .iter()
-            .map(|f| f.sheet.name.clone())
-            .collect();
-        let mut control = vec![Control::Gm; names.len()];
-        for entry in body["control"].as_array().into_iter().flatten() {
-            let name = entry["name"].as_str().unwrap_or("");
-            let i = names
-                .iter()
-                .position(|n| n == name)
-                .ok_or_else(|| format!("no combatant {name:?}"))?;
-            control[i] = Control::from_json(&entry["controller"])?;
-        }
-        Ok(Played::new(
-            fight,
-            control,
-            body["decision_seconds"].as_u64(),
-        ))
-    }
-}
-
-/// Applies a `fight-control` event to a played fight.
-pub(crate) fn apply_control(played: &mut Played, body: &Value) -> Result<(), String> {
-    if let Some(name) = body["who"].as_str() {
-        let i = played
-            .play
-            .index_of(name)
-            .ok_or_else(|| format!("no combatant {name:?}"))?;
-        played.control[i] = Control::from_json(&body["controller"])?;
-    }
-    if let Some(seconds) = body.get("decision_seconds") {
-        played.decision_seconds = seconds.as_u64();
-    }
-    Ok(())
 }
 
 /// Checks a controller named for a combatant: a member of the room, and no
@@ -269,7 +231,7 @@ pub(crate) async fn create(
     extra.insert("played".into(), json!(true));
     extra.insert("control".into(), json!(control_json));
     extra.insert("decision_seconds".into(), json!(seconds));
-    let event = super::fights::append_start(
+    let event = append_start(
         state,
         me,
         secret,
@@ -1227,7 +1189,9 @@ pub async fn control(
     let step = step_number(&head.body).unwrap_or(0);
     change["step"] = json!(step + 1);
     let engine_before = played.engine_names();
-    apply_control(&mut played, &change).map_err(|e| ApiError::bad_request("bad_control", e))?;
+    played
+        .apply_control(&change)
+        .map_err(|e| ApiError::bad_request("bad_control", e))?;
     let nonce = if first.secret {
         Some(super::rolls::nonce()?)
     } else {

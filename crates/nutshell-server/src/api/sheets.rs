@@ -18,12 +18,14 @@ use serde_json::{Value, json};
 use super::checks::split;
 use super::rolls::{RollPlan, refused};
 use crate::action::Action;
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
 use crate::events::view;
+use crate::extract::InRoom;
 use crate::fair;
 use crate::sheet::{
     ADVANCE_PREFIX, AdvanceOptions, AdvanceRecord, MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest,
 };
+use crate::state::AppState;
 use crate::store::Event;
 
 /// `{"choices": TOML}` (plus `client_seed`, and `secret` for the GM's
