@@ -303,12 +303,7 @@ pub fn step(fight: &mut Fight, dice: &mut Seeded, rounds: Rounds) -> Result<Valu
         "state": state(fight),
         "over": false,
     });
-    if let Some(ending) = fight.ending().cloned() {
-        let report = fight.report(&ending);
-        result["over"] = json!(true);
-        result["ending"] = json!(report.ending);
-        result["checks"] = json!(report.checks);
-    }
+    add_ending(fight, &mut result);
     Ok(result)
 }
 
@@ -674,12 +669,7 @@ pub fn decide(
     if !also.is_empty() {
         result["also_waiting"] = json!(also);
     }
-    if let Some(ending) = fight.ending().cloned() {
-        let report = fight.report(&ending);
-        result["over"] = json!(true);
-        result["ending"] = json!(report.ending);
-        result["checks"] = json!(report.checks);
-    }
+    add_ending(fight, &mut result);
     Ok(result)
 }
 
@@ -693,6 +683,17 @@ pub(crate) fn run_whole(request: &FightRequest, dice: &mut Seeded) -> Result<Val
         .map_err(|e| RollError::Rules(e.to_string()))?;
     serde_json::to_value(fight.report(&ending))
         .map_err(|e| RollError::Rules(format!("the result is not JSON: {e}")))
+}
+
+/// Once `fight` has ended: `result` marked over, with the ending and the
+/// checks earned.
+fn add_ending(fight: &Fight, result: &mut Value) {
+    if let Some(ending) = fight.ending().cloned() {
+        let report = fight.report(&ending);
+        result["over"] = json!(true);
+        result["ending"] = json!(report.ending);
+        result["checks"] = json!(report.checks);
+    }
 }
 
 #[cfg(test)]

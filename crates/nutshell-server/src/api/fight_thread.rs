@@ -17,6 +17,23 @@ use crate::fight::{self, FightRequest, Played, Rounds, Running};
 use crate::state::AppState;
 use crate::store::{Draft, Event, Member};
 
+/// The fight `request` starts, refused (400 `bad_fight`) when it does not
+/// build or is over before it starts. (Every combatant starts standing
+/// today, so no fight ends before its first round; a setting that could, a
+/// map's, is refused here rather than started and never steppable.)
+pub(crate) fn build(request: &FightRequest) -> Result<nutshell_mls::Fight, ApiError> {
+    let fight = request
+        .build()
+        .map_err(|e| ApiError::bad_request("bad_fight", e))?;
+    if let Some(ending) = fight.ending() {
+        return Err(ApiError::bad_request(
+            "bad_fight",
+            format!("the fight is over before it starts: {}", ending.reason),
+        ));
+    }
+    Ok(fight)
+}
+
 /// 409 `fight_over`: fight `id` has ended.
 pub(crate) fn over(id: i64) -> ApiError {
     ApiError::new(

@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::checks::{flag, split};
-use super::fight_thread::{append_start, over, rebuild, step_number};
+use super::fight_thread::{append_start, build, over, rebuild, step_number};
 use super::rolls::{RollPlan, check_client_seed, refused};
 use crate::action::Action;
 use crate::error::ApiError;
@@ -67,18 +67,7 @@ pub async fn create(
             "`client_seed` goes with each step (or with `\"run\": true`): starting a fight rolls no dice",
         ));
     }
-    let fight = request
-        .build()
-        .map_err(|e| ApiError::bad_request("bad_fight", e))?;
-    // (Every combatant starts standing today, so no fight ends before its
-    // first round; a setting that could, a map's, is refused here rather
-    // than started and never steppable.)
-    if let Some(ending) = fight.ending() {
-        return Err(ApiError::bad_request(
-            "bad_fight",
-            format!("the fight is over before it starts: {}", ending.reason),
-        ));
-    }
+    let fight = build(&request)?;
     let secret = fields.secret;
     let event = append_start(
         &state,
@@ -145,6 +134,8 @@ pub struct StepRequest {
 /// log lines, the state after them, the ending once over, and then the
 /// whole fight's `report`) with the event's fields.
 pub async fn step_route(
+    // The extractors of a route on one event of the room (the same in each
+    // such route: axum reads the handler's parameters).
     State(state): State<AppState>,
     InRoom(me): InRoom,
     Path((_room, id)): Path<(String, String)>,

@@ -39,7 +39,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::checks::RollFields;
-use super::fight_thread::{append_start, over, rebuild, step_number};
+use super::fight_thread::{append_start, build, over, rebuild, step_number};
 use super::rolls::{RollPlan, check_client_seed, refused};
 use crate::action::Action;
 use crate::error::ApiError;
@@ -159,15 +159,7 @@ pub(crate) async fn create(
     fields: RollFields,
     table: Table,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let fight = request
-        .build()
-        .map_err(|e| ApiError::bad_request("bad_fight", e))?;
-    if let Some(ending) = fight.ending() {
-        return Err(ApiError::bad_request(
-            "bad_fight",
-            format!("the fight is over before it starts: {}", ending.reason),
-        ));
-    }
+    let fight = build(&request)?;
     let secret = fields.secret;
     let names: Vec<String> = fight
         .fighters()
@@ -663,28 +655,45 @@ async fn expire(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError>
             return Ok(took);
         };
         let made = asked.answered(asked.default.clone(), Controller::Engine);
-        let gm = gm(state, room).await?;
-        let step = step_number(&head.body).unwrap_or(0);
-        match commit(
-            state,
-            &gm,
-            &first,
-            head.seq,
-            step,
-            played,
-            Some(made),
-            String::new(),
-        )
-        .await
-        {
-            Ok(_) => took = true,
-            // Someone answered (or another process took the default) first:
-            // read again.
-            Err(e) if e.status == StatusCode::CONFLICT => {}
-            Err(e) => return Err(e),
+        // Not written when someone answered (or another process took the
+        // default) first: read again.
+        if commit_as_gm(state, room, &first, &head, played, Some(made)).await? {
+            took = true;
         }
     }
     Ok(took)
+}
+
+/// Writes, as the room's GM, the run of played fight `first` from event
+/// `head` on (with the engine's `made` answer, if any): what no member
+/// asked for (a default taken when the time ran out, a fight settled).
+/// False when another writer got there first (409), so nothing was written.
+async fn commit_as_gm(
+    state: &AppState,
+    room: &str,
+    first: &Event,
+    head: &Event,
+    played: Played,
+    made: Option<Made>,
+) -> Result<bool, ApiError> {
+    let gm = gm(state, room).await?;
+    let step = step_number(&head.body).unwrap_or(0);
+    match commit(
+        state,
+        &gm,
+        first,
+        head.seq,
+        step,
+        played,
+        made,
+        String::new(),
+    )
+    .await
+    {
+        Ok(_) => Ok(true),
+        Err(e) if e.status == StatusCode::CONFLICT => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// Makes fight `id` await someone again when it does not: a fight not over
@@ -713,24 +722,9 @@ async fn settle(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError>
         if synced && !played.play.pending_all().is_empty() {
             return Ok(false);
         }
-        let gm = gm(state, room).await?;
-        let step = step_number(&head.body).unwrap_or(0);
-        match commit(
-            state,
-            &gm,
-            &first,
-            head.seq,
-            step,
-            played,
-            None,
-            String::new(),
-        )
-        .await
-        {
-            Ok(_) => return Ok(true),
-            // Someone else wrote first: read again.
-            Err(e) if e.status == StatusCode::CONFLICT => {}
-            Err(e) => return Err(e),
+        // Not written when someone else wrote first: read again.
+        if commit_as_gm(state, room, &first, &head, played, None).await? {
+            return Ok(true);
         }
     }
     Ok(false)
@@ -891,6 +885,8 @@ pub struct DecisionRequest {
 /// fight resolved until the next person's decision (or its end), the state
 /// and the next `waiting`.
 pub async fn decide(
+    // The extractors of a route on one event of the room (the same in each
+    // such route: axum reads the handler's parameters).
     State(state): State<AppState>,
     InRoom(me): InRoom,
     Path((_room, id)): Path<(String, String)>,
@@ -1108,6 +1104,8 @@ fn not_played(id: i64) -> ApiError {
 /// taken at once (a `fight-decision` event by the GM's member). Answers the
 /// fight as `GET` shows it.
 pub async fn control(
+    // The extractors of a route on one event of the room (the same in each
+    // such route: axum reads the handler's parameters).
     State(state): State<AppState>,
     InRoom(me): InRoom,
     Path((_room, id)): Path<(String, String)>,
