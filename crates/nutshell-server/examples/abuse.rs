@@ -124,6 +124,50 @@ async fn room(client: &reqwest::Client, url: &str) -> (String, String) {
     )
 }
 
+/// One request of an attack, counted in `tally` as `what`: posted as `key`,
+/// and a moment's pause after an answer other than `ok`.
+async fn attack(
+    attacker: &reqwest::Client,
+    tally: &Tally,
+    what: &str,
+    url: String,
+    key: &str,
+    body: Value,
+    ok: u16,
+) {
+    let (status, _) = post(attacker, url, Some(key), body).await;
+    tally.add(what, status);
+    pause_unless(status, ok).await;
+}
+
+/// Waits a moment after an attack's request that was not answered `ok`.
+async fn pause_unless(status: u16, ok: u16) {
+    if status != ok {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The bystander's rolls while `seconds` pass (and whatever else runs
+/// meanwhile): their latencies and failures; `stop` is set at the end.
+async fn measure(
+    client: &reqwest::Client,
+    url: &str,
+    (room, key): &(String, String),
+    stop: &Arc<AtomicBool>,
+    seconds: f64,
+) -> (Vec<f64>, u64) {
+    let measuring = tokio::spawn(bystander(
+        client.clone(),
+        url.to_string(),
+        room.clone(),
+        key.clone(),
+        stop.clone(),
+    ));
+    tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    measuring.await.unwrap()
+}
+
 /// The bystander rolls `1d6` every 60 ms (16 a second, under the per-key
 /// rate) until `stop`: each roll's milliseconds, and how many failed.
 async fn bystander(
@@ -257,20 +301,12 @@ async fn main() {
         .timeout(Duration::from_secs(120))
         .build()
         .unwrap();
-    let (quiet_room, quiet_gm) = room(&client, &url).await;
+    let quiet = room(&client, &url).await;
+    let (quiet_room, _) = &quiet;
 
     // Quiet.
     let stop = Arc::new(AtomicBool::new(false));
-    let measuring = tokio::spawn(bystander(
-        client.clone(),
-        url.clone(),
-        quiet_room.clone(),
-        quiet_gm.clone(),
-        stop.clone(),
-    ));
-    tokio::time::sleep(Duration::from_secs_f64(options.seconds)).await;
-    stop.store(true, Ordering::Relaxed);
-    let (latencies, failed) = measuring.await.unwrap();
+    let (latencies, failed) = measure(&client, &url, &quiet, &stop, options.seconds).await;
     report("quiet", latencies, failed, json!({}), options.pid);
     if options.until.as_deref() == Some("quiet") {
         return;
@@ -292,6 +328,8 @@ async fn main() {
             fight_tally.clone(),
         );
         move || {
+            // Each run of the attack takes its own copies, as every attack
+            // here does: the same clones, written out where they are taken.
             let (attacker, url, room, key, tally) = (
                 attacker.clone(),
                 url.clone(),
@@ -311,30 +349,15 @@ async fn main() {
                         "Goblin archer 1": "engine", "Goblin archer 2": "engine",
                     },
                 });
-                let (status, _) = post(
-                    &attacker,
+                let (what, url) = (
+                    "all-engine played fight",
                     format!("{url}/api/rooms/{room}/fights"),
-                    Some(&key),
-                    body,
-                )
-                .await;
-                tally.add("all-engine played fight", status);
-                if status != 201 {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
+                );
+                attack(&attacker, &tally, what, url, &key, body, 201).await;
             }
         }
     });
-    let measuring = tokio::spawn(bystander(
-        client.clone(),
-        url.clone(),
-        quiet_room.clone(),
-        quiet_gm.clone(),
-        stop.clone(),
-    ));
-    tokio::time::sleep(Duration::from_secs_f64(options.seconds)).await;
-    stop.store(true, Ordering::Relaxed);
-    let (latencies, failed) = measuring.await.unwrap();
+    let (latencies, failed) = measure(&client, &url, &quiet, &stop, options.seconds).await;
     for s in starters {
         let _ = s.await;
     }
@@ -435,6 +458,8 @@ async fn main() {
             tally.clone(),
         );
         attacks.extend(repeat(2, &stop, move || {
+            // Each run of the attack takes its own copies, as every attack
+            // here does: the same clones, written out where they are taken.
             let (attacker, url, room, key, tally) = (
                 attacker.clone(),
                 url.clone(),
@@ -509,6 +534,8 @@ async fn main() {
         let (attacker, url, tally, fight) =
             (attacker.clone(), url.clone(), tally.clone(), fight.clone());
         attacks.extend(repeat(1, &stop, move || {
+            // Each run of the attack takes its own copies, as every attack
+            // here does: the same clones, written out where they are taken.
             let (attacker, url, tally, fight, room, key) = (
                 attacker.clone(),
                 url.clone(),
@@ -518,30 +545,15 @@ async fn main() {
                 key.clone(),
             );
             async move {
-                let (status, _) = post(
-                    &attacker,
+                let (what, url) = (
+                    "simulate 10,000",
                     format!("{url}/api/rooms/{room}/simulate"),
-                    Some(&key),
-                    fight,
-                )
-                .await;
-                tally.add("simulate 10,000", status);
-                if status != 200 {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
+                );
+                attack(&attacker, &tally, what, url, &key, fight, 200).await;
             }
         }));
     }
-    let measuring = tokio::spawn(bystander(
-        client.clone(),
-        url.clone(),
-        quiet_room.clone(),
-        quiet_gm.clone(),
-        stop.clone(),
-    ));
-    tokio::time::sleep(Duration::from_secs_f64(options.seconds)).await;
-    stop.store(true, Ordering::Relaxed);
-    let (latencies, failed) = measuring.await.unwrap();
+    let (latencies, failed) = measure(&client, &url, &quiet, &stop, options.seconds).await;
     for attack in attacks {
         attack.abort();
     }
@@ -672,16 +684,8 @@ async fn main() {
         sender.await.unwrap();
     }
     let stop = Arc::new(AtomicBool::new(false));
-    let measuring = tokio::spawn(bystander(
-        client.clone(),
-        url.clone(),
-        quiet_room.clone(),
-        quiet_gm.clone(),
-        stop.clone(),
-    ));
-    tokio::time::sleep(Duration::from_secs_f64(options.seconds.min(10.0))).await;
-    stop.store(true, Ordering::Relaxed);
-    let (latencies, failed) = measuring.await.unwrap();
+    let (latencies, failed) =
+        measure(&client, &url, &quiet, &stop, options.seconds.min(10.0)).await;
     report(
         "keys",
         latencies,

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::fair;
-use crate::replay::RollError;
+use crate::roll_error::RollError;
 
 /// How a fight of an earlier server's single roll event names it.
 pub const FIGHT_PREFIX: &str = "fight ";
@@ -303,12 +303,7 @@ pub fn step(fight: &mut Fight, dice: &mut Seeded, rounds: Rounds) -> Result<Valu
         "state": state(fight),
         "over": false,
     });
-    if let Some(ending) = fight.ending().cloned() {
-        let report = fight.report(&ending);
-        result["over"] = json!(true);
-        result["ending"] = json!(report.ending);
-        result["checks"] = json!(report.checks);
-    }
+    add_ending(fight, &mut result);
     Ok(result)
 }
 
@@ -440,6 +435,45 @@ impl Control {
 }
 
 impl Played {
+    /// A played fight as its first event starts it: `fight` with the
+    /// event's `control` and `decision_seconds`.
+    pub fn from_start(body: &Value, fight: Fight) -> Result<Played, String> {
+        let names: Vec<String> = fight
+            .fighters()
+            .iter()
+            .map(|f| f.sheet.name.clone())
+            .collect();
+        let mut control = vec![Control::Gm; names.len()];
+        for entry in body["control"].as_array().into_iter().flatten() {
+            let name = entry["name"].as_str().unwrap_or("");
+            let i = names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("no combatant {name:?}"))?;
+            control[i] = Control::from_json(&entry["controller"])?;
+        }
+        Ok(Played::new(
+            fight,
+            control,
+            body["decision_seconds"].as_u64(),
+        ))
+    }
+
+    /// Applies a `fight-control` event to the fight.
+    pub fn apply_control(&mut self, body: &Value) -> Result<(), String> {
+        if let Some(name) = body["who"].as_str() {
+            let i = self
+                .play
+                .index_of(name)
+                .ok_or_else(|| format!("no combatant {name:?}"))?;
+            self.control[i] = Control::from_json(&body["controller"])?;
+        }
+        if let Some(seconds) = body.get("decision_seconds") {
+            self.decision_seconds = seconds.as_u64();
+        }
+        Ok(())
+    }
+
     /// `fight` played with `control` (one per combatant).
     pub fn new(fight: Fight, control: Vec<Control>, decision_seconds: Option<u64>) -> Played {
         let engine = control
@@ -635,12 +669,7 @@ pub fn decide(
     if !also.is_empty() {
         result["also_waiting"] = json!(also);
     }
-    if let Some(ending) = fight.ending().cloned() {
-        let report = fight.report(&ending);
-        result["over"] = json!(true);
-        result["ending"] = json!(report.ending);
-        result["checks"] = json!(report.checks);
-    }
+    add_ending(fight, &mut result);
     Ok(result)
 }
 
@@ -654,6 +683,17 @@ pub(crate) fn run_whole(request: &FightRequest, dice: &mut Seeded) -> Result<Val
         .map_err(|e| RollError::Rules(e.to_string()))?;
     serde_json::to_value(fight.report(&ending))
         .map_err(|e| RollError::Rules(format!("the result is not JSON: {e}")))
+}
+
+/// Once `fight` has ended: `result` marked over, with the ending and the
+/// checks earned.
+fn add_ending(fight: &Fight, result: &mut Value) {
+    if let Some(ending) = fight.ending().cloned() {
+        let report = fight.report(&ending);
+        result["over"] = json!(true);
+        result["ending"] = json!(report.ending);
+        result["checks"] = json!(report.checks);
+    }
 }
 
 #[cfg(test)]

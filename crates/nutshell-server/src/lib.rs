@@ -15,7 +15,9 @@ pub mod action;
 pub mod api;
 pub mod app;
 pub mod discord;
+pub mod error;
 pub mod events;
+pub mod extract;
 pub mod fair;
 pub mod fight;
 pub mod group_commit;
@@ -24,8 +26,10 @@ pub mod memory;
 pub mod names;
 pub mod rate;
 pub mod replay;
+pub mod roll_error;
 pub mod serve;
 pub mod sheet;
+pub mod state;
 pub mod store;
 pub mod verify;
 pub mod web;
@@ -38,8 +42,9 @@ use std::sync::Arc;
 
 use nutshell_dice::Limits;
 
-pub use app::{AppState, router};
+pub use app::router;
 pub use limits::ServerLimits;
+pub use state::AppState;
 pub use store::Store;
 
 /// Where the server listens and keeps its data.

@@ -10,7 +10,7 @@
 //! | exact-odds work | 5 x 10^8 steps, about half a second (command line: 4 x 10^9) | [`server_engine_limits`] |
 //! | outcomes an exact computation spans | 20,000 (command line: 1,000,000) | [`server_engine_limits`] |
 //! | expression length | 1,000 characters (command line: 10,000) | [`server_engine_limits`] |
-//! | odds answer | 10,000 outcomes, 2 MiB | [`crate::api::odds::AnswerLimits`] |
+//! | odds answer | 10,000 outcomes, 2 MiB | [`AnswerLimits`] |
 //! | one event | 256 KiB | [`crate::store::StoreSettings`] |
 //! | a room | 100,000 events, 64 MiB, 64 members | [`crate::store::StoreSettings`] |
 //! | a database operation | 5 s, then 503 | [`crate::store::StoreSettings`] |
@@ -27,7 +27,6 @@ use std::time::Duration;
 
 use nutshell_dice::Limits;
 
-use crate::api::odds::AnswerLimits;
 use crate::rate::RateConfig;
 use crate::serve::ConnectionLimits;
 use crate::store::StoreSettings;
@@ -132,5 +131,24 @@ mod tests {
         assert_eq!(limits.max_dice, 50_000);
         assert_eq!(limits.max_work, 1_000);
         assert_eq!(limits.max_outcomes, server_engine_limits().max_outcomes);
+    }
+}
+
+/// How large an odds answer may be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerLimits {
+    /// Outcomes listed.
+    pub max_outcomes: usize,
+    /// Bytes of the JSON answer.
+    pub max_bytes: usize,
+}
+
+impl Default for AnswerLimits {
+    /// 10,000 outcomes, 2 MiB.
+    fn default() -> AnswerLimits {
+        AnswerLimits {
+            max_outcomes: 10_000,
+            max_bytes: 2 * 1024 * 1024,
+        }
     }
 }

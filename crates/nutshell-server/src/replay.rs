@@ -23,21 +23,7 @@ use serde_json::Value;
 
 use crate::action::Action;
 use crate::fight::Running;
-
-/// Why an action could not be performed.
-#[derive(Debug, thiserror::Error)]
-pub enum RollError {
-    /// The expression does not parse (the message points at the character).
-    #[error("{0}")]
-    Notation(String),
-    /// The roll broke a limit.
-    #[error("{0}")]
-    Roll(String),
-    /// A check, contest, sheet, advance or fight the rules refuse, or a
-    /// request that is not one.
-    #[error("{0}")]
-    Rules(String),
-}
+pub use crate::roll_error::RollError;
 
 /// Performs `action` with `dice` and answers its result as JSON: a dice
 /// expression's transcript (`nutshell roll --json`), a check's or contest's

@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::fair;
-use crate::replay::RollError;
+use crate::roll_error::RollError;
 
 /// How a sheet's record names it.
 pub const SHEET_PREFIX: &str = "character ";

@@ -203,6 +203,21 @@ struct Pending {
     result: [u8; 32],
 }
 
+impl Pending {
+    /// The roll of the event at `at`, held with `body`'s result hash.
+    fn at(at: &At, roller: i64, client_seed: String, body: &Value, how: How) -> Pending {
+        Pending {
+            line: at.line,
+            seq: at.seq,
+            epoch: at.epoch,
+            roller,
+            client_seed,
+            how,
+            result: result_hash(body),
+        }
+    }
+}
+
 /// How a held roll's dice are keyed.
 enum How {
     /// This server's: the roller's count and the action.
@@ -720,7 +735,7 @@ impl<'l> Verifier<'l> {
             );
         }
         let running = if body["played"] == true {
-            match crate::api::played::Table::from_start(body, fight) {
+            match fight::Played::from_start(body, fight) {
                 Ok(played) => Running::Played(played),
                 Err(e) => {
                     return fail(line, format!("event {seq}: not a played fight: {e}"));
@@ -972,18 +987,16 @@ impl<'l> Verifier<'l> {
                 .map_err(|message| Failure { line, message })?,
             _ => {}
         }
-        let pending = Pending {
-            line,
-            seq,
-            epoch: at.epoch,
+        let pending = Pending::at(
+            at,
             roller,
             client_seed,
-            result: result_hash(body),
-            how: How::Action {
+            body,
+            How::Action {
                 count,
                 action: Box::new(action),
             },
-        };
+        );
         self.hold(pending, body)
     }
 
@@ -1128,15 +1141,7 @@ impl<'l> Verifier<'l> {
             }
             expression.to_string()
         };
-        let pending = Pending {
-            line,
-            seq,
-            epoch: at.epoch,
-            roller,
-            client_seed,
-            result: result_hash(body),
-            how: How::Legacy { expression },
-        };
+        let pending = Pending::at(at, roller, client_seed, body, How::Legacy { expression });
         self.hold(pending, body)
     }
 

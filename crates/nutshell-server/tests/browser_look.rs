@@ -30,51 +30,13 @@ use serde_json::{Value, json};
 
 #[path = "support/browser.rs"]
 mod browser;
-use browser::{Browser, driver, get, post, server, start_crossroads};
-
-const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
-
-/// A room with a GM and the players `names`: its id, the GM's key, and
-/// each player's (member id, key).
-async fn table(base: &str, names: &[&str]) -> (String, String, Vec<(i64, String)>) {
-    let room = post(base, "/api/rooms", None, json!({"name": "The table"})).await;
-    let (room_id, gm_key, invite) = (
-        room["room"].as_str().unwrap().to_string(),
-        room["gm_key"].as_str().unwrap().to_string(),
-        room["invite"].as_str().unwrap().to_string(),
-    );
-    let mut players = Vec::new();
-    for name in names {
-        let joined = post(
-            base,
-            &format!("/api/rooms/{room_id}/join"),
-            None,
-            json!({"invite": invite, "name": name}),
-        )
-        .await;
-        players.push((
-            joined["member"].as_i64().unwrap(),
-            joined["player_key"].as_str().unwrap().to_string(),
-        ));
-    }
-    (room_id, gm_key, players)
-}
+use browser::pages::{WAIT, seated, start_crossroads_by_two, tokens_of};
+use browser::{
+    Browser, driver, get, post, server, set_up, start_corridor, start_crossroads, table,
+};
 
 /// The tokens a page draws: name -> (square, facing).
 const TOKENS: &str = "return Object.fromEntries([...document.querySelectorAll('#fight-svg .token')].map(t => [t.dataset.name, [t.dataset.square, t.dataset.facing]]))";
-
-fn tokens_of(state: &Value) -> Value {
-    let mut map = serde_json::Map::new();
-    for c in state["combatants"].as_array().unwrap() {
-        if c["square"].is_string() {
-            map.insert(
-                c["name"].as_str().unwrap().to_string(),
-                json!([c["square"], c["facing"]]),
-            );
-        }
-    }
-    Value::Object(map)
-}
 
 /// The map as drawn (the union of its squares, in the window's pixels)
 /// and the window: `[left, top, right, bottom, width, height]`.
@@ -174,36 +136,24 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
     let mut dice = Dice(seed);
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann", "Bob"]).await;
-    let gm = driver.browser(1440, 900).await;
-    let ann = driver.browser(1280, 800).await;
-    let bob = driver.browser(390, 844).await;
-    let seat = |key: &str| format!("{base}/#room={room_id}&key={key}");
-    gm.go(&seat(&gm_key)).await;
-    ann.go(&seat(&players[0].1)).await;
-    bob.go(&seat(&players[1].1)).await;
-    for page in [&gm, &ann, &bob] {
-        page.live().await;
-        // Every question asked as the server asks it (the test steps the
-        // fight decision by decision; the grouped questions are the other
-        // test's).
-        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
-            .await;
-    }
+    // Every question asked as the server asks it (the test steps the
+    // fight decision by decision; the grouped questions are the other
+    // test's).
+    let [gm, ann, bob] = seated(
+        &driver,
+        &base,
+        &room_id,
+        [
+            (1440, 900, &gm_key),
+            (1280, 800, &players[0].1),
+            (390, 844, &players[1].1),
+        ],
+    )
+    .await;
     // The desktops' viewports exactly 1440×900 and 1280×800.
     gm.viewport(1440, 900).await;
     ann.viewport(1280, 800).await;
-    let started = start_crossroads(
-        &base,
-        &room_id,
-        &gm_key,
-        json!({
-            "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
-            "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
-            "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
-        }),
-    )
-    .await;
-    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let path = start_crossroads_by_two(&base, &room_id, &gm_key, &players).await;
     let seats = [
         Seat {
             name: "the GM (1440×900)",
@@ -245,13 +195,7 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
                         .await;
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
-                let b = seat.page.js(MAP_BOX).await;
-                let b: Vec<f64> = b
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_f64().unwrap())
-                    .collect();
+                let b = seat.page.numbers(MAP_BOX).await;
                 let seen = ((b[3].min(b[5]) - b[1].max(0.0)).max(0.0)) / (b[3] - b[1]);
                 eprintln!(
                     "before, {} ({}): map {:.0}% of the width, {:.0}% of the height, top at y = {:.0}, {:.0}% of it in the window",
@@ -281,13 +225,7 @@ async fn three_pages_play_a_random_fight_in_the_play_view() {
             )
             .await;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let b = seat.page.js(MAP_BOX).await;
-        let b: Vec<f64> = b
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_f64().unwrap())
-            .collect();
+        let b = seat.page.numbers(MAP_BOX).await;
         let (w, h) = ((b[2] - b[0]) / b[4], (b[3] - b[1]) / b[5]);
         eprintln!(
             "map share at {}: {:.0}% of the width, {:.0}% of the height, {:.0}% of the area (map {:.0}×{:.0} px at {:.0},{:.0} in a {}×{} window)",
@@ -675,21 +613,16 @@ async fn usual_turns(driver: &browser::Driver, mode: Turns) -> Vec<usize> {
     let shortcuts = mode != Turns::Asked;
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
-    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
     let ann = driver.browser(1280, 800).await;
     ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
         .await;
     ann.live().await;
     ann.viewport(1280, 800).await;
-    let started = post(
+    let started = start_corridor(
         &base,
-        &format!("/api/rooms/{room_id}/fights"),
-        Some(&gm_key),
-        json!({
-            "a": read("duel/knight.toml"), "b": read("duel/brigand.toml"),
-            "map": read("maps/corridor.toml"), "played": true,
-            "control": {"Sir Aldric": players[0].0, "Black Wat": "engine"},
-        }),
+        &room_id,
+        &gm_key,
+        json!({"Sir Aldric": players[0].0, "Black Wat": "engine"}),
     )
     .await;
     let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
@@ -938,21 +871,19 @@ async fn usual_turns(driver: &browser::Driver, mode: Turns) -> Vec<usize> {
 /// the sheet the server saves and lists has them all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn weapons_and_armour_from_the_form() {
-    let Some(driver) = driver("weapons_and_armour_from_the_form").await else {
+    let Some((driver, base, _server)) = set_up("weapons_and_armour_from_the_form").await else {
         return;
     };
-    let (base, _dir, _server) = server().await;
     let (room_id, _gm_key, players) = table(&base, &["Ann"]).await;
     let ann = driver.browser(1280, 800).await;
     ann.go(&format!("{base}/#room={room_id}&key={}", players[0].1))
         .await;
     ann.live().await;
-    let wait = Duration::from_secs(10);
     ann.js("document.getElementById('characters').open = true; document.getElementById('char-guided').scrollIntoView(); return null")
         .await;
     ann.until(
         "return document.querySelectorAll('#cf-weapons .weapon').length === 1",
-        wait,
+        WAIT,
         "the form's weapon row",
     )
     .await;
@@ -1004,7 +935,7 @@ async fn weapons_and_armour_from_the_form() {
     ann.until(
         "const t = document.getElementById('char-cps').textContent;
          return t.includes('the rules accept') && !document.querySelector('#char-violations li')",
-        wait,
+        WAIT,
         "choices the rules accept",
     )
     .await;
@@ -1086,7 +1017,6 @@ async fn a_tapped_token_reads_and_a_side_of_several_is_not_named_after_its_first
     };
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann"]).await;
-    let wait = Duration::from_secs(10);
 
     // The set-up: side A emptied, then one combatant, then a second.
     let gm = driver.browser(1280, 800).await;
@@ -1096,7 +1026,7 @@ async fn a_tapped_token_reads_and_a_side_of_several_is_not_named_after_its_first
         .await;
     gm.until(
         "return document.querySelector('#side-a-add')?.candidates?.some(c => !c.sheet) === true",
-        wait,
+        WAIT,
         "the combatants the set-up offers",
     )
     .await;

@@ -24,7 +24,8 @@ use serde_json::{Value, json};
 
 #[path = "support/browser.rs"]
 mod browser;
-use browser::{Browser, driver, get, post, server, start_crossroads};
+use browser::pages::{seated, start_crossroads_by_two, tokens_of};
+use browser::{Browser, close_all, driver, get, post, server, set_up, start_corridor, table};
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
 
@@ -34,19 +35,6 @@ const TOKENS: &str = "return Object.fromEntries([...document.querySelectorAll('#
 /// Whether no fallen token is drawn after (over) a standing one on his
 /// square, and whether any square holds both.
 const TOKENS_OVER: &str = "const standing = new Set(); let both = false; for (const t of document.querySelectorAll('#fight-svg .token')) { const sq = t.dataset.square; if (t.dataset.state === 'standing') { standing.add(sq); continue; } if (standing.has(sq)) return [false, true]; if ([...document.querySelectorAll('#fight-svg .token')].some(o => o.dataset.square === sq && o.dataset.state === 'standing')) both = true; } return [true, both]";
-
-fn tokens_of(state: &Value) -> Value {
-    let mut map = serde_json::Map::new();
-    for c in state["combatants"].as_array().unwrap() {
-        if c["square"].is_string() {
-            map.insert(
-                c["name"].as_str().unwrap().to_string(),
-                json!([c["square"], c["facing"]]),
-            );
-        }
-    }
-    Value::Object(map)
-}
 
 /// Brings the element to the middle of the screen, then clicks it as a
 /// person would.
@@ -85,6 +73,26 @@ struct Seat<'a> {
     /// As the fight's `controllers` and `waiting` name this member.
     controller: Value,
     key: String,
+}
+
+impl<'a> Seat<'a> {
+    /// The GM's seat, on `page`.
+    fn gm(page: &'a Browser<'a>, key: &str) -> Seat<'a> {
+        Seat {
+            page,
+            controller: json!("gm"),
+            key: key.to_string(),
+        }
+    }
+
+    /// The seat of player `name`, (member id, key) `member`, on `page`.
+    fn player(page: &'a Browser<'a>, name: &str, member: &(i64, String)) -> Seat<'a> {
+        Seat {
+            page,
+            controller: json!({"member": member.0, "name": name}),
+            key: member.1.clone(),
+        }
+    }
 }
 
 /// How the decisions are made.
@@ -393,8 +401,7 @@ async fn play_to_end(
             tokio::time::sleep(Duration::from_millis(300)).await;
             page.live().await;
             // Every question asked as the server asks it (these tests answer each).
-            page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
-                .await;
+            page.ask_each_question().await;
             let squares: std::collections::BTreeSet<&str> = options
                 .iter()
                 .filter_map(|o| o["square"].as_str())
@@ -647,59 +654,32 @@ fn report(what: &str, played: &Played) {
     );
 }
 
-/// A room with a GM and the players `names`: its id, the GM's key, and
-/// each player's (member id, key).
-async fn table(base: &str, names: &[&str]) -> (String, String, Vec<(i64, String)>) {
-    let room = post(base, "/api/rooms", None, json!({"name": "The table"})).await;
-    let (room_id, gm_key, invite) = (
-        room["room"].as_str().unwrap().to_string(),
-        room["gm_key"].as_str().unwrap().to_string(),
-        room["invite"].as_str().unwrap().to_string(),
-    );
-    let mut players = Vec::new();
-    for name in names {
-        let joined = post(
-            base,
-            &format!("/api/rooms/{room_id}/join"),
-            None,
-            json!({"invite": invite, "name": name}),
-        )
-        .await;
-        players.push((
-            joined["member"].as_i64().unwrap(),
-            joined["player_key"].as_str().unwrap().to_string(),
-        ));
-    }
-    (room_id, gm_key, players)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
     let _one = ONE_AT_A_TIME.lock().await;
-    let Some(driver) = driver("a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks").await
+    let Some((driver, base, _server)) =
+        set_up("a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks").await
     else {
         return;
     };
-    let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann", "Bob"]).await;
     let knight = std::fs::read_to_string(format!("{EXAMPLES}/duel/knight.toml")).unwrap();
     let brigand = std::fs::read_to_string(format!("{EXAMPLES}/duel/brigand.toml")).unwrap();
     let map = std::fs::read_to_string(format!("{EXAMPLES}/maps/corridor.toml")).unwrap();
 
     // The GM on a desktop, Ann on a desktop, Bob on a phone (390 px).
-    let gm = driver.browser(1280, 900).await;
-    let ann = driver.browser(1280, 900).await;
-    let bob = driver.browser(390, 844).await;
-    let seat = |key: &str| format!("{base}/#room={room_id}&key={key}");
-    gm.go(&seat(&gm_key)).await;
-    ann.go(&seat(&players[0].1)).await;
-    bob.go(&seat(&players[1].1)).await;
-    for page in [&gm, &ann, &bob] {
-        page.live().await;
-        // Every question asked as the server asks it (these tests answer each).
-        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
-            .await;
-    }
+    // Every question asked as the server asks it (these tests answer each).
+    let [gm, ann, bob] = seated(
+        &driver,
+        &base,
+        &room_id,
+        [
+            (1280, 900, &gm_key),
+            (1280, 900, &players[0].1),
+            (390, 844, &players[1].1),
+        ],
+    )
+    .await;
 
     // The GM sets the fight up: the sides and the map as TOML (the form's
     // "Advanced"), "Played by the players", Sir Aldric to Ann, Black Wat to
@@ -793,21 +773,9 @@ async fn a_gm_and_two_players_play_a_map_fight_to_the_end_by_clicks() {
     }
 
     let seats = [
-        Seat {
-            page: &gm,
-            controller: json!("gm"),
-            key: gm_key.clone(),
-        },
-        Seat {
-            page: &ann,
-            controller: json!({"member": players[0].0, "name": "Ann"}),
-            key: players[0].1.clone(),
-        },
-        Seat {
-            page: &bob,
-            controller: json!({"member": players[1].0, "name": "Bob"}),
-            key: players[1].1.clone(),
-        },
+        Seat::gm(&gm, &gm_key),
+        Seat::player(&ann, "Ann", &players[0]),
+        Seat::player(&bob, "Bob", &players[1]),
     ];
     let played = play_to_end(&base, &path, &gm_key, &seats, By::Clicks, true, true).await;
     assert!(
@@ -843,47 +811,23 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
     };
     let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ada", "Bo"]).await;
-    let gm = driver.browser(1280, 900).await;
-    let ada = driver.browser(1280, 900).await;
-    let bo = driver.browser(1280, 900).await;
-    let seat = |key: &str| format!("{base}/#room={room_id}&key={key}");
-    gm.go(&seat(&gm_key)).await;
-    ada.go(&seat(&players[0].1)).await;
-    bo.go(&seat(&players[1].1)).await;
-    for page in [&gm, &ada, &bo] {
-        page.live().await;
-        // Every question asked as the server asks it (these tests answer each).
-        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
-            .await;
-    }
-    let started = start_crossroads(
+    // Every question asked as the server asks it (these tests answer each).
+    let [gm, ada, bo] = seated(
+        &driver,
         &base,
         &room_id,
-        &gm_key,
-        json!({
-            "Brenna": players[0].0, "Tamsin": players[0].0, "Corwin": players[1].0,
-            "Master Odo": "gm", "Goblin 1": "gm", "Goblin 2": "engine", "Goblin 3": "engine",
-            "Goblin 4": "engine", "Goblin archer 1": "engine", "Goblin archer 2": "engine",
-        }),
+        [
+            (1280, 900, &gm_key),
+            (1280, 900, &players[0].1),
+            (1280, 900, &players[1].1),
+        ],
     )
     .await;
-    let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
+    let path = start_crossroads_by_two(&base, &room_id, &gm_key, &players).await;
     let seats = [
-        Seat {
-            page: &gm,
-            controller: json!("gm"),
-            key: gm_key.clone(),
-        },
-        Seat {
-            page: &ada,
-            controller: json!({"member": players[0].0, "name": "Ada"}),
-            key: players[0].1.clone(),
-        },
-        Seat {
-            page: &bo,
-            controller: json!({"member": players[1].0, "name": "Bo"}),
-            key: players[1].1.clone(),
-        },
+        Seat::gm(&gm, &gm_key),
+        Seat::player(&ada, "Ada", &players[0]),
+        Seat::player(&bo, "Bo", &players[1]),
     ];
     let played = play_to_end(&base, &path, &gm_key, &seats, By::Clicks, false, false).await;
     for (i, who) in [(0, "the GM"), (1, "Ada"), (2, "Bo")] {
@@ -908,13 +852,12 @@ async fn a_gm_and_two_players_play_the_crossroads_to_the_end_by_clicks() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
     let _one = ONE_AT_A_TIME.lock().await;
-    let Some(driver) = driver("two_players_play_the_corridor_to_the_end_by_keyboard_only").await
+    let Some((driver, base, _server)) =
+        set_up("two_players_play_the_corridor_to_the_end_by_keyboard_only").await
     else {
         return;
     };
-    let (base, _dir, _server) = server().await;
     let (room_id, gm_key, players) = table(&base, &["Ann", "Bob"]).await;
-    let read = |file: &str| std::fs::read_to_string(format!("{EXAMPLES}/{file}")).unwrap();
     let ann = driver.browser(1280, 900).await;
     let bob = driver.browser(1280, 900).await;
     let seat = |key: &str| format!("{base}/#room={room_id}&key={key}");
@@ -923,32 +866,19 @@ async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
     for page in [&ann, &bob] {
         page.live().await;
         // Every question asked as the server asks it (these tests answer each).
-        page.js("localStorage.setItem('nutshell:grouped', 'off'); return null")
-            .await;
+        page.ask_each_question().await;
     }
-    let started = post(
+    let started = start_corridor(
         &base,
-        &format!("/api/rooms/{room_id}/fights"),
-        Some(&gm_key),
-        json!({
-            "a": read("duel/knight.toml"), "b": read("duel/brigand.toml"),
-            "map": read("maps/corridor.toml"), "played": true,
-            "control": {"Sir Aldric": players[0].0, "Black Wat": players[1].0},
-        }),
+        &room_id,
+        &gm_key,
+        json!({"Sir Aldric": players[0].0, "Black Wat": players[1].0}),
     )
     .await;
     let path = format!("/api/rooms/{room_id}/fights/{}", started["fight"]);
     let seats = [
-        Seat {
-            page: &ann,
-            controller: json!({"member": players[0].0, "name": "Ann"}),
-            key: players[0].1.clone(),
-        },
-        Seat {
-            page: &bob,
-            controller: json!({"member": players[1].0, "name": "Bob"}),
-            key: players[1].1.clone(),
-        },
+        Seat::player(&ann, "Ann", &players[0]),
+        Seat::player(&bob, "Bob", &players[1]),
     ];
     let played = play_to_end(&base, &path, &gm_key, &seats, By::Keys, false, false).await;
     assert!(
@@ -964,13 +894,13 @@ async fn two_players_play_the_corridor_to_the_end_by_keyboard_only() {
     }
     report("corridor, by keyboard", &played);
     drop(seats);
-    for page in [ann, bob] {
-        page.close().await;
-    }
+    close_all([ann, bob]).await;
 }
 
 /// The pair: Ann, with a sword and a bow, and Bob, with a sword, side by
 /// side.
+// A side of the same shape as nutshell-cli's tests/play.rs ones: test
+// data, each crate's tests build alone.
 const PAIR: &str = r#"side = "The pair"
 pcs = true
 

@@ -96,21 +96,11 @@ async fn unsigned_forged_and_old_requests_are_refused_and_write_nothing() {
         .post_signed(&body, &bot.key, &now, Some("not-a-signature".into()))
         .await;
     assert_eq!(answer.status, 401);
-    assert!(
-        answer.body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("128 hex digits")
-    );
+    answer.refused_for("128 hex digits");
     // Signed by another key.
     let answer = bot.post_signed(&body, &new_key(), &now, None).await;
     assert_eq!(answer.status, 401);
-    assert!(
-        answer.body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("does not match")
-    );
+    answer.refused_for("does not match");
     // The body changed after signing.
     let good = bot.post_signed(b"{}", &bot.key, &now, None).await;
     assert_eq!(
@@ -132,12 +122,7 @@ async fn unsigned_forged_and_old_requests_are_refused_and_write_nothing() {
     let old = (support::now() - 3600).to_string();
     let answer = bot.post_signed(&body, &bot.key, &old, None).await;
     assert_eq!(answer.status, 401);
-    assert!(
-        answer.body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("from the server's clock")
-    );
+    answer.refused_for("from the server's clock");
     let future = (support::now() + 3600).to_string();
     assert_eq!(
         bot.post_signed(&body, &bot.key, &future, None).await.status,
@@ -160,12 +145,7 @@ async fn unsigned_forged_and_old_requests_are_refused_and_write_nothing() {
     assert_eq!(bot.rows("events").await, 2, "the room and the roll");
     let again = bot.post_signed(&body, &bot.key, &now, None).await;
     assert_eq!(again.status, 401);
-    assert!(
-        again.body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("already answered")
-    );
+    again.refused_for("already answered");
     assert_eq!(bot.rows("events").await, 2);
 }
 
@@ -193,14 +173,7 @@ async fn a_game_in_a_channel_is_a_room_whose_log_verifies_on_postgres() {
 
 async fn a_game_in_a_channel(bot: Bot) {
     // Alice's first command makes the room; she is its GM.
-    let roll = bot
-        .command(
-            CHANNEL,
-            ALICE,
-            "roll",
-            vec![string("expression", "4d6kh3 + 2 fire")],
-        )
-        .await;
+    let roll = bot.roll(CHANNEL, ALICE, "4d6kh3 + 2 fire").await;
     assert_eq!(roll.status, 200);
     assert_eq!(roll.body["type"], 4);
     assert!(!roll.ephemeral());
@@ -223,9 +196,7 @@ async fn a_game_in_a_channel(bot: Bot) {
         "{text}"
     );
     // Bob joins by rolling; a bad expression is answered to him alone.
-    let bad = bot
-        .command(CHANNEL, BOB, "roll", vec![string("expression", "2d")])
-        .await;
+    let bad = bot.roll(CHANNEL, BOB, "2d").await;
     assert_eq!(bad.status, 200);
     assert!(bad.ephemeral());
     assert!(bad.content().starts_with("⚠️ "), "{}", bad.content());
@@ -235,14 +206,7 @@ async fn a_game_in_a_channel(bot: Bot) {
         "{}",
         bad.content()
     );
-    let bob = bot
-        .command(
-            CHANNEL,
-            BOB,
-            "roll",
-            vec![string("expression", "1d20+5 to hit")],
-        )
-        .await;
+    let bob = bot.roll(CHANNEL, BOB, "1d20+5 to hit").await;
     let total = roll_total(bob.content());
     assert!(
         bob.content().contains(&format!(
@@ -254,18 +218,15 @@ async fn a_game_in_a_channel(bot: Bot) {
     );
     // Checks and contests with typed options; the DC by name.
     let check = bot
-        .command(
+        .check(
             CHANNEL,
             BOB,
-            "check",
-            vec![sub(
-                "fantasy",
-                vec![
-                    string("dc_name", "hard"),
-                    integer("mod", 5),
-                    boolean("odds", true),
-                ],
-            )],
+            "fantasy",
+            vec![
+                string("dc_name", "hard"),
+                integer("mod", 5),
+                boolean("odds", true),
+            ],
         )
         .await;
     let text = check.content();
@@ -284,28 +245,20 @@ async fn a_game_in_a_channel(bot: Bot) {
         "d20 + 5 >= 25 is one face of 20: {text}"
     );
     let both = bot
-        .command(
+        .check(
             CHANNEL,
             BOB,
-            "check",
-            vec![sub(
-                "fantasy",
-                vec![integer("dc", 10), string("dc_name", "hard")],
-            )],
+            "fantasy",
+            vec![integer("dc", 10), string("dc_name", "hard")],
         )
         .await;
     assert!(both.ephemeral());
     assert!(both.content().contains("not both"));
     let refused = bot
-        .command(
-            CHANNEL,
-            BOB,
-            "check",
-            vec![sub("favor-3d6", vec![integer("mod", 1)])],
-        )
+        .check(CHANNEL, BOB, "favor-3d6", vec![integer("mod", 1)])
         .await;
     assert!(refused.ephemeral(), "{:?}", refused.body);
-    assert!(refused.content().contains("`dc`"), "{}", refused.content());
+    refused.says("`dc`");
     let contest = bot
         .command(
             CHANNEL,
@@ -352,28 +305,10 @@ async fn a_game_in_a_channel(bot: Bot) {
         table.content()
     );
     // A secret roll: the GM's, answered to her alone, hidden from players.
-    let secret = bot
-        .command(
-            CHANNEL,
-            ALICE,
-            "roll",
-            vec![string("expression", "1d100"), boolean("secret", true)],
-        )
-        .await;
+    let secret = bot.roll_in_secret(CHANNEL, ALICE, "1d100").await;
     assert!(secret.ephemeral());
-    assert!(
-        secret.content().contains("in secret"),
-        "{}",
-        secret.content()
-    );
-    let players = bot
-        .command(
-            CHANNEL,
-            BOB,
-            "roll",
-            vec![string("expression", "1d6"), boolean("secret", true)],
-        )
-        .await;
+    secret.says("in secret");
+    let players = bot.roll_in_secret(CHANNEL, BOB, "1d6").await;
     assert!(players.ephemeral());
     assert!(players.content().contains("only the GM may roll in secret"));
     // Bob's view of the log: the secret roll is there, committed, hidden.
@@ -455,19 +390,8 @@ async fn a_game_in_a_channel(bot: Bot) {
     assert_eq!(bot.rows("discord_members").await, 2);
     assert_eq!(bot.rows("discord_channels").await, 1);
     // Another channel is another room.
-    let other = bot
-        .command(
-            "500000000000000002",
-            BOB,
-            "roll",
-            vec![string("expression", "1d4")],
-        )
-        .await;
-    assert!(
-        other.content().contains("-# event #2 "),
-        "{}",
-        other.content()
-    );
+    let other = bot.roll("500000000000000002", BOB, "1d4").await;
+    other.says("-# event #2 ");
     assert_eq!(bot.rows("rooms").await, 2);
 }
 
@@ -477,51 +401,18 @@ async fn a_game_in_a_channel(bot: Bot) {
 #[tokio::test]
 async fn a_gm_links_a_channel_to_a_web_room_which_sees_its_rolls_live() {
     let bot = bot().await;
-    let made: Value = bot
-        .client
-        .post(format!("{}/api/rooms", bot.base))
-        .json(&json!({"name": "Crossroads"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let made = bot.web_room("Crossroads").await;
     let room = made["room"].as_str().unwrap();
     let gm_key = made["gm_key"].as_str().unwrap();
-    let wrong = bot
-        .command(
-            CHANNEL,
-            ALICE,
-            "table",
-            vec![sub(
-                "link",
-                vec![string("room", room), string("key", "nope")],
-            )],
-        )
-        .await;
+    let wrong = bot.link(CHANNEL, ALICE, room, "nope").await;
     assert!(wrong.ephemeral());
     assert!(wrong.content().contains("is not the GM key of a room"));
-    let link = bot
-        .command(
-            CHANNEL,
-            ALICE,
-            "table",
-            vec![sub(
-                "link",
-                vec![string("room", room), string("key", gm_key)],
-            )],
-        )
-        .await;
+    let link = bot.link(CHANNEL, ALICE, room, gm_key).await;
     assert!(
         link.ephemeral(),
         "the key stays between the GM and nutshell"
     );
-    assert!(
-        link.content().contains("now plays in room **Crossroads**"),
-        "{}",
-        link.content()
-    );
+    link.says("now plays in room **Crossroads**");
     // The web page's live stream, opened before the roll.
     let mut stream = bot
         .client
@@ -529,9 +420,7 @@ async fn a_gm_links_a_channel_to_a_web_room_which_sees_its_rolls_live() {
         .send()
         .await
         .unwrap();
-    let roll = bot
-        .command(CHANNEL, CAROL, "roll", vec![string("expression", "3d6")])
-        .await;
+    let roll = bot.roll(CHANNEL, CAROL, "3d6").await;
     assert!(
         roll.content().starts_with("🎲 **Carol** rolls **"),
         "{}",
@@ -554,16 +443,7 @@ async fn a_gm_links_a_channel_to_a_web_room_which_sees_its_rolls_live() {
     assert!(reveal.content().starts_with("🔓"), "{}", reveal.content());
     // Carol, a player, has her own room elsewhere: her GM key does not let
     // her take this channel.
-    let hers: Value = bot
-        .client
-        .post(format!("{}/api/rooms", bot.base))
-        .json(&json!({"name": "Elsewhere"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let hers = bot.web_room("Elsewhere").await;
     let takeover = bot
         .command(
             CHANNEL,
@@ -627,14 +507,7 @@ async fn a_slow_answer_is_deferred_and_sent_to_discord() {
     assert_eq!(edit.body["content"], "📊 P(`3d6 >= 10`) = **5/8 (62.5%)**");
     assert_eq!(edit.body["allowed_mentions"], json!({"parse": []}));
     // A secret roll deferred: private from the first answer.
-    let secret = bot
-        .command(
-            CHANNEL,
-            ALICE,
-            "roll",
-            vec![string("expression", "1d8"), boolean("secret", true)],
-        )
-        .await;
+    let secret = bot.roll_in_secret(CHANNEL, ALICE, "1d8").await;
     assert_eq!(secret.body, json!({"type": 5, "data": {"flags": 64}}));
     let received = discord.wait_for(2).await;
     assert!(
@@ -662,36 +535,17 @@ async fn commands_are_rate_limited_per_channel_and_user() {
     )
     .await;
     for _ in 0..2 {
-        let answer = bot
-            .command(CHANNEL, ALICE, "roll", vec![string("expression", "1d6")])
-            .await;
+        let answer = bot.roll(CHANNEL, ALICE, "1d6").await;
         assert!(!answer.ephemeral(), "{}", answer.content());
     }
     let events = bot.rows("events").await;
-    let over = bot
-        .command(CHANNEL, BOB, "roll", vec![string("expression", "1d6")])
-        .await;
+    let over = bot.roll(CHANNEL, BOB, "1d6").await;
     assert!(over.ephemeral());
-    assert!(
-        over.content().contains("too many commands in this channel"),
-        "{}",
-        over.content()
-    );
+    over.says("too many commands in this channel");
     assert_eq!(bot.rows("events").await, events);
     // Alice has used her two elsewhere too.
-    let elsewhere = bot
-        .command(
-            "500000000000000009",
-            ALICE,
-            "roll",
-            vec![string("expression", "1d6")],
-        )
-        .await;
-    assert!(
-        elsewhere.content().contains("too many commands from you"),
-        "{}",
-        elsewhere.content()
-    );
+    let elsewhere = bot.roll("500000000000000009", ALICE, "1d6").await;
+    elsewhere.says("too many commands from you");
 }
 
 /// The command set against Discord's documented schema, and every option a

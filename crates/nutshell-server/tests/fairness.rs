@@ -9,153 +9,14 @@ use std::collections::HashSet;
 
 use nutshell_dice::{Expression, Limits, Scripted};
 use nutshell_server::fair::{self, DiceInput, RollRecord};
-use nutshell_server::rate::RateLimit;
 use nutshell_server::verify::{verify, verify_all};
-use nutshell_server::{Store, router};
 use serde_json::{Value, json};
 
-#[path = "support/postgres.rs"]
-mod pg;
+#[path = "support/app.rs"]
+mod app;
+use app::{App, Backend, lines, start, with_a_server_on_both_databases};
 
-struct App {
-    base: String,
-    client: reqwest::Client,
-    server: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        self.server.abort();
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Backend {
-    Sqlite,
-    Postgres,
-}
-
-async fn start(database: &str) -> App {
-    let store = Store::connect(database).await.expect("connect");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let state = nutshell_server::state(store, Limits::default(), RateLimit::new(0.0, 1));
-    let server = tokio::spawn(async move {
-        axum::serve(listener, router(state)).await.unwrap();
-    });
-    App {
-        base: format!("http://{address}"),
-        client: reqwest::Client::new(),
-        server,
-    }
-}
-
-/// A server with a fresh database (and the SQLite file's folder), or
-/// `None` when PostgreSQL is unreachable and not required.
-async fn spawn_app(backend: Backend, test: &str) -> Option<(App, Option<tempfile::TempDir>)> {
-    spawn_app_at(backend, test)
-        .await
-        .map(|(app, dir, _)| (app, dir))
-}
-
-/// [`spawn_app`] with the database's URL.
-async fn spawn_app_at(
-    backend: Backend,
-    test: &str,
-) -> Option<(App, Option<tempfile::TempDir>, String)> {
-    match backend {
-        Backend::Sqlite => {
-            let dir = tempfile::tempdir().unwrap();
-            let url = format!("sqlite:{}", dir.path().join("t.db").display());
-            Some((start(&url).await, Some(dir), url))
-        }
-        Backend::Postgres => {
-            let url = pg::fresh_postgres(test).await?;
-            Some((start(&url).await, None, url))
-        }
-    }
-}
-
-impl App {
-    async fn post(&self, path: &str, key: Option<&str>, body: Value) -> (u16, Value) {
-        let (status, text) = self.post_text(path, key, body).await;
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-    }
-
-    async fn post_text(&self, path: &str, key: Option<&str>, body: Value) -> (u16, String) {
-        let mut request = self.client.post(format!("{}{path}", self.base)).json(&body);
-        if let Some(key) = key {
-            request = request.bearer_auth(key);
-        }
-        let response = request.send().await.unwrap();
-        (response.status().as_u16(), response.text().await.unwrap())
-    }
-
-    /// A room with a GM and players: (room, gm key, player keys).
-    async fn room(&self, players: &[&str]) -> (String, String, Vec<String>) {
-        let (status, room) = self
-            .post("/api/rooms", None, json!({"name": "Crypt"}))
-            .await;
-        assert_eq!(status, 201, "{room}");
-        let id = room["room"].as_str().unwrap().to_string();
-        let gm = room["gm_key"].as_str().unwrap().to_string();
-        let invite = room["invite"].as_str().unwrap().to_string();
-        let mut keys = Vec::new();
-        for name in players {
-            let (status, joined) = self
-                .post(
-                    &format!("/api/rooms/{id}/join"),
-                    None,
-                    json!({"invite": invite, "name": name}),
-                )
-                .await;
-            assert_eq!(status, 201, "{joined}");
-            keys.push(joined["player_key"].as_str().unwrap().to_string());
-        }
-        (id, gm, keys)
-    }
-
-    async fn log(&self, room: &str, key: &str) -> String {
-        let response = self
-            .client
-            .get(format!("{}/api/rooms/{room}/log", self.base))
-            .bearer_auth(key)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        response.text().await.unwrap()
-    }
-
-    async fn roll(&self, room: &str, key: &str, body: Value) -> Value {
-        let (status, answer) = self
-            .post(&format!("/api/rooms/{room}/rolls"), Some(key), body)
-            .await;
-        assert_eq!(status, 201, "{answer}");
-        answer
-    }
-}
-
-fn lines(log: &str) -> Vec<Value> {
-    log.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-macro_rules! on_both_databases {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Sqlite).await })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Postgres).await })*
-        }
-    };
-}
-
-on_both_databases!(
+with_a_server_on_both_databases!(
     the_guessing_attack_recovers_no_secret_roll,
     every_answer_about_a_hidden_event_is_the_same,
     a_roll_cannot_pass_for_another_kind_of_event,
@@ -214,11 +75,7 @@ fn candidates(epoch: i64, counts: i64, nonce: Option<&str>) -> Vec<(String, Stri
 /// likely expression with every face combination (at every roll number)
 /// matches none of them. The same search given each body's nonce finds all
 /// six: the search is right, and the nonce is what defeats it.
-async fn the_guessing_attack_recovers_no_secret_roll(backend: Backend) {
-    let Some((app, _dir)) = spawn_app(backend, "the_guessing_attack_recovers_no_secret_roll").await
-    else {
-        return;
-    };
+async fn the_guessing_attack_recovers_no_secret_roll(app: App) {
     let (room, gm, players) = app.room(&["Ada"]).await;
     let mut nonces = Vec::new();
     for (expression, _, _) in GUESSES {
@@ -268,12 +125,7 @@ async fn the_guessing_attack_recovers_no_secret_roll(backend: Backend) {
 /// Issue 24, item 1: a player asking about a hidden event gets one answer,
 /// whatever it hides (a secret roll, a secret sheet, a secret fight) and
 /// whether there is an event at all: one status, one body (the number aside).
-async fn every_answer_about_a_hidden_event_is_the_same(backend: Backend) {
-    let Some((app, _dir)) =
-        spawn_app(backend, "every_answer_about_a_hidden_event_is_the_same").await
-    else {
-        return;
-    };
+async fn every_answer_about_a_hidden_event_is_the_same(app: App) {
     let (room, gm, players) = app.room(&["Ada"]).await;
     let player = &players[0];
     let roll = app
@@ -345,12 +197,7 @@ async fn every_answer_about_a_hidden_event_is_the_same(backend: Backend) {
 /// Issue 24, item 2: `/rolls` makes only rolls. The review's poisoning
 /// texts (an advance, a check, a fight, a sheet by their old prefixes) are
 /// refused as dice expressions; nothing is written, and the log verifies.
-async fn a_roll_cannot_pass_for_another_kind_of_event(backend: Backend) {
-    let Some((app, _dir)) =
-        spawn_app(backend, "a_roll_cannot_pass_for_another_kind_of_event").await
-    else {
-        return;
-    };
+async fn a_roll_cannot_pass_for_another_kind_of_event(app: App) {
     let (room, gm, players) = app.room(&["Ada"]).await;
     let player = &players[0];
     for text in [
@@ -398,12 +245,7 @@ async fn a_roll_cannot_pass_for_another_kind_of_event(backend: Backend) {
 /// Issue 24, item 3: each member's rolls are numbered 1, 2, 3, ... in the
 /// room whatever others do; the answer and the log carry the number, and
 /// `verify` recomputes every roll from it.
-async fn a_players_rolls_are_numbered_by_the_player_alone(backend: Backend) {
-    let Some((app, _dir)) =
-        spawn_app(backend, "a_players_rolls_are_numbered_by_the_player_alone").await
-    else {
-        return;
-    };
+async fn a_players_rolls_are_numbered_by_the_player_alone(app: App) {
     let (room, gm, players) = app.room(&["Ada", "Bo"]).await;
     let mut expected = [0i64; 3];
     for (i, who) in [1usize, 0, 2, 1, 1, 0, 2, 1].into_iter().enumerate() {
@@ -424,16 +266,7 @@ async fn a_players_rolls_are_numbered_by_the_player_alone(backend: Backend) {
     assert_eq!(report.rolls_verified, 8);
     assert!(report.complete());
     // The room's view gives its latest event, which the export ends at.
-    let view: Value = app
-        .client
-        .get(format!("{}/api/rooms/{room}", app.base))
-        .bearer_auth(&players[1])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, view) = app.get(&format!("/api/rooms/{room}"), &players[1]).await;
     let head = format!(
         "{}:{}",
         view["last_seq"],
@@ -455,7 +288,7 @@ async fn the_grinding_attack_changes_no_result() {
     let dir = tempfile::tempdir().unwrap();
     let original = dir.path().join("room.db");
     let (room, gm, players) = {
-        let app = start(&format!("sqlite:{}", original.display())).await;
+        let app = start(&format!("sqlite:{}", original.display()), None).await;
         let made = app.room(&["Ada", "Bo"]).await;
         drop(app);
         made
@@ -473,7 +306,7 @@ async fn the_grinding_attack_changes_no_result() {
                 std::fs::copy(&side, dir.path().join(format!("fork{fillers}.db{suffix}"))).unwrap();
             }
         }
-        let app = start(&format!("sqlite:{}", fork.display())).await;
+        let app = start(&format!("sqlite:{}", fork.display()), None).await;
         for n in 0..fillers {
             let key = if n % 2 == 0 { &gm } else { &players[1] };
             app.roll(
@@ -550,7 +383,11 @@ fn faces(key: [u8; 32], expression: &str) -> Vec<i64> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verify_names_a_bad_line_and_checks_the_rest() {
     let dir = tempfile::tempdir().unwrap();
-    let app = start(&format!("sqlite:{}", dir.path().join("t.db").display())).await;
+    let app = start(
+        &format!("sqlite:{}", dir.path().join("t.db").display()),
+        None,
+    )
+    .await;
     let (room, gm, players) = app.room(&["Ada"]).await;
     for i in 0..4 {
         app.roll(
@@ -636,11 +473,7 @@ fn an_old_log_with_a_poisoned_event_verifies_everything_else() {
 /// commitment of the epoch it means is refused (409, nothing written) when
 /// the GM revealed meanwhile, rather than rolled with the next epoch's seed;
 /// so are a check and a fight's step.
-async fn a_roll_meant_for_an_ended_epoch_is_refused(backend: Backend) {
-    let Some((app, _dir)) = spawn_app(backend, "a_roll_meant_for_an_ended_epoch_is_refused").await
-    else {
-        return;
-    };
+async fn a_roll_meant_for_an_ended_epoch_is_refused(app: App) {
     let (room, gm, players) = app.room(&["Ada"]).await;
     let player = &players[0];
     let (_, view) = app
@@ -705,19 +538,14 @@ async fn a_roll_meant_for_an_ended_epoch_is_refused(backend: Backend) {
 /// roller known, not their count): each event gets its roller's number of
 /// dice-drawing events up to it, as its body says. Run on the rows of a real
 /// room whose counts were cleared.
-async fn migration_0004_fills_each_rollers_counts(backend: Backend) {
-    let Some((app, _dir, url)) =
-        spawn_app_at(backend, "migration_0004_fills_each_rollers_counts").await
-    else {
-        return;
-    };
+async fn migration_0004_fills_each_rollers_counts(app: App) {
     let (room, gm, players) = app.room(&["Ada", "Bo"]).await;
     for who in [1usize, 0, 2, 1, 1, 0] {
         let key = if who == 0 { &gm } else { &players[who - 1] };
         app.roll(&room, key, json!({"expression": "1d6"})).await;
     }
     sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    let pool = sqlx::AnyPool::connect(&app.database).await.unwrap();
     sqlx::query("UPDATE events SET roll_count = NULL")
         .execute(&pool)
         .await

@@ -20,13 +20,7 @@ async fn the_reviews_big_roll_and_big_odds_are_refused() {
     let (room, gm, _) = app.room().await;
     let (status, error) = app.roll(&room, &gm, "10000d6").await;
     assert_eq!(status, 400, "{error}");
-    assert!(
-        error["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("limit is 1000"),
-        "{error}"
-    );
+    assert_message(&error, "limit is 1000");
     let asked = std::time::Instant::now();
     let (status, error) = app
         .post(
@@ -36,13 +30,7 @@ async fn the_reviews_big_roll_and_big_odds_are_refused() {
         )
         .await;
     assert_eq!(status, 400, "{error}");
-    assert!(
-        error["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("limit is 1000"),
-        "{error}"
-    );
+    assert_message(&error, "limit is 1000");
     assert!(asked.elapsed() < Duration::from_secs(10));
     // 300d20 is within the dice limit: its odds span 5,701 outcomes, each
     // a fraction of hundreds of digits: over the answer's 2 MiB.
@@ -284,6 +272,11 @@ async fn look_alike_names_cannot_join() {
     assert_eq!(app.log_lines(&room, &gm).await.len(), 3);
 }
 
+/// A rate of `per_second` refilled, `burst` at once.
+fn per_second(per_second: f64, burst: u32) -> Rate {
+    Rate { per_second, burst }
+}
+
 fn rates(config: impl FnOnce(&mut RateConfig)) -> RateLimit {
     let mut rates = RateConfig::default();
     config(&mut rates);
@@ -296,14 +289,8 @@ fn rates(config: impl FnOnce(&mut RateConfig)) -> RateLimit {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_keys_are_limited_by_address() {
     let rate = rates(|r| {
-        r.lookups_per_address = Rate {
-            per_second: 0.01,
-            burst: 5,
-        };
-        r.per_key = Rate {
-            per_second: 100.0,
-            burst: 100,
-        };
+        r.lookups_per_address = per_second(0.01, 5);
+        r.per_key = per_second(100.0, 100);
     });
     let app = sqlite(test_limits(), rate).await;
     let (room, gm, _) = app.room().await;
@@ -327,18 +314,9 @@ async fn unknown_keys_are_limited_by_address() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rooms_and_joins_are_limited_per_address_and_per_room() {
     let rate = rates(|r| {
-        r.rooms_per_address = Rate {
-            per_second: 0.001,
-            burst: 2,
-        };
-        r.joins_per_room = Rate {
-            per_second: 0.001,
-            burst: 2,
-        };
-        r.joins_per_address = Rate {
-            per_second: 0.001,
-            burst: 5,
-        };
+        r.rooms_per_address = per_second(0.001, 2);
+        r.joins_per_room = per_second(0.001, 2);
+        r.joins_per_address = per_second(0.001, 5);
     });
     let app = sqlite(test_limits(), rate).await;
     let (room, _, invite) = app.room().await;
@@ -371,6 +349,14 @@ async fn rooms_and_joins_are_limited_per_address_and_per_room() {
             .as_str()
             .unwrap()
             .contains("address"),
+        "{error}"
+    );
+}
+
+/// Asserts that an error answer's message says `text`.
+fn assert_message(error: &Value, text: &str) {
+    assert!(
+        error["error"]["message"].as_str().unwrap().contains(text),
         "{error}"
     );
 }

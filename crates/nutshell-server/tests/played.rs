@@ -9,46 +9,14 @@ use std::time::{Duration, Instant};
 use nutshell_server::verify::verify;
 use serde_json::{Value, json};
 
-#[path = "support/postgres.rs"]
-mod pg;
 #[path = "support/table.rs"]
 mod table;
 
+use table::app::{Backend, fresh_sqlite, on_both_databases, pg, spawn_app};
 use table::{App, Stream, Who, percentile};
 #[path = "support/reseal.rs"]
 mod reseal;
 use reseal::reseal;
-
-#[derive(Clone, Copy, Debug)]
-enum Backend {
-    Sqlite,
-    Postgres,
-}
-
-/// A server with a fresh database, or none when PostgreSQL is skipped.
-async fn spawn_app(backend: Backend, test: &str) -> Option<App> {
-    match backend {
-        Backend::Sqlite => {
-            let dir = tempfile::tempdir().unwrap();
-            let url = format!("sqlite:{}", dir.path().join("t.db").display());
-            Some(table::start(&url, Some(dir)).await)
-        }
-        Backend::Postgres => Some(table::start(&pg::fresh_postgres(test).await?, None).await),
-    }
-}
-
-macro_rules! on_both_databases {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Sqlite).await })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Postgres).await })*
-        }
-    };
-}
 
 on_both_databases!(
     a_table_plays_a_map_fight_to_the_end_through_decisions,
@@ -69,6 +37,12 @@ const KNIGHT: &str = include_str!("../../../examples/mls/duel/knight.toml");
 const BRIGAND: &str = include_str!("../../../examples/mls/duel/brigand.toml");
 const CORRIDOR: &str = include_str!("../../../examples/mls/maps/corridor.toml");
 
+/// The duel in the corridor, played, each combatant controlled as `control`
+/// says (name -> a member's id, `"gm"` or `"engine"`).
+fn corridor_duel(control: Value) -> Value {
+    json!({"a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true, "control": control})
+}
+
 /// The crossroads skirmish, played: Brenna and Tamsin are Ada's, Corwin
 /// Bo's, Master Odo and Goblin 1 the GM's, the other goblins the engine's.
 fn crossroads(ada: i64, bo: i64) -> Value {
@@ -82,11 +56,58 @@ fn crossroads(ada: i64, bo: i64) -> Value {
     })
 }
 
+/// Fight `path` as the GM sees it: none once it is over, else the view and
+/// the decisions it awaits (a fight not over awaits someone).
+async fn fight_as_gm(app: &App, path: &str, gm: &Who) -> Option<(Value, Vec<Value>)> {
+    let (status, view) = app.get(path, &gm.key).await;
+    assert_eq!(status, 200, "{view}");
+    if view["over"] == true {
+        return None;
+    }
+    let waiting = view["waiting"].as_array().unwrap().clone();
+    assert!(
+        !waiting.is_empty(),
+        "a fight not over awaits nobody: {view}"
+    );
+    Some((view, waiting))
+}
+
+/// Decision `id` of fight `path` as the member whose key is `key` is
+/// offered it (with its options), if it is among theirs.
+async fn offered(app: &App, path: &str, key: &str, id: &Value) -> Option<Value> {
+    let (status, mine) = app.get(path, key).await;
+    assert_eq!(status, 200, "{mine}");
+    mine["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == *id)
+        .cloned()
+}
+
 /// A member at the table and the server they talk to.
 struct Seat<'a> {
     who: Who,
     app: &'a App,
     stream: Stream,
+}
+
+/// The numbers of the decision `events` a person made.
+fn by_people(events: &[Value]) -> Vec<i64> {
+    events
+        .iter()
+        .filter(|e| e["body"]["action"]["decision"]["by"] == "person")
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect()
+}
+
+/// Which of `members` (the GM first) a `waiting` entry's controller is.
+fn member_index(members: &[Who], controller: &Value) -> usize {
+    if controller == "gm" {
+        return 0;
+    }
+    let member = controller["member"].as_i64().expect("a person's decision");
+    members.iter().position(|m| m.id == member).unwrap()
 }
 
 /// Whose the controller of a `waiting` entry is: the seat's index.
@@ -364,14 +385,9 @@ async fn a_table_plays_a_map_fight_to_the_end_through_decisions(backend: Backend
     };
     let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
     let seats = seats(&app, &room, &gm, &players, 0).await;
-    let (status, fight) = app
-        .post(
-            &format!("/api/rooms/{room}/fights"),
-            &gm.key,
-            crossroads(players[0].id, players[1].id),
-        )
+    let fight = app
+        .start_fight(&room, &gm, crossroads(players[0].id, players[1].id))
         .await;
-    assert_eq!(status, 201, "{fight}");
     let id = fight["fight"].as_i64().unwrap();
     assert_eq!(fight["played"], true);
     assert_eq!(
@@ -430,11 +446,7 @@ async fn a_table_plays_a_map_fight_to_the_end_through_decisions(backend: Backend
     let log = reveal_and_verify(&app, &room, &gm).await;
     // One event per answer, each by a person, steps one after the other.
     let events = decision_events(&log, id);
-    let people: Vec<i64> = events
-        .iter()
-        .filter(|e| e["body"]["action"]["decision"]["by"] == "person")
-        .map(|e| e["seq"].as_i64().unwrap())
-        .collect();
+    let people = by_people(&events);
     assert_eq!(people, seen.answered);
     for (n, e) in events.iter().enumerate() {
         assert_eq!(e["body"]["step"], n as i64 + 1);
@@ -471,8 +483,7 @@ async fn a_secret_played_fight_is_the_gms_alone(backend: Backend) {
         "{error}"
     );
     body["control"] = json!({});
-    let (status, fight) = app.post(&fights, &gm.key, body).await;
-    assert_eq!(status, 201, "{fight}");
+    let fight = app.start_fight(&room, &gm, body).await;
     let id = fight["fight"].as_i64().unwrap();
     assert_eq!(fight["controllers"][0]["controller"], "gm");
     // A player asks for it as for any hidden event: 404, the same words.
@@ -536,12 +547,8 @@ async fn a_decision_in_a_round_shows_the_round_so_far(backend: Backend) {
     let fights = format!("/api/rooms/{room}/fights");
     let (mut shown, mut completed) = (0, 0);
     for _ in 0..10 {
-        let body = json!({
-            "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
-            "control": {"Sir Aldric": ada.id, "Black Wat": "gm"},
-        });
-        let (status, fight) = app.post(&fights, &gm.key, body).await;
-        assert_eq!(status, 201, "{fight}");
+        let body = corridor_duel(json!({"Sir Aldric": ada.id, "Black Wat": "gm"}));
+        let fight = app.start_fight(&room, &gm, body).await;
         let id = fight["fight"].as_i64().unwrap();
         let path = format!("{fights}/{id}");
         let mut before: Vec<Value> = Vec::new();
@@ -636,8 +643,7 @@ async fn the_time_for_a_decision_runs_out_and_the_engine_decides(backend: Backen
         "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
         "control": {"Sir Aldric": ada.id, "Black Wat": "engine"}, "decision_seconds": 1,
     });
-    let (status, fight) = app.post(&fights, &gm.key, body).await;
-    assert_eq!(status, 201, "{fight}");
+    let fight = app.start_fight(&room, &gm, body).await;
     let id = fight["fight"].as_i64().unwrap();
     let waited = fight["waiting"][0].clone();
     assert_eq!(waited["who"], "Sir Aldric");
@@ -695,12 +701,8 @@ async fn the_gm_hands_a_combatant_to_the_engine_and_the_fight_goes_on(backend: B
     let (room, gm, players) = app.table(&["Ada"]).await;
     let ada = &players[0];
     let fights = format!("/api/rooms/{room}/fights");
-    let body = json!({
-        "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
-        "control": {"Sir Aldric": ada.id, "Black Wat": "gm"},
-    });
-    let (status, fight) = app.post(&fights, &gm.key, body).await;
-    assert_eq!(status, 201, "{fight}");
+    let body = corridor_duel(json!({"Sir Aldric": ada.id, "Black Wat": "gm"}));
+    let fight = app.start_fight(&room, &gm, body).await;
     let id = fight["fight"].as_i64().unwrap();
     let path = format!("{fights}/{id}");
     // Unknown combatants and members are refused with their names.
@@ -805,24 +807,15 @@ async fn two_servers_on_one_postgres_play_one_fight() {
             stream: Stream::open(&b, &room, &players[1].key, 0).await,
         },
     ];
-    let (status, fight) = b
-        .post(
-            &format!("/api/rooms/{room}/fights"),
-            &gm.key,
-            crossroads(players[0].id, players[1].id),
-        )
+    let fight = b
+        .start_fight(&room, &gm, crossroads(players[0].id, players[1].id))
         .await;
-    assert_eq!(status, 201, "{fight}");
     let id = fight["fight"].as_i64().unwrap();
     let mut seen = play_to_end(&room, id, &seats).await;
     report_latency("two processes on PostgreSQL", &mut seen.latencies);
     let log = reveal_and_verify(&b, &room, &gm).await;
     let events = decision_events(&log, id);
-    let people: Vec<i64> = events
-        .iter()
-        .filter(|e| e["body"]["action"]["decision"]["by"] == "person")
-        .map(|e| e["seq"].as_i64().unwrap())
-        .collect();
+    let people = by_people(&events);
     assert_eq!(people, seen.answered, "every answer once, none lost");
     let steps: Vec<i64> = events
         .iter()
@@ -890,19 +883,13 @@ fn serve(database: &str) -> (Serve, String) {
 /// where it was, and the finished log verifies.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_played_fight_survives_a_sigkill_and_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let database = format!("sqlite:{}", dir.path().join("table.db").display());
+    let (database, _dir) = fresh_sqlite();
     let (mut process, base) = serve(&database);
     let app = table::at(base);
     let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
-    let (status, fight) = app
-        .post(
-            &format!("/api/rooms/{room}/fights"),
-            &gm.key,
-            crossroads(players[0].id, players[1].id),
-        )
+    let fight = app
+        .start_fight(&room, &gm, crossroads(players[0].id, players[1].id))
         .await;
-    assert_eq!(status, 201, "{fight}");
     let id = fight["fight"].as_i64().unwrap();
     let path = format!("/api/rooms/{room}/fights/{id}");
     let keys: HashMap<i64, String> = std::iter::once(&gm)
@@ -962,6 +949,8 @@ async fn a_played_fight_survives_a_sigkill_and_goes_on() {
 
 /// Prints a random play's counts and keeps them in the build's temporary
 /// directory (`random-play-counts.txt`), which `.ci/test` shows at its end.
+// Written again in nutshell-mls's tests/combat/playouts.rs: each crate's
+// tests build alone.
 fn report(line: &str) {
     use std::io::Write;
     println!("{line}");
@@ -1039,17 +1028,10 @@ async fn random_play_across_processes_with_sigkills(backend: Backend) {
     for step in 0..3000 {
         let base = servers[pick.below(servers.len())].1.clone();
         let app = table::at(base);
-        let (status, view) = app.get(&path, &gm.key).await;
-        assert_eq!(status, 200, "{view}");
-        if view["over"] == true {
+        let Some((view, waiting)) = fight_as_gm(&app, &path, &gm).await else {
             over = true;
             break;
-        }
-        let waiting = view["waiting"].as_array().unwrap().clone();
-        assert!(
-            !waiting.is_empty(),
-            "a fight not over awaits nobody: {view}"
-        );
+        };
         if pick.below(12) == 0 {
             hand_over_at_random(&app, &path, &view, &gm, &players, &mut pick).await;
             hand_overs += 1;
@@ -1060,26 +1042,11 @@ async fn random_play_across_processes_with_sigkills(backend: Backend) {
         let mut chosen: Vec<(usize, Value)> = Vec::new();
         for _ in 0..2 {
             let w = &waiting[pick.below(waiting.len())];
-            let seat = if w["controller"] == "gm" {
-                0
-            } else {
-                let member = w["controller"]["member"]
-                    .as_i64()
-                    .expect("a person's decision");
-                members.iter().position(|m| m.id == member).unwrap()
-            };
+            let seat = member_index(&members, &w["controller"]);
             if chosen.iter().any(|(s, _)| *s == seat) {
                 continue;
             }
-            let (status, mine) = app.get(&path, &members[seat].key).await;
-            assert_eq!(status, 200, "{mine}");
-            let Some(d) = mine["decisions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|d| d["id"] == w["id"])
-                .cloned()
-            else {
+            let Some(d) = offered(&app, &path, &members[seat].key, &w["id"]).await else {
                 continue;
             };
             let options = d["options"].as_array().unwrap();
@@ -1200,8 +1167,7 @@ async fn a_decision_shows_its_options_with_rules_costs_and_paths() {
     let (room, gm, _) = app.table(&[]).await;
     let fights = format!("/api/rooms/{room}/fights");
     let body = json!({"a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true});
-    let (status, fight) = app.post(&fights, &gm.key, body).await;
-    assert_eq!(status, 201, "{fight}");
+    let fight = app.start_fight(&room, &gm, body).await;
     let id = fight["fight"].as_i64().unwrap();
     // Without `control` and without sheets of these names, all the GM's.
     assert!(
@@ -1290,10 +1256,7 @@ async fn a_combatant_named_as_a_players_sheet_is_that_players() {
         "name = \"{name}\"\nthp = 20\nskills = {{ stick = 7, dodge = 4 }}\nweapons = [{{ name = \"stick\", skill = \"stick\", dam = 1 }}]\n"
     );
     let body = json!({"a": side, "b": BRIGAND, "played": true});
-    let (status, fight) = app
-        .post(&format!("/api/rooms/{room}/fights"), &gm.key, body)
-        .await;
-    assert_eq!(status, 201, "{fight}");
+    let fight = app.start_fight(&room, &gm, body).await;
     assert_eq!(
         fight["controllers"][0]["controller"],
         json!({"member": players[0].id, "name": "Ada"})
@@ -1471,19 +1434,17 @@ async fn two_players_declare_their_set_actions_in_any_order(backend: Backend) {
 /// fight": a server starting arms the time of every fight in progress).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_server_takes_an_expired_default_without_a_read() {
-    let dir = tempfile::tempdir().unwrap();
-    let database = format!("sqlite:{}", dir.path().join("table.db").display());
+    let (database, _dir) = fresh_sqlite();
     let (mut process, base) = serve(&database);
     let app = table::at(base);
     let (room, gm, players) = app.table(&["Ada", "Bo"]).await;
-    let (status, fight) = app
-        .post(
-            &format!("/api/rooms/{room}/fights"),
-            &gm.key,
+    let fight = app
+        .start_fight(
+            &room,
+            &gm,
             two_players(players[0].id, players[1].id, Some(2)),
         )
         .await;
-    assert_eq!(status, 201, "{fight}");
     let id = fight["fight"].as_i64().unwrap();
     assert_eq!(fight["waiting"].as_array().unwrap().len(), 2, "{fight}");
     for w in fight["waiting"].as_array().unwrap() {
@@ -1601,52 +1562,26 @@ async fn random_play_through_the_api_never_stalls(backend: Backend) {
         let body = if seed % 2 == 0 {
             crossroads(players[0].id, players[1].id)
         } else {
-            json!({
-                "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
-                "control": {"Sir Aldric": players[0].id, "Black Wat": "gm"},
-            })
+            corridor_duel(json!({"Sir Aldric": players[0].id, "Black Wat": "gm"}))
         };
-        let (status, fight) = app.post(&fights, &gm.key, body).await;
-        assert_eq!(status, 201, "{fight}");
+        let fight = app.start_fight(&room, &gm, body).await;
         let id = fight["fight"].as_i64().unwrap();
         let path = format!("{fights}/{id}");
         let mut over = false;
         for _ in 0..3000 {
-            let (status, view) = app.get(&path, &gm.key).await;
-            assert_eq!(status, 200, "{view}");
-            if view["over"] == true {
+            let Some((view, waiting)) = fight_as_gm(&app, &path, &gm).await else {
                 over = true;
                 break;
-            }
-            let waiting = view["waiting"].as_array().unwrap().clone();
-            assert!(
-                !waiting.is_empty(),
-                "a fight not over awaits nobody: {view}"
-            );
+            };
             if pick.below(10) == 0 {
                 hand_over_at_random(&app, &path, &view, &gm, &players, &mut pick).await;
                 hand_overs += 1;
                 continue;
             }
             let w = &waiting[pick.below(waiting.len())];
-            let seat = if w["controller"] == "gm" {
-                0
-            } else {
-                let member = w["controller"]["member"]
-                    .as_i64()
-                    .expect("a person's decision");
-                members.iter().position(|m| m.id == member).unwrap()
-            };
+            let seat = member_index(&members, &w["controller"]);
             let who = &members[seat];
-            let (status, mine) = app.get(&path, &who.key).await;
-            assert_eq!(status, 200, "{mine}");
-            let Some(d) = mine["decisions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|d| d["id"] == w["id"])
-                .cloned()
-            else {
+            let Some(d) = offered(&app, &path, &who.key, &w["id"]).await else {
                 // Answered or handed over between the two reads.
                 continue;
             };
@@ -1717,12 +1652,8 @@ async fn a_player_drafts_nobody(backend: Backend) {
         let (status, error) = app.post(&fights, &ada.key, body).await;
         assert_eq!(status, 403, "{error}");
     }
-    let body = json!({
-        "a": KNIGHT, "b": BRIGAND, "map": CORRIDOR, "played": true,
-        "control": {"Sir Aldric": ada.id},
-    });
-    let (status, fight) = app.post(&fights, &ada.key, body).await;
-    assert_eq!(status, 201, "{fight}");
+    let body = corridor_duel(json!({"Sir Aldric": ada.id}));
+    let fight = app.start_fight(&room, ada, body).await;
     let controllers = fight["controllers"].as_array().unwrap();
     assert_eq!(controllers[0]["controller"]["member"], ada.id);
     assert_eq!(controllers[1]["controller"], "gm");

@@ -10,123 +10,18 @@ use nutshell_dice::Limits;
 use nutshell_server::rate::RateLimit;
 use nutshell_server::verify::verify;
 
-#[path = "support/postgres.rs"]
-mod pg;
+#[path = "support/app.rs"]
+mod app;
 #[path = "support/proxy.rs"]
 mod proxy;
 #[path = "support/reseal.rs"]
 mod reseal;
+use app::pg::fresh_postgres;
+use app::{App, Backend, lines, spawn_app, start, take_events, with_a_server_on_both_databases};
 use nutshell_server::{Store, router};
-use pg::fresh_postgres;
 use proxy::CuttableProxy;
 use reseal::reseal;
 use serde_json::{Value, json};
-
-/// A server on a free port with its own database.
-struct App {
-    base: String,
-    client: reqwest::Client,
-    database: String,
-    _dir: Option<tempfile::TempDir>,
-    server: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        self.server.abort();
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Backend {
-    Sqlite,
-    Postgres,
-}
-
-async fn start(database: String, dir: Option<tempfile::TempDir>) -> App {
-    let store = Store::connect(&database).await.expect("connect");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let state = nutshell_server::state(store, Limits::default(), RateLimit::new(0.0, 1));
-    let server = tokio::spawn(async move {
-        axum::serve(listener, router(state)).await.unwrap();
-    });
-    App {
-        base: format!("http://{address}"),
-        client: reqwest::Client::new(),
-        database,
-        _dir: dir,
-        server,
-    }
-}
-
-/// A server with a fresh database of the backend, or `None` when the test
-/// is skipped (PostgreSQL unreachable and not required).
-async fn spawn_app(backend: Backend, test: &str) -> Option<App> {
-    match backend {
-        Backend::Sqlite => {
-            let dir = tempfile::tempdir().unwrap();
-            let url = format!("sqlite:{}", dir.path().join("t.db").display());
-            Some(start(url, Some(dir)).await)
-        }
-        Backend::Postgres => Some(start(fresh_postgres(test).await?, None).await),
-    }
-}
-
-impl App {
-    async fn post(&self, path: &str, key: Option<&str>, body: Value) -> (u16, Value) {
-        let mut request = self.client.post(format!("{}{path}", self.base)).json(&body);
-        if let Some(key) = key {
-            request = request.bearer_auth(key);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn get_text(&self, path: &str, key: Option<&str>) -> (u16, String) {
-        let mut request = self.client.get(format!("{}{path}", self.base));
-        if let Some(key) = key {
-            request = request.bearer_auth(key);
-        }
-        let response = request.send().await.unwrap();
-        (response.status().as_u16(), response.text().await.unwrap())
-    }
-
-    /// A room with a GM and one player: (room, gm key, player key).
-    async fn room_with_player(&self) -> (String, String, String) {
-        let (status, room) = self
-            .post("/api/rooms", None, json!({"name": "Crypt"}))
-            .await;
-        assert_eq!(status, 201, "{room}");
-        let id = room["room"].as_str().unwrap().to_string();
-        let gm = room["gm_key"].as_str().unwrap().to_string();
-        let invite = room["invite"].as_str().unwrap();
-        let (status, joined) = self
-            .post(
-                &format!("/api/rooms/{id}/join"),
-                None,
-                json!({"invite": invite, "name": "Ada"}),
-            )
-            .await;
-        assert_eq!(status, 201, "{joined}");
-        (id, gm, joined["player_key"].as_str().unwrap().to_string())
-    }
-
-    async fn log(&self, room: &str, key: &str) -> String {
-        let (status, text) = self
-            .get_text(&format!("/api/rooms/{room}/log"), Some(key))
-            .await;
-        assert_eq!(status, 200, "{text}");
-        text
-    }
-}
-
-fn lines(log: &str) -> Vec<Value> {
-    log.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 /// Reads server-sent events until `count` events arrived (or 10 s pass):
 /// their (id, data) pairs.
@@ -141,40 +36,30 @@ async fn read_events(response: &mut reqwest::Response, count: usize) -> Vec<(i64
             .unwrap()
             .expect("the stream stays open");
         buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-        while let Some(end) = buffer.find("\n\n") {
-            let block: String = buffer.drain(..end + 2).collect();
-            let mut id = None;
-            let mut data = None;
-            for line in block.lines() {
-                if let Some(v) = line.strip_prefix("id:") {
-                    id = Some(v.trim().parse::<i64>().unwrap());
-                }
-                if let Some(v) = line.strip_prefix("data:") {
-                    data = Some(serde_json::from_str::<Value>(v.trim()).unwrap());
-                }
-            }
-            if let (Some(id), Some(data)) = (id, data) {
-                events.push((id, data));
-            }
-        }
+        events.extend(take_events(&mut buffer));
     }
     events
 }
 
-macro_rules! on_both_databases {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Sqlite).await })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Postgres).await })*
-        }
-    };
+/// Two characters' choices: a sheet is made from them.
+const BRANA: &str = include_str!("../../../examples/mls/characters/choices/brana.choices.toml");
+const GRISHNAK: &str =
+    include_str!("../../../examples/mls/characters/choices/grishnak.choices.toml");
+
+/// Waits for requests sent at once, each of which must be answered 201:
+/// the sequence numbers of their events, sorted.
+async fn committed_seqs(tasks: Vec<tokio::task::JoinHandle<(u16, Value)>>) -> Vec<i64> {
+    let mut seqs = Vec::new();
+    for task in tasks {
+        let (status, answer) = task.await.unwrap();
+        assert_eq!(status, 201, "{answer}");
+        seqs.push(answer["seq"].as_i64().unwrap());
+    }
+    seqs.sort();
+    seqs
 }
 
-on_both_databases!(
+with_a_server_on_both_databases!(
     a_roll_is_committed_and_verifies_after_the_reveal,
     keys_are_checked_on_every_request,
     bad_requests_get_json_errors_and_change_nothing,
@@ -194,11 +79,7 @@ on_both_databases!(
     a_join_under_a_members_or_the_gms_name_is_refused,
 );
 
-async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
-    let Some(app) = spawn_app(backend, "a_roll_is_committed_and_verifies_after_the_reveal").await
-    else {
-        return;
-    };
+async fn a_roll_is_committed_and_verifies_after_the_reveal(app: App) {
     let (room, gm, player) = app.room_with_player().await;
     let (status, roll) = app
         .post(
@@ -242,15 +123,7 @@ async fn a_roll_is_committed_and_verifies_after_the_reveal(backend: Backend) {
     assert_eq!(status, 200, "{health} on {}", app.database);
 }
 
-async fn checks_and_contests_are_rolled_committed_and_verified(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "checks_and_contests_are_rolled_committed_and_verified",
-    )
-    .await
-    else {
-        return;
-    };
+async fn checks_and_contests_are_rolled_committed_and_verified(app: App) {
     let (room, gm, player) = app.room_with_player().await;
     let checks = format!("/api/rooms/{room}/checks");
     let contests = format!("/api/rooms/{room}/contests");
@@ -368,15 +241,7 @@ fn a_log_of_checks_written_with_plus_zero_still_verifies() {
     assert!(error.message.contains("do not follow"), "{error:?}");
 }
 
-async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "an_mls_fight_is_stepped_round_by_round_announced_and_replayed",
-    )
-    .await
-    else {
-        return;
-    };
+async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(app: App) {
     let knight = include_str!("../../../examples/mls/duel/knight.toml");
     let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
     // Two who fight long (many hit points, sticks): the steps below all
@@ -489,7 +354,7 @@ async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(backend: 
         .post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
         .await;
     assert_eq!(status, 200);
-    let other = start(app.database.clone(), None).await;
+    let other = start(&app.database, None).await;
     let (status, fourth) = other.post(&step, Some(&player), json!({})).await;
     assert_eq!(status, 201, "{fourth}");
     assert_eq!(fourth["step"], 4);
@@ -656,15 +521,7 @@ async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(backend: 
 /// as it began and every combatant's square and facing; each step's state
 /// puts everyone where the log's `positions` last put them; a bad map is
 /// refused naming the field and its line and column; verify replays it.
-async fn a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed",
-    )
-    .await
-    else {
-        return;
-    };
+async fn a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed(app: App) {
     let knight = include_str!("../../../examples/mls/duel/knight.toml");
     let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
     let corridor = include_str!("../../../examples/mls/maps/corridor.toml");
@@ -794,11 +651,7 @@ async fn a_fight_on_a_map_is_stepped_with_squares_and_facings_and_replayed(backe
 /// docs/server.md, simulating a fight: win rates with intervals and their
 /// counts, reproducible by seed, batches that add up to one run, bad
 /// requests refused, nothing written to the room.
-async fn many_fights_are_simulated_in_batches_that_add_up(backend: Backend) {
-    let Some(app) = spawn_app(backend, "many_fights_are_simulated_in_batches_that_add_up").await
-    else {
-        return;
-    };
+async fn many_fights_are_simulated_in_batches_that_add_up(app: App) {
     let knight = include_str!("../../../examples/mls/duel/knight.toml");
     let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
     let corridor = include_str!("../../../examples/mls/maps/corridor.toml");
@@ -864,24 +717,14 @@ async fn many_fights_are_simulated_in_batches_that_add_up(backend: Backend) {
     assert_eq!(lines(&app.log(&room, &gm).await).len(), before);
 }
 
-async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "character_sheets_are_made_kept_per_player_checked_and_verified",
-    )
-    .await
-    else {
-        return;
-    };
-    let brana = include_str!("../../../examples/mls/characters/choices/brana.choices.toml");
-    let grishnak = include_str!("../../../examples/mls/characters/choices/grishnak.choices.toml");
+async fn character_sheets_are_made_kept_per_player_checked_and_verified(app: App) {
     let (room, gm, player) = app.room_with_player().await;
     let sheets = format!("/api/rooms/{room}/sheets");
     let (status, made) = app
         .post(
             &sheets,
             Some(&player),
-            json!({"choices": brana, "client_seed": "b"}),
+            json!({"choices": BRANA, "client_seed": "b"}),
         )
         .await;
     assert_eq!(status, 201, "{made}");
@@ -893,7 +736,7 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
         .post(
             &sheets,
             Some(&gm),
-            json!({"choices": grishnak, "secret": true}),
+            json!({"choices": GRISHNAK, "secret": true}),
         )
         .await;
     assert_eq!(status, 201, "{npc}");
@@ -946,7 +789,7 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
     // Generation, Fate Points) overspend by 47, and the CPs are named as
     // broken.
     let (status, priced) = app
-        .post(&check, Some(&player), json!({"choices": brana}))
+        .post(&check, Some(&player), json!({"choices": BRANA}))
         .await;
     assert_eq!(status, 200, "{priced}");
     assert_eq!(priced["ok"], true, "{priced}");
@@ -955,7 +798,7 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
         json!({"budget": 66, "spent": 13, "left": 53}),
         "{priced}"
     );
-    let over = brana.replace("age = 21", "fate_points_bought = 20\nage = 21");
+    let over = BRANA.replace("age = 21", "fate_points_bought = 20\nage = 21");
     let (status, over) = app
         .post(&check, Some(&player), json!({"choices": over}))
         .await;
@@ -971,7 +814,7 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
         "{over}"
     );
     // Too young to start (RULING P-42): named at the age, with no CPs.
-    let young = brana.replace("age = 21", "age = 17");
+    let young = BRANA.replace("age = 21", "age = 17");
     let (status, young) = app
         .post(&check, Some(&player), json!({"choices": young}))
         .await;
@@ -996,14 +839,14 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
         .post(
             &check,
             Some(&player),
-            json!({"choices": brana, "sheet": sheet}),
+            json!({"choices": BRANA, "sheet": sheet}),
         )
         .await;
     assert_eq!(status, 400, "{both}");
     // Bad choices are refused with where; nothing is written.
     for (body, needle) in [
         (json!({"choices": "name = \"X\"\nage = [\n"}), "choices"),
-        (json!({"choices": brana, "bogus": 1}), "bogus"),
+        (json!({"choices": BRANA, "bogus": 1}), "bogus"),
         (json!({}), "choices"),
     ] {
         let (status, error) = app.post(&sheets, Some(&player), body.clone()).await;
@@ -1019,21 +862,11 @@ async fn character_sheets_are_made_kept_per_player_checked_and_verified(backend:
     assert_eq!(verify(&log).unwrap().rolls_verified, 2);
 }
 
-async fn a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed",
-    )
-    .await
-    else {
-        return;
-    };
-    let brana = include_str!("../../../examples/mls/characters/choices/brana.choices.toml");
-    let grishnak = include_str!("../../../examples/mls/characters/choices/grishnak.choices.toml");
+async fn a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed(app: App) {
     let (room, gm, player) = app.room_with_player().await;
     let sheets = format!("/api/rooms/{room}/sheets");
     let (status, made) = app
-        .post(&sheets, Some(&player), json!({"choices": brana}))
+        .post(&sheets, Some(&player), json!({"choices": BRANA}))
         .await;
     assert_eq!(status, 201, "{made}");
     let id = made["seq"].as_i64().unwrap();
@@ -1090,7 +923,7 @@ async fn a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed(backend: 
     assert_eq!(mine["sheet"], second["sheet"]);
     // A player may not advance another's sheet, not even the GM's open one.
     let (status, npc) = app
-        .post(&sheets, Some(&gm), json!({"choices": grishnak}))
+        .post(&sheets, Some(&gm), json!({"choices": GRISHNAK}))
         .await;
     assert_eq!(status, 201, "{npc}");
     let (status, error) = app
@@ -1168,10 +1001,7 @@ async fn a_sheet_is_advanced_by_its_owner_with_the_ledger_and_replayed(backend: 
     assert!(failure.message.contains("latest version"), "{failure}");
 }
 
-async fn keys_are_checked_on_every_request(backend: Backend) {
-    let Some(app) = spawn_app(backend, "keys_are_checked_on_every_request").await else {
-        return;
-    };
+async fn keys_are_checked_on_every_request(app: App) {
     let (room, _gm, player) = app.room_with_player().await;
     let (other, other_gm, _) = app.room_with_player().await;
     let roll = json!({"expression": "1d20"});
@@ -1182,7 +1012,7 @@ async fn keys_are_checked_on_every_request(backend: Backend) {
         (status, body["error"]["code"].as_str()),
         (401, Some("no_key"))
     );
-    let (status, body) = app.post(&path, Some("not-a-key"), roll.clone()).await;
+    let (status, body) = app.post(&path, "not-a-key", roll.clone()).await;
     assert_eq!(
         (status, body["error"]["code"].as_str()),
         (401, Some("bad_key"))
@@ -1228,11 +1058,7 @@ async fn keys_are_checked_on_every_request(backend: Backend) {
 /// is a member's (trimmed, in any case; the GM's is `GM`) is refused with 409
 /// and nothing is written. Every event body of a roll or a join names the
 /// roller's role, so a client can mark the GM.
-async fn a_join_under_a_members_or_the_gms_name_is_refused(backend: Backend) {
-    let Some(app) = spawn_app(backend, "a_join_under_a_members_or_the_gms_name_is_refused").await
-    else {
-        return;
-    };
+async fn a_join_under_a_members_or_the_gms_name_is_refused(app: App) {
     let (_, room) = app.post("/api/rooms", None, json!({})).await;
     let id = room["room"].as_str().unwrap();
     let gm = room["gm_key"].as_str().unwrap();
@@ -1266,9 +1092,7 @@ async fn a_join_under_a_members_or_the_gms_name_is_refused(backend: Backend) {
     let player = ada["player_key"].as_str().unwrap();
     let rolls = format!("/api/rooms/{id}/rolls");
     for key in [gm, player] {
-        let (status, body) = app
-            .post(&rolls, Some(key), json!({"expression": "1d6"}))
-            .await;
+        let (status, body) = app.post(&rolls, key, json!({"expression": "1d6"})).await;
         assert_eq!(status, 201, "{body}");
     }
     let log = lines(&app.log(id, gm).await);
@@ -1295,11 +1119,7 @@ async fn a_join_under_a_members_or_the_gms_name_is_refused(backend: Backend) {
     verify(&app.log(id, gm).await).unwrap();
 }
 
-async fn bad_requests_get_json_errors_and_change_nothing(backend: Backend) {
-    let Some(app) = spawn_app(backend, "bad_requests_get_json_errors_and_change_nothing").await
-    else {
-        return;
-    };
+async fn bad_requests_get_json_errors_and_change_nothing(app: App) {
     let (room, _gm, player) = app.room_with_player().await;
     let path = format!("/api/rooms/{room}/rolls");
     let (status, body) = app
@@ -1366,15 +1186,7 @@ async fn bad_requests_get_json_errors_and_change_nothing(backend: Backend) {
     assert_eq!(lines(&app.log(&room, &player).await).len(), 2);
 }
 
-async fn a_secret_roll_never_reaches_a_player_before_it_is_revealed(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "a_secret_roll_never_reaches_a_player_before_it_is_revealed",
-    )
-    .await
-    else {
-        return;
-    };
+async fn a_secret_roll_never_reaches_a_player_before_it_is_revealed(app: App) {
     let (room, gm, player) = app.room_with_player().await;
     let mut stream = app
         .client
@@ -1456,11 +1268,7 @@ async fn a_secret_roll_never_reaches_a_player_before_it_is_revealed(backend: Bac
     );
 }
 
-async fn a_reconnecting_reader_gets_exactly_what_it_missed(backend: Backend) {
-    let Some(app) = spawn_app(backend, "a_reconnecting_reader_gets_exactly_what_it_missed").await
-    else {
-        return;
-    };
+async fn a_reconnecting_reader_gets_exactly_what_it_missed(app: App) {
     let (room, gm, player) = app.room_with_player().await;
     let roll = |n: i64| json!({"expression": format!("1d{}", n + 2)});
     for n in 0..5 {
@@ -1512,12 +1320,7 @@ async fn a_reconnecting_reader_gets_exactly_what_it_missed(backend: Backend) {
     assert_eq!(bad.status().as_u16(), 400);
 }
 
-async fn the_log_survives_a_restart_and_the_chain_goes_on(backend: Backend) {
-    let Some(mut app) =
-        spawn_app(backend, "the_log_survives_a_restart_and_the_chain_goes_on").await
-    else {
-        return;
-    };
+async fn the_log_survives_a_restart_and_the_chain_goes_on(mut app: App) {
     let (room, gm, player) = app.room_with_player().await;
     app.post(
         &format!("/api/rooms/{room}/rolls"),
@@ -1527,9 +1330,9 @@ async fn the_log_survives_a_restart_and_the_chain_goes_on(backend: Backend) {
     .await;
     let before = app.log(&room, &gm).await;
     // A new server process on the same database.
-    app.server.abort();
+    app.stop();
     let dir = app._dir.take();
-    let restarted = start(app.database.clone(), dir).await;
+    let restarted = start(&app.database, dir).await;
     assert_eq!(restarted.log(&room, &gm).await, before);
     let (status, roll) = restarted
         .post(
@@ -1547,15 +1350,7 @@ async fn the_log_survives_a_restart_and_the_chain_goes_on(backend: Backend) {
     assert_eq!((report.events, report.rolls_verified), (5, 2));
 }
 
-async fn concurrent_joins_get_distinct_members_and_sequence_numbers(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "concurrent_joins_get_distinct_members_and_sequence_numbers",
-    )
-    .await
-    else {
-        return;
-    };
+async fn concurrent_joins_get_distinct_members_and_sequence_numbers(app: App) {
     let app = Arc::new(app);
     let (_, room) = app.post("/api/rooms", None, json!({})).await;
     let id = room["room"].as_str().unwrap().to_string();
@@ -1587,15 +1382,7 @@ async fn concurrent_joins_get_distinct_members_and_sequence_numbers(backend: Bac
 
 /// Requests arriving together share a transaction on SQLite (group commit):
 /// a refused one among them writes nothing and harms none of the others.
-async fn concurrent_rolls_in_several_rooms_with_refusals_stay_gapless(backend: Backend) {
-    let Some(app) = spawn_app(
-        backend,
-        "concurrent_rolls_in_several_rooms_with_refusals_stay_gapless",
-    )
-    .await
-    else {
-        return;
-    };
+async fn concurrent_rolls_in_several_rooms_with_refusals_stay_gapless(app: App) {
     let app = Arc::new(app);
     let mut rooms = Vec::new();
     for _ in 0..3 {
@@ -1638,11 +1425,7 @@ async fn concurrent_rolls_in_several_rooms_with_refusals_stay_gapless(backend: B
     }
 }
 
-async fn concurrent_rolls_get_distinct_sequence_numbers(backend: Backend) {
-    let Some(app) = spawn_app(backend, "concurrent_rolls_get_distinct_sequence_numbers").await
-    else {
-        return;
-    };
+async fn concurrent_rolls_get_distinct_sequence_numbers(app: App) {
     let app = Arc::new(app);
     let (room, gm, player) = app.room_with_player().await;
     let mut tasks = Vec::new();
@@ -1663,13 +1446,7 @@ async fn concurrent_rolls_get_distinct_sequence_numbers(backend: Backend) {
             .await
         }));
     }
-    let mut seqs = Vec::new();
-    for task in tasks {
-        let (status, roll) = task.await.unwrap();
-        assert_eq!(status, 201, "{roll}");
-        seqs.push(roll["seq"].as_i64().unwrap());
-    }
-    seqs.sort();
+    let seqs = committed_seqs(tasks).await;
     assert_eq!(seqs, (3..19).collect::<Vec<_>>());
     app.post(&format!("/api/rooms/{room}/reveal"), Some(&gm), json!({}))
         .await;
@@ -1679,10 +1456,7 @@ async fn concurrent_rolls_get_distinct_sequence_numbers(backend: Backend) {
     );
 }
 
-async fn every_changed_byte_of_an_export_is_caught(backend: Backend) {
-    let Some(app) = spawn_app(backend, "every_changed_byte_of_an_export_is_caught").await else {
-        return;
-    };
+async fn every_changed_byte_of_an_export_is_caught(app: App) {
     let (room, gm, player) = app.room_with_player().await;
     app.post(
         &format!("/api/rooms/{room}/rolls"),
@@ -1744,7 +1518,7 @@ async fn postgres_cut_and_back_fails_cleanly_and_recovers_without_a_restart() {
     let (scheme_user, rest) = url.split_once('@').unwrap();
     let (upstream, database) = rest.split_once('/').unwrap();
     let proxy = CuttableProxy::start(upstream.to_string()).await;
-    let app = start(format!("{scheme_user}@{}/{database}", proxy.address), None).await;
+    let app = start(&format!("{scheme_user}@{}/{database}", proxy.address), None).await;
     let (room, gm, player) = app.room_with_player().await;
     let rolls = format!("/api/rooms/{room}/rolls");
     let (status, first) = app
@@ -1806,8 +1580,8 @@ async fn two_servers_on_one_postgres_share_rooms_events_and_one_sequence() {
     else {
         return;
     };
-    let a = start(url.clone(), None).await;
-    let b = start(url, None).await;
+    let a = start(&url, None).await;
+    let b = start(&url, None).await;
     let (room, gm, player) = a.room_with_player().await;
     // A member reading from server B sees what is rolled on server A.
     let mut stream = b
@@ -1846,13 +1620,7 @@ async fn two_servers_on_one_postgres_share_rooms_events_and_one_sequence() {
                 .await
         }));
     }
-    let mut seqs = Vec::new();
-    for task in tasks {
-        let (status, roll) = task.await.unwrap();
-        assert_eq!(status, 201, "{roll}");
-        seqs.push(roll["seq"].as_i64().unwrap());
-    }
-    seqs.sort();
+    let seqs = committed_seqs(tasks).await;
     assert_eq!(seqs, (4..28).collect::<Vec<_>>());
     // Server B's reader got every one of them, in order, once.
     let live = read_events(&mut stream, 24).await;
@@ -1876,8 +1644,8 @@ async fn two_servers_batching_into_several_rooms_stay_gapless() {
     else {
         return;
     };
-    let a = Arc::new(start(url.clone(), None).await);
-    let b = Arc::new(start(url, None).await);
+    let a = Arc::new(start(&url, None).await);
+    let b = Arc::new(start(&url, None).await);
     let knight = include_str!("../../../examples/mls/duel/knight.toml");
     let brigand = include_str!("../../../examples/mls/duel/brigand.toml");
     let mut rooms = Vec::new();
@@ -2121,7 +1889,7 @@ async fn a_key_over_its_rate_limit_gets_429_and_a_retry_after() {
         client: reqwest::Client::new(),
         database: url,
         _dir: Some(dir),
-        server,
+        server: Some(server),
     };
     let (room, gm, player) = app.room_with_player().await;
     let path = format!("/api/rooms/{room}/rolls");

@@ -21,7 +21,9 @@ use serde_json::{Map, Value, json};
 
 use super::rolls::{Committed, commit};
 use crate::action::Action;
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
+use crate::extract::InRoom;
+use crate::state::AppState;
 use crate::store::Member;
 
 /// The fields a check or contest body carries besides the request.

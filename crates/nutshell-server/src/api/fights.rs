@@ -8,12 +8,9 @@
 //! position. The member who started a fight and the GM may step it; a GM's
 //! secret fight is secret step by step.
 //!
-//! Between steps the server keeps the fight in memory ([`Cache`]); a fight
+//! Between steps the server keeps the fight in memory ([`super::cache::Cache`]); a fight
 //! not there (after a restart, or stepped by another process) is rebuilt
 //! from its events by replaying every step with its epoch's seed.
-
-use std::collections::HashMap;
-use std::sync::Mutex;
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -23,75 +20,15 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::checks::{flag, split};
-use super::rolls::{RollPlan, check_client_seed, nonce, refused};
+use super::fight_thread::{append_start, build, over, rebuild, step_number};
+use super::rolls::{RollPlan, check_client_seed, refused};
 use crate::action::Action;
-use crate::app::{ApiError, AppState, InRoom};
-use crate::fair::{self, RollRecord, Seed};
+use crate::error::ApiError;
+use crate::extract::InRoom;
+use crate::fair;
 use crate::fight::{self, FightRequest, Rounds, Running};
-use crate::store::{Draft, Event, Member, Role};
-
-/// How many fights between steps a process keeps in memory.
-const CACHE_SIZE: usize = 256;
-
-/// How many fights over a process keeps in memory besides: the last ones
-/// to end, which their table still reads (the answer that ended one, the
-/// pages showing its end); older ones are rebuilt when read.
-const FINISHED_KEPT: usize = 8;
-
-/// Fights between steps or decisions, each with the sequence number of the
-/// event it is the state after (a fight whose thread has moved on is
-/// rebuilt), and the last few fights to end.
-#[derive(Default)]
-pub struct Cache {
-    fights: Mutex<HashMap<(String, i64), (i64, Running)>>,
-    finished: Mutex<HashMap<(String, i64), (i64, Running)>>,
-}
-
-impl Cache {
-    /// A copy of fight `id` of `room` after event `head`, if kept.
-    pub(crate) fn get(&self, room: &str, id: i64, head: i64) -> Option<Running> {
-        let key = (room.to_string(), id);
-        for kept in [&self.fights, &self.finished] {
-            let fights = kept.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((at, fight)) = fights.get(&key)
-                && *at == head
-            {
-                return Some(fight.clone());
-            }
-        }
-        None
-    }
-
-    /// Keeps fight `id` as it is after event `head` (among the last few to
-    /// end, once over).
-    pub(crate) fn put(&self, room: &str, id: i64, head: i64, fight: Running) {
-        let key = (room.to_string(), id);
-        let over = fight.fight().ending().is_some();
-        if over {
-            self.fights
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&key);
-        }
-        let (kept, size) = if over {
-            (&self.finished, FINISHED_KEPT)
-        } else {
-            (&self.fights, CACHE_SIZE)
-        };
-        let mut fights = kept.lock().unwrap_or_else(|e| e.into_inner());
-        if fights.len() >= size && !fights.contains_key(&key) {
-            // The fight stepped longest ago goes (it is rebuilt if needed).
-            if let Some(oldest) = fights
-                .iter()
-                .min_by_key(|(_, (at, _))| *at)
-                .map(|(k, _)| k.clone())
-            {
-                fights.remove(&oldest);
-            }
-        }
-        fights.insert(key, (head, fight));
-    }
-}
+use crate::state::AppState;
+use crate::store::{Member, Role};
 
 /// `POST /api/rooms/{room}/fights`: `{"a": TOML, "b": TOML, "distance"?,
 /// "surprised"?, "max_turns"?}` plus `secret` (the GM's), and `run` with its
@@ -130,18 +67,7 @@ pub async fn create(
             "`client_seed` goes with each step (or with `\"run\": true`): starting a fight rolls no dice",
         ));
     }
-    let fight = request
-        .build()
-        .map_err(|e| ApiError::bad_request("bad_fight", e))?;
-    // (Every combatant starts standing today, so no fight ends before its
-    // first round; a setting that could, a map's, is refused here rather
-    // than started and never steppable.)
-    if let Some(ending) = fight.ending() {
-        return Err(ApiError::bad_request(
-            "bad_fight",
-            format!("the fight is over before it starts: {}", ending.reason),
-        ));
-    }
+    let fight = build(&request)?;
     let secret = fields.secret;
     let event = append_start(
         &state,
@@ -208,6 +134,8 @@ pub struct StepRequest {
 /// log lines, the state after them, the ending once over, and then the
 /// whole fight's `report`) with the event's fields.
 pub async fn step_route(
+    // The extractors of a route on one event of the room (the same in each
+    // such route: axum reads the handler's parameters).
     State(state): State<AppState>,
     InRoom(me): InRoom,
     Path((_room, id)): Path<(String, String)>,
@@ -330,194 +258,4 @@ async fn step(
     }
     state.fights.put(&me.room, id, event.seq, fight);
     Ok(answer)
-}
-
-pub(crate) fn over(id: i64) -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "fight_over",
-        format!("fight {id} is over"),
-    )
-}
-
-/// Fight `id` as its events leave it: built from its request, every step
-/// or decision replayed with its epoch's seed (the room's current one, or
-/// an earlier one from the log's reveals), every change of control applied.
-pub(crate) async fn rebuild(state: &AppState, room: &str, id: i64) -> Result<Running, ApiError> {
-    let broken = |why: String| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "store",
-            format!("fight {id} does not replay from its events: {why}"),
-        )
-    };
-    let mut events = state.store.thread(room, id).await?;
-    if events.is_empty() {
-        return Err(ApiError::not_found(format!("no fight {id} in this room")));
-    }
-    let steps = events.split_off(1);
-    let first = &events[0];
-    let request: FightRequest =
-        serde_json::from_value(first.body["request"].clone()).map_err(|e| broken(e.to_string()))?;
-    let built = request.build().map_err(broken)?;
-    let mut fight = if first.body["played"] == true {
-        Running::Played(super::played::Table::from_start(&first.body, built).map_err(broken)?)
-    } else {
-        Running::Stepped(built)
-    };
-    let current = state
-        .store
-        .room(room)
-        .await?
-        .ok_or_else(|| ApiError::not_found("no such room"))?;
-    let mut seeds: HashMap<i64, Seed> = HashMap::from([(current.epoch, current.seed)]);
-    if steps.iter().any(|e| e.epoch != current.epoch) {
-        for reveal in state
-            .store
-            .events_matching(room, "%\"kind\":\"reveal\"%")
-            .await?
-        {
-            let seed = reveal.body["seed"]
-                .as_str()
-                .and_then(fair::unhex)
-                .and_then(|b| Seed::try_from(b).ok());
-            if let (Some(epoch), Some(seed)) = (reveal.body["epoch"].as_i64(), seed) {
-                seeds.insert(epoch, seed);
-            }
-        }
-    }
-    // Replaying a long fight is long work (a thousand turns of an
-    // all-engine fight take a good part of a second): on the pool, so the
-    // threads answering other rooms never wait for it.
-    let room_name = room.to_string();
-    let replayed = state
-        .pool
-        .run_in_turn(
-            room,
-            move |_| -> Result<Running, String> {
-                for event in &steps {
-                    if event.kind == "fight-control" {
-                        if let Running::Played(played) = &mut fight {
-                            super::played::apply_control(played, &event.body)?;
-                        }
-                        continue;
-                    }
-                    replay_step(&mut fight, &room_name, id, event, &seeds)?;
-                    if let Running::Played(played) = &mut fight {
-                        played.track(step_number(&event.body).unwrap_or(0), event.at_ms);
-                    }
-                }
-                Ok(fight)
-            },
-            REPLAY_WAITS_FOR_ITS_TURN,
-        )
-        .await?;
-    replayed.map_err(broken)
-}
-
-/// How long a fight to rebuild waits for its room's turn on the pool when
-/// the room's share is taken, before it is refused with 429 `busy`.
-const REPLAY_WAITS_FOR_ITS_TURN: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// The number of a stored step (of this server: in its action; of an
-/// earlier one: in its body), or none for the fight's first event.
-pub(crate) fn step_number(body: &Value) -> Option<i64> {
-    body["action"]["step"].as_i64().or(body["step"].as_i64())
-}
-
-/// Replays one stored step of fight `id` on `fight`: a step of this server
-/// with the dice of its action, one of an earlier server with the dice of
-/// its legacy record.
-fn replay_step(
-    fight: &mut Running,
-    room: &str,
-    id: i64,
-    event: &Event,
-    seeds: &HashMap<i64, Seed>,
-) -> Result<(), String> {
-    let body = &event.body;
-    let seed = seeds
-        .get(&event.epoch)
-        .ok_or_else(|| format!("no seed for epoch {}", event.epoch))?;
-    let roller = body["roller"].as_i64().unwrap_or(-1);
-    let client_seed = body["client_seed"].as_str().unwrap_or("");
-    if !body["action"].is_null() {
-        let action: Action =
-            serde_json::from_value(body["action"].clone()).map_err(|e| e.to_string())?;
-        let canonical = action.canonical();
-        let count = body["count"].as_i64().unwrap_or(0);
-        let input = fair::DiceInput::new(room, event.epoch, roller, count, client_seed, &canonical);
-        let mut dice = fair::dice(seed, &input);
-        crate::replay::perform(
-            &action,
-            &mut dice,
-            &nutshell_dice::Limits::default(),
-            Some(fight),
-        )
-        .map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    let rounds = Rounds::from_json(&body["rounds"])?;
-    let text = fight::step_text(id, body["step"].as_i64().unwrap_or(0), rounds);
-    let record = RollRecord {
-        room,
-        epoch: event.epoch,
-        seq: event.seq,
-        roller,
-        client_seed,
-        expression: &text,
-    };
-    let Running::Stepped(fight) = fight else {
-        return Err("a step of an earlier server in a played fight".to_string());
-    };
-    crate::replay::legacy::step(fight, seed, &record).map_err(|e| e.to_string())?;
-    Ok(())
-}
-
-/// Writes a fight's first event (its request and the state before the first
-/// round, with `extra` fields such as a played fight's control) and
-/// announces it: the event, whose `seq` names the fight.
-pub(super) async fn append_start(
-    state: &AppState,
-    me: &Member,
-    secret: bool,
-    request: Value,
-    start: Value,
-    extra: serde_json::Map<String, Value>,
-) -> Result<Event, ApiError> {
-    let nonce = if secret { Some(nonce()?) } else { None };
-    let (roller, name, role) = (me.id, me.name.clone(), me.role.as_str());
-    let (event, ()) = state
-        .store
-        .append_with(&me.room, None, move |room, _slot| {
-            let mut body = json!({
-                "kind": "fight",
-                "roller": roller,
-                "name": name,
-                "role": role,
-                "epoch": room.epoch,
-                "secret": secret,
-                "request": request,
-                "fight": start,
-            });
-            for (key, value) in extra {
-                body[key] = value;
-            }
-            if let Some(nonce) = nonce {
-                body["nonce"] = json!(nonce);
-            }
-            let draft = Draft {
-                kind: "fight",
-                epoch: room.epoch,
-                secret,
-                body,
-                thread: None,
-                roller: None,
-            };
-            Ok::<_, ApiError>((draft, ()))
-        })
-        .await
-        .map_err(refused)?;
-    state.hub.publish(event.clone());
-    Ok(event)
 }

@@ -10,7 +10,9 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::Deserialize;
 
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
+use crate::extract::InRoom;
+use crate::state::AppState;
 
 /// `?after=SEQ`: only events after this sequence number.
 #[derive(Debug, Deserialize)]

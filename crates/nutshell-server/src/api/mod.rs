@@ -1,6 +1,8 @@
 //! The handlers, one module per resource.
 
+pub mod cache;
 pub mod checks;
+pub mod fight_thread;
 pub mod fights;
 pub mod log;
 pub mod odds;
@@ -13,7 +15,8 @@ pub mod simulate;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-use crate::app::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
 use crate::store::{Event, Member, Role};
 
 /// The OpenAPI description of every route.

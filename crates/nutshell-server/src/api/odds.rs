@@ -11,32 +11,16 @@ use nutshell_dice::Expression;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
+use crate::extract::InRoom;
+use crate::limits::AnswerLimits;
+use crate::state::AppState;
 
 /// `POST /api/rooms/{room}/odds`: `{"expression"}`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OddsRequest {
     pub expression: String,
-}
-
-/// How large an odds answer may be.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnswerLimits {
-    /// Outcomes listed.
-    pub max_outcomes: usize,
-    /// Bytes of the JSON answer.
-    pub max_bytes: usize,
-}
-
-impl Default for AnswerLimits {
-    /// 10,000 outcomes, 2 MiB.
-    fn default() -> AnswerLimits {
-        AnswerLimits {
-            max_outcomes: 10_000,
-            max_bytes: 2 * 1024 * 1024,
-        }
-    }
 }
 
 fn answer_too_large(what: String) -> ApiError {

@@ -34,17 +34,18 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use nutshell_mls::Fight;
 use nutshell_mls::fight::{Choice, Controller, Decision, Kind, Made};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::checks::RollFields;
-use super::fights::{over, rebuild, step_number};
+use super::fight_thread::{append_start, build, over, rebuild, step_number};
 use super::rolls::{RollPlan, check_client_seed, refused};
 use crate::action::Action;
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
+use crate::extract::InRoom;
 use crate::fight::{self, Control, FightRequest, Played, Running};
+use crate::state::AppState;
 use crate::store::{AppendError, Draft, Event, Member, Role, Slot};
 
 /// The longest time for a decision that may be set, in seconds (a day).
@@ -114,45 +115,6 @@ impl Table {
             decision_seconds: decision_seconds(seconds.as_ref().unwrap_or(&Value::Null))?,
         }))
     }
-
-    /// A played fight as its first event starts it: `fight` with the
-    /// event's `control` and `decision_seconds`.
-    pub(crate) fn from_start(body: &Value, fight: Fight) -> Result<Played, String> {
-        let names: Vec<String> = fight
-            .fighters()
-            .iter()
-            .map(|f| f.sheet.name.clone())
-            .collect();
-        let mut control = vec![Control::Gm; names.len()];
-        for entry in body["control"].as_array().into_iter().flatten() {
-            let name = entry["name"].as_str().unwrap_or("");
-            let i = names
-                .iter()
-                .position(|n| n == name)
-                .ok_or_else(|| format!("no combatant {name:?}"))?;
-            control[i] = Control::from_json(&entry["controller"])?;
-        }
-        Ok(Played::new(
-            fight,
-            control,
-            body["decision_seconds"].as_u64(),
-        ))
-    }
-}
-
-/// Applies a `fight-control` event to a played fight.
-pub(crate) fn apply_control(played: &mut Played, body: &Value) -> Result<(), String> {
-    if let Some(name) = body["who"].as_str() {
-        let i = played
-            .play
-            .index_of(name)
-            .ok_or_else(|| format!("no combatant {name:?}"))?;
-        played.control[i] = Control::from_json(&body["controller"])?;
-    }
-    if let Some(seconds) = body.get("decision_seconds") {
-        played.decision_seconds = seconds.as_u64();
-    }
-    Ok(())
 }
 
 /// Checks a controller named for a combatant: a member of the room, and no
@@ -197,15 +159,7 @@ pub(crate) async fn create(
     fields: RollFields,
     table: Table,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let fight = request
-        .build()
-        .map_err(|e| ApiError::bad_request("bad_fight", e))?;
-    if let Some(ending) = fight.ending() {
-        return Err(ApiError::bad_request(
-            "bad_fight",
-            format!("the fight is over before it starts: {}", ending.reason),
-        ));
-    }
+    let fight = build(&request)?;
     let secret = fields.secret;
     let names: Vec<String> = fight
         .fighters()
@@ -269,7 +223,7 @@ pub(crate) async fn create(
     extra.insert("played".into(), json!(true));
     extra.insert("control".into(), json!(control_json));
     extra.insert("decision_seconds".into(), json!(seconds));
-    let event = super::fights::append_start(
+    let event = append_start(
         state,
         me,
         secret,
@@ -701,28 +655,45 @@ async fn expire(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError>
             return Ok(took);
         };
         let made = asked.answered(asked.default.clone(), Controller::Engine);
-        let gm = gm(state, room).await?;
-        let step = step_number(&head.body).unwrap_or(0);
-        match commit(
-            state,
-            &gm,
-            &first,
-            head.seq,
-            step,
-            played,
-            Some(made),
-            String::new(),
-        )
-        .await
-        {
-            Ok(_) => took = true,
-            // Someone answered (or another process took the default) first:
-            // read again.
-            Err(e) if e.status == StatusCode::CONFLICT => {}
-            Err(e) => return Err(e),
+        // Not written when someone answered (or another process took the
+        // default) first: read again.
+        if commit_as_gm(state, room, &first, &head, played, Some(made)).await? {
+            took = true;
         }
     }
     Ok(took)
+}
+
+/// Writes, as the room's GM, the run of played fight `first` from event
+/// `head` on (with the engine's `made` answer, if any): what no member
+/// asked for (a default taken when the time ran out, a fight settled).
+/// False when another writer got there first (409), so nothing was written.
+async fn commit_as_gm(
+    state: &AppState,
+    room: &str,
+    first: &Event,
+    head: &Event,
+    played: Played,
+    made: Option<Made>,
+) -> Result<bool, ApiError> {
+    let gm = gm(state, room).await?;
+    let step = step_number(&head.body).unwrap_or(0);
+    match commit(
+        state,
+        &gm,
+        first,
+        head.seq,
+        step,
+        played,
+        made,
+        String::new(),
+    )
+    .await
+    {
+        Ok(_) => Ok(true),
+        Err(e) if e.status == StatusCode::CONFLICT => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// Makes fight `id` await someone again when it does not: a fight not over
@@ -751,24 +722,9 @@ async fn settle(state: &AppState, room: &str, id: i64) -> Result<bool, ApiError>
         if synced && !played.play.pending_all().is_empty() {
             return Ok(false);
         }
-        let gm = gm(state, room).await?;
-        let step = step_number(&head.body).unwrap_or(0);
-        match commit(
-            state,
-            &gm,
-            &first,
-            head.seq,
-            step,
-            played,
-            None,
-            String::new(),
-        )
-        .await
-        {
-            Ok(_) => return Ok(true),
-            // Someone else wrote first: read again.
-            Err(e) if e.status == StatusCode::CONFLICT => {}
-            Err(e) => return Err(e),
+        // Not written when someone else wrote first: read again.
+        if commit_as_gm(state, room, &first, &head, played, None).await? {
+            return Ok(true);
         }
     }
     Ok(false)
@@ -929,6 +885,8 @@ pub struct DecisionRequest {
 /// fight resolved until the next person's decision (or its end), the state
 /// and the next `waiting`.
 pub async fn decide(
+    // The extractors of a route on one event of the room (the same in each
+    // such route: axum reads the handler's parameters).
     State(state): State<AppState>,
     InRoom(me): InRoom,
     Path((_room, id)): Path<(String, String)>,
@@ -1146,6 +1104,8 @@ fn not_played(id: i64) -> ApiError {
 /// taken at once (a `fight-decision` event by the GM's member). Answers the
 /// fight as `GET` shows it.
 pub async fn control(
+    // The extractors of a route on one event of the room (the same in each
+    // such route: axum reads the handler's parameters).
     State(state): State<AppState>,
     InRoom(me): InRoom,
     Path((_room, id)): Path<(String, String)>,
@@ -1227,7 +1187,9 @@ pub async fn control(
     let step = step_number(&head.body).unwrap_or(0);
     change["step"] = json!(step + 1);
     let engine_before = played.engine_names();
-    apply_control(&mut played, &change).map_err(|e| ApiError::bad_request("bad_control", e))?;
+    played
+        .apply_control(&change)
+        .map_err(|e| ApiError::bad_request("bad_control", e))?;
     let nonce = if first.secret {
         Some(super::rolls::nonce()?)
     } else {

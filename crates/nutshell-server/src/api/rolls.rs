@@ -9,9 +9,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::action::Action;
-use crate::app::{ApiError, AppState, Gm, InRoom};
+use crate::error::ApiError;
+use crate::extract::{Gm, InRoom};
 use crate::fair;
 use crate::replay;
+use crate::state::AppState;
 use crate::store::{AppendError, Draft, Event, Member, Role, Room, Slot};
 
 /// The longest client seed accepted, in bytes.

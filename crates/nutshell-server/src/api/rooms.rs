@@ -7,8 +7,10 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::app::{ApiError, AppState, ClientAddress, InRoom};
+use crate::error::ApiError;
+use crate::extract::{ClientAddress, InRoom};
 use crate::fair;
+use crate::state::AppState;
 use crate::store::{Draft, Role, Room};
 
 /// `POST /api/rooms`: `{"name"?}`.
@@ -103,7 +105,7 @@ pub async fn join(
         // The same answer for a wrong room and a wrong invite: nothing to probe.
         return Err(ApiError::forbidden("no room with this id and invite"));
     };
-    crate::app::limit_room_joins(&state, &room.id)?;
+    crate::extract::limit_room_joins(&state, &room.id)?;
     let key = fair::random_token(32).map_err(entropy)?;
     let draft = Draft {
         kind: "join",

@@ -18,12 +18,14 @@ use serde_json::{Value, json};
 use super::checks::split;
 use super::rolls::{RollPlan, refused};
 use crate::action::Action;
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
 use crate::events::view;
+use crate::extract::InRoom;
 use crate::fair;
 use crate::sheet::{
     ADVANCE_PREFIX, AdvanceOptions, AdvanceRecord, MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest,
 };
+use crate::state::AppState;
 use crate::store::Event;
 
 /// `{"choices": TOML}` (plus `client_seed`, and `secret` for the GM's
@@ -117,6 +119,8 @@ pub async fn list(
 /// sheet and the ledger's new entries. A bad option is refused naming it,
 /// and nothing is written; a secret sheet's advances are secret.
 pub async fn advance(
+    // The extractors of a route on one event of the room (the same in each
+    // such route: axum reads the handler's parameters).
     State(state): State<AppState>,
     InRoom(me): InRoom,
     Path((_room, id)): Path<(String, String)>,
@@ -171,6 +175,8 @@ pub async fn advance(
                     format!("sheet {id} was advanced meanwhile: try again"),
                 ));
             }
+            // As `rolls::commit`'s transaction after the thread's check: the
+            // draft and the seed's commitment read inside it.
             let (draft, result) = plan.draft(room, slot, None)?;
             Ok((draft, (result, fair::commitment(&room.seed), plan)))
         })

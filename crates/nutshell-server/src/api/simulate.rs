@@ -17,8 +17,10 @@ use nutshell_dice::simulate::wilson;
 use nutshell_mls::simulate::Tally;
 use serde_json::{Value, json};
 
-use crate::app::{ApiError, AppState, InRoom};
+use crate::error::ApiError;
+use crate::extract::InRoom;
 use crate::fight::{FightRequest, map_error};
+use crate::state::AppState;
 
 /// The most fights one request runs.
 pub const MAX_TRIALS: u64 = 10_000;

@@ -148,12 +148,11 @@ pub fn register_blocking(base: &str, application: &str, bot_token: &str) -> Resu
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn path_segments_are_encoded() {
-        assert_eq!(
-            super::path_segment("aW50ZXJhY3Rpb24.x-_"),
-            "aW50ZXJhY3Rpb24.x-_"
-        );
-        assert_eq!(super::path_segment("a/b?c"), "a%2Fb%3Fc");
+        assert_eq!(path_segment("aW50ZXJhY3Rpb24.x-_"), "aW50ZXJhY3Rpb24.x-_");
+        assert_eq!(path_segment("a/b?c"), "a%2Fb%3Fc");
     }
 }

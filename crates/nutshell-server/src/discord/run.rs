@@ -12,8 +12,10 @@ use serde_json::{Map, Value, json};
 
 use super::{Discord, Interaction, Reply, User, links, text};
 use crate::api;
-use crate::app::{ApiError, AppState, ClientAddress, Gm, InRoom};
+use crate::error::ApiError;
+use crate::extract::{ClientAddress, Gm, InRoom};
 use crate::fair;
+use crate::state::AppState;
 use crate::store::{Draft, Member, Role, StoreError};
 
 /// Whether a command's answer is for its caller alone (decided before it
@@ -256,7 +258,7 @@ async fn join(
     interaction: &Interaction,
     user: &User,
 ) -> Result<(Member, String), Reply> {
-    crate::app::limit_room_joins(state, room).map_err(refused)?;
+    crate::extract::limit_room_joins(state, room).map_err(refused)?;
     let key = fair::random_token(32).map_err(|e| say(&format!("no random bytes: {e}")))?;
     let key_hash = fair::sha256_hex(key.as_bytes());
     for name in candidate_names(interaction, user) {

@@ -1,8 +1,8 @@
 //! The web table in a real browser, for test files of their own: Debian's
 //! Chromium, headless, driven through chromedriver's WebDriver protocol (a
 //! few JSON calls, made with reqwest), against a real server on a loopback
-//! port. Used by `tests/browser.rs`, `tests/browser_play.rs` and
-//! `tests/browser_look.rs`.
+//! port. Used by the `tests/browser_*.rs` files; [`pages`] holds the page
+//! objects, one helper for each action a test takes on a screen.
 
 #![allow(dead_code)]
 
@@ -13,6 +13,9 @@ use nutshell_dice::Limits;
 use nutshell_server::rate::RateLimit;
 use nutshell_server::{Store, router};
 use serde_json::{Value, json};
+
+#[path = "pages.rs"]
+pub mod pages;
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -159,34 +162,29 @@ impl Browser<'_> {
                 return;
             }
             let body = json!({"width": n[0] + i64::from(width) - n[2], "height": n[1] + i64::from(height) - n[3]});
-            self.driver
-                .call(
-                    reqwest::Method::POST,
-                    &format!("/session/{}/window/rect", self.session),
-                    Some(body),
-                )
-                .await;
+            self.command("/window/rect", body).await;
         }
     }
 
     pub async fn go(&self, url: &str) {
+        self.command("/url", json!({"url": url})).await;
+    }
+
+    /// Posts a WebDriver command to this window's session (`path` after
+    /// `/session/{id}`): its value.
+    async fn command(&self, path: &str, body: Value) -> Value {
         self.driver
             .call(
                 reqwest::Method::POST,
-                &format!("/session/{}/url", self.session),
-                Some(json!({"url": url})),
+                &format!("/session/{}{path}", self.session),
+                Some(body),
             )
-            .await;
+            .await
     }
 
     /// Runs `script` in the page (its `return` value comes back).
     pub async fn js(&self, script: &str) -> Value {
-        self.driver
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{}/execute/sync", self.session),
-                Some(json!({"script": script, "args": []})),
-            )
+        self.command("/execute/sync", json!({"script": script, "args": []}))
             .await
     }
 
@@ -244,42 +242,35 @@ impl Browser<'_> {
                 ]
             })
             .collect();
-        self.driver
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{}/actions", self.session),
-                Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
-            )
-            .await;
+        self.command(
+            "/actions",
+            json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]}),
+        )
+        .await;
     }
 
     /// The WebDriver reference of the element `css` selects.
     pub async fn element(&self, css: &str) -> Value {
-        self.driver
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{}/element", self.session),
-                Some(json!({"using": "css selector", "value": css})),
-            )
+        self.command("/element", json!({"using": "css selector", "value": css}))
             .await
+    }
+
+    /// The WebDriver id of the element `css` selects.
+    async fn element_id(&self, css: &str) -> String {
+        let element = self.element(css).await;
+        element
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string()
     }
 
     /// Clicks the element `css` selects as a person would (WebDriver's
     /// element click: real pointer events at its middle).
     pub async fn click(&self, css: &str) {
-        let element = self.element(css).await;
-        let id = element
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap()
-            .to_string();
-        self.driver
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{}/element/{id}/click", self.session),
-                Some(json!({})),
-            )
+        let id = self.element_id(css).await;
+        self.command(&format!("/element/{id}/click"), json!({}))
             .await;
     }
 
@@ -287,13 +278,7 @@ impl Browser<'_> {
     /// the page drew it again between finding and clicking it (WebDriver's
     /// "element click intercepted" by its own new copy).
     pub async fn try_click(&self, css: &str) -> bool {
-        let element = self.element(css).await;
-        let id = element
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap()
-            .to_string();
+        let id = self.element_id(css).await;
         let answer: Value = self
             .driver
             .http
@@ -302,12 +287,8 @@ impl Browser<'_> {
                 self.driver.base, self.session
             ))
             .json(&json!({}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+            .answer()
+            .await;
         match answer["value"].get("error").and_then(Value::as_str) {
             None => true,
             Some("element click intercepted" | "stale element reference") => false,
@@ -327,13 +308,7 @@ impl Browser<'_> {
             {"type": "pointerMove", "origin": to, "x": 0, "y": 0, "duration": 100},
             {"type": "pointerUp", "button": 0}
         ]);
-        self.driver
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{}/actions", self.session),
-                Some(json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})),
-            )
-            .await;
+        self.command("/actions", json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})).await;
     }
 
     /// Presses Tab until the element `id` has the focus (at most `most`
@@ -421,6 +396,51 @@ pub fn base64_decode(text: &str) -> Vec<u8> {
     out
 }
 
+/// A request's answer, read whatever its status: as JSON, or as text.
+pub trait Answered {
+    async fn answer(self) -> Value;
+    async fn answer_text(self) -> String;
+}
+
+impl Answered for reqwest::RequestBuilder {
+    async fn answer(self) -> Value {
+        self.send().await.unwrap().json().await.unwrap()
+    }
+
+    async fn answer_text(self) -> String {
+        self.send().await.unwrap().text().await.unwrap()
+    }
+}
+
+/// Closes every window of a test.
+pub async fn close_all<const N: usize>(windows: [Browser<'_>; N]) {
+    for window in windows {
+        window.close().await;
+    }
+}
+
+/// What keeps a test's server running: its database's folder and its task.
+pub struct Served {
+    _dir: tempfile::TempDir,
+    _server: tokio::task::JoinHandle<()>,
+}
+
+/// The browser driver and a fresh server (its address) for the browser
+/// test `test`, or none when the browser tests are skipped.
+pub async fn set_up(test: &str) -> Option<(Driver, String, Served)> {
+    let driver = driver(test).await?;
+    let (base, _dir, _server) = server().await;
+    Some((driver, base, Served { _dir, _server }))
+}
+
+/// The room's exported log as `key` sees it.
+pub async fn log(base: &str, room: &str, key: &str) -> String {
+    let path = format!("/api/rooms/{room}/log");
+    fetched(base, &path, key).await.text().await.unwrap()
+}
+
+/// A server in this process on a fresh SQLite file: its address, the
+/// file's folder and its task.
 pub async fn server() -> (String, tempfile::TempDir, tokio::task::JoinHandle<()>) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite:{}", dir.path().join("t.db").display());
@@ -451,6 +471,11 @@ pub async fn post(base: &str, path: &str, key: Option<&str>, body: Value) -> Val
 
 /// `GET path` as `key`: the answer, which must be a success.
 pub async fn get(base: &str, path: &str, key: &str) -> Value {
+    fetched(base, path, key).await.json().await.unwrap()
+}
+
+/// `GET path` as `key`, which must succeed.
+async fn fetched(base: &str, path: &str, key: &str) -> reqwest::Response {
     let answer = reqwest::Client::new()
         .get(format!("{base}{path}"))
         .bearer_auth(key)
@@ -458,13 +483,42 @@ pub async fn get(base: &str, path: &str, key: &str) -> Value {
         .await
         .unwrap();
     assert!(answer.status().is_success(), "GET {path}");
-    answer.json().await.unwrap()
+    answer
 }
 
 /// Starts, as the GM (`gm_key`), a played fight of the example skirmish on
 /// the crossroads map in `room`, each combatant controlled as `control`
 /// says (name → a member's id, `"gm"` or `"engine"`): the server's answer.
 pub async fn start_crossroads(base: &str, room: &str, gm_key: &str, control: Value) -> Value {
+    let files = [
+        "skirmish/party.toml",
+        "skirmish/goblins.toml",
+        "maps/crossroads.toml",
+    ];
+    start_example(base, room, gm_key, files, control).await
+}
+
+/// Starts, as the GM (`gm_key`), a played fight of the example duel on the
+/// corridor map in `room`, each combatant controlled as `control` says: the
+/// server's answer.
+pub async fn start_corridor(base: &str, room: &str, gm_key: &str, control: Value) -> Value {
+    let files = [
+        "duel/knight.toml",
+        "duel/brigand.toml",
+        "maps/corridor.toml",
+    ];
+    start_example(base, room, gm_key, files, control).await
+}
+
+/// Starts, as the GM, a played fight of the examples' sides `a`, `b` on map
+/// `map` (`examples/mls/` files).
+async fn start_example(
+    base: &str,
+    room: &str,
+    gm_key: &str,
+    [a, b, map]: [&str; 3],
+    control: Value,
+) -> Value {
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mls");
     let read = |file: &str| std::fs::read_to_string(format!("{examples}/{file}")).unwrap();
     post(
@@ -472,10 +526,35 @@ pub async fn start_crossroads(base: &str, room: &str, gm_key: &str, control: Val
         &format!("/api/rooms/{room}/fights"),
         Some(gm_key),
         serde_json::json!({
-            "a": read("skirmish/party.toml"), "b": read("skirmish/goblins.toml"),
-            "map": read("maps/crossroads.toml"), "played": true,
+            "a": read(a), "b": read(b), "map": read(map), "played": true,
             "control": control,
         }),
     )
     .await
+}
+
+/// A room with a GM and the players `names`: its id, the GM's key, and
+/// each player's (member id, key).
+pub async fn table(base: &str, names: &[&str]) -> (String, String, Vec<(i64, String)>) {
+    let room = post(base, "/api/rooms", None, json!({"name": "The table"})).await;
+    let (room_id, gm_key, invite) = (
+        room["room"].as_str().unwrap().to_string(),
+        room["gm_key"].as_str().unwrap().to_string(),
+        room["invite"].as_str().unwrap().to_string(),
+    );
+    let mut players = Vec::new();
+    for name in names {
+        let joined = post(
+            base,
+            &format!("/api/rooms/{room_id}/join"),
+            None,
+            json!({"invite": invite, "name": name}),
+        )
+        .await;
+        players.push((
+            joined["member"].as_i64().unwrap(),
+            joined["player_key"].as_str().unwrap().to_string(),
+        ));
+    }
+    (room_id, gm_key, players)
 }

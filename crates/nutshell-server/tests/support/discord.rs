@@ -242,6 +242,17 @@ impl Answer {
     pub fn ephemeral(&self) -> bool {
         self.body["data"]["flags"].as_u64() == Some(64)
     }
+
+    /// Asserts that the answer is an error whose message says `text`.
+    pub fn refused_for(&self, text: &str) {
+        let message = self.body["error"]["message"].as_str().unwrap();
+        assert!(message.contains(text), "{message}");
+    }
+
+    /// Asserts that the message says `text` (showing it when it does not).
+    pub fn says(&self, text: &str) {
+        assert!(self.content().contains(text), "{}", self.content());
+    }
 }
 
 impl Bot {
@@ -351,6 +362,51 @@ impl Bot {
             answer.took.as_secs_f64() * 1000.0
         );
         answer
+    }
+
+    /// `/roll expression: EXPRESSION` by `who` in `channel`.
+    pub async fn roll(&self, channel: &str, who: Person, expression: &str) -> Answer {
+        self.command(channel, who, "roll", vec![string("expression", expression)])
+            .await
+    }
+
+    /// `/roll expression: EXPRESSION secret: True` by `who` in `channel`.
+    pub async fn roll_in_secret(&self, channel: &str, who: Person, expression: &str) -> Answer {
+        let options = vec![string("expression", expression), boolean("secret", true)];
+        self.command(channel, who, "roll", options).await
+    }
+
+    /// `/check RULESET OPTIONS...` by `who` in `channel`.
+    pub async fn check(
+        &self,
+        channel: &str,
+        who: Person,
+        ruleset: &str,
+        options: Vec<Value>,
+    ) -> Answer {
+        self.command(channel, who, "check", vec![sub(ruleset, options)])
+            .await
+    }
+
+    /// A room made at the web table (`POST /api/rooms`), named `name`: the
+    /// answer (its id, GM key and invite).
+    pub async fn web_room(&self, name: &str) -> Value {
+        self.client
+            .post(format!("{}/api/rooms", self.base))
+            .json(&serde_json::json!({"name": name}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// `/table link room: ROOM key: KEY` by `who` in `channel`.
+    pub async fn link(&self, channel: &str, who: Person, room: &str, key: &str) -> Answer {
+        let options = vec![string("room", room), string("key", key)];
+        self.command(channel, who, "table", vec![sub("link", options)])
+            .await
     }
 
     /// A count of rows in one of the database's tables.
