@@ -674,10 +674,17 @@ async fn usual_turns(driver: &browser::Driver, mode: Turns) -> Vec<usize> {
         );
         if mode != Turns::Skipped && ["timing", "aim", "advance"].contains(&kind.as_str()) {
             // Picked with the question before it: the page answers it at
-            // once (else it is asked, and clicked below).
+            // once (else it is asked, and clicked below). Grouped, it is
+            // given 10 s (four browser tests share two cores in a test
+            // run); asked every question, 3 s to see that it does not.
+            let wait_ms = if mode == Turns::Grouped {
+                10_000
+            } else {
+                3_000
+            };
             let by_itself = ann
                 .js(&format!(
-                    "return new Promise((done) => {{ const t0 = Date.now(); const go = () => {{ if (Number(document.getElementById('fight-view').dataset.step) > {step}) done(true); else if (Date.now() - t0 > 3000) done(false); else setTimeout(go, 50); }}; go(); }})"
+                    "return new Promise((done) => {{ const t0 = Date.now(); const go = () => {{ if (Number(document.getElementById('fight-view').dataset.step) > {step}) done(true); else if (Date.now() - t0 > {wait_ms}) done(false); else setTimeout(go, 50); }}; go(); }})"
                 ))
                 .await;
             if by_itself == json!(true) {

@@ -288,17 +288,49 @@ pub(crate) async fn commit(
 ) -> Result<Committed, ApiError> {
     let plan =
         RollPlan::new(state, me, action, client_seed, secret, bad_code)?.expecting(commitment);
-    let (event, (result, commitment, plan)) = state
+    let (event, drafted) = state
         .store
         .append_with(&me.room, Some(me.id), move |room, slot| {
-            let (draft, result) = plan.draft(room, slot, None)?;
-            Ok((draft, (result, fair::commitment(&room.seed), plan)))
+            plan.drafted(room, slot)
         })
         .await
         .map_err(refused)?;
-    let committed = plan.committed(&event, result, commitment);
-    state.hub.publish(event);
-    Ok(committed)
+    Ok(drafted.publish(state, event))
+}
+
+/// An action drafted inside its write transaction, until its event is
+/// committed: its result, the commitment of the room's seed then, its plan.
+pub(crate) struct Drafted {
+    result: Value,
+    commitment: String,
+    plan: RollPlan,
+}
+
+impl RollPlan {
+    /// Drafts the action (on no fight) inside the write transaction: its
+    /// draft, and what answers it once committed.
+    pub(crate) fn drafted(self, room: &Room, slot: Slot) -> Result<(Draft, Drafted), ApiError> {
+        let (draft, result) = self.draft(room, slot, None)?;
+        let commitment = fair::commitment(&room.seed);
+        Ok((
+            draft,
+            Drafted {
+                result,
+                commitment,
+                plan: self,
+            },
+        ))
+    }
+}
+
+impl Drafted {
+    /// Sends the committed event to the room's readers (moved, not copied)
+    /// and keeps what the answer to the actor names of it.
+    pub(crate) fn publish(self, state: &AppState, event: Event) -> Committed {
+        let committed = self.plan.committed(&event, self.result, self.commitment);
+        state.hub.publish(event);
+        committed
+    }
 }
 
 /// `POST /api/rooms/{room}/reveal` (GM): ends the epoch, publishing its seed

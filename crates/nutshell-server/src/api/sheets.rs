@@ -21,7 +21,6 @@ use crate::action::Action;
 use crate::error::ApiError;
 use crate::events::view;
 use crate::extract::InRoom;
-use crate::fair;
 use crate::sheet::{
     ADVANCE_PREFIX, AdvanceOptions, AdvanceRecord, MAX_CHOICES_BYTES, SHEET_PREFIX, SheetRequest,
 };
@@ -165,7 +164,7 @@ pub async fn advance(
     .expecting(fields.commitment)
     .with("advances", json!(id));
     let expected = head.seq;
-    let (event, (result, commitment, plan)) = state
+    let (event, drafted) = state
         .store
         .append_to_thread(&me.room, id, Some(me.id), move |room, slot, now| {
             if now.map(|e| e.seq) != Some(expected) {
@@ -177,14 +176,11 @@ pub async fn advance(
             }
             // As `rolls::commit`'s transaction after the thread's check: the
             // draft and the seed's commitment read inside it.
-            let (draft, result) = plan.draft(room, slot, None)?;
-            Ok((draft, (result, fair::commitment(&room.seed), plan)))
+            plan.drafted(room, slot)
         })
         .await
         .map_err(refused)?;
-    let committed = plan.committed(&event, result, commitment);
-    state.hub.publish(event);
-    let mut answer = committed.answer();
+    let mut answer = drafted.publish(&state, event).answer();
     answer["advances"] = json!(id);
     answer["from"] = json!(expected);
     Ok((StatusCode::CREATED, Json(answer)))
