@@ -11,6 +11,34 @@
 //! caught and reported, standard output flushed at the end. The arguments
 //! are read by the standard library as usual. A stack overflow, which the
 //! limits on nesting prevent, ends the process without the runtime's message.
+//!
+//! # In detail
+//!
+//! The `nutshell` binary: flags, colour, tables, JSON, threads for
+//! simulation; the grammar (`cli_args`: `Cli`, `Command`) below both its
+//! readers, `cli` (clap, and `run`) and `odds_line`; an expression as the
+//! first argument is a `roll` (`cli::implied_roll`); several `odds` side by
+//! side (`odds_compare`); checks and contests read from the rules' results
+//! (`rules_text`: dice grouped by purpose, outcomes named by the sides; the
+//! results themselves unchanged, since `verify` recomputes them); the limits
+//! of exact odds (`ExactLimitArgs`) only on `odds` and `serve`; `mls play`
+//! (`mls_play`): a fight played by decisions at the terminal (questions on
+//! stderr, answers on stdin, orders files, `--ask-faces`); what the `mls`
+//! commands share below them: `scenario` (the sides, map and options a fight
+//! is loaded from; `--record` writing to the character sheets among them) and
+//! `fight_view` (the fighters' state table, the map as the log tells it, the
+//! checks earned); `serve` and `verify` call the server crate; a plain `odds`
+//! line is read by a hand parser (`odds_line`, start-up speed) and computed
+//! on the main thread when short, clap answering everything else; a long
+//! exact `odds` shows a progress bar of the engine's steps against its
+//! measured job, then of the fractions written (`odds_progress`); its own C
+//! `main` (`#![no_main]`: SIGPIPE and SIGXFSZ ignored, panics caught, output
+//! flushed; the standard runtime's start costs 50 µs); `shown` escapes
+//! control and bidirectional characters in user text printed to a terminal
+//! (JSON keeps it exact); `files` reads within a size limit and writes files
+//! respecting them (through links, mode, owner and hard links kept, read-only
+//! refused, an unnamed temporary file renamed into place); `cargo dist`
+//! (`.cargo/config.toml`) builds it static and non-PIE for shipping
 
 #![cfg_attr(not(test), no_main)]
 

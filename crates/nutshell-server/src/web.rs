@@ -1,6 +1,34 @@
 //! The web table's static files, embedded in the binary (`web/` beside
 //! `src/`), so `nutshell serve` alone serves the page. The page uses only
 //! the JSON API and the event stream.
+//!
+//! # In detail
+//!
+//! The web table's page, style, icon and script, embedded with `include_str!`
+//! and served as they are (no build step): the script is ES modules by screen
+//! (`app.js` the entry and the room, `feed.js`, `rolls.js`, `checks.js`,
+//! `characters.js` (the character form, its weapons and armour as rows that
+//! write the sheet's TOML), `setup.js` (a fight set up by picking, drawing
+//! and dragging; it writes the TOML the page sends), `fights.js`, `play.js`
+//! (a fight played by its players: every decision awaited, a box for each of
+//! the member's own from the server's `GET`, the targets it names marked,
+//! each step's moves walked square by square along the squares its log lines
+//! name, every decision made by keyboard too, costs and ways as the server
+//! gives them, never computed in the page; the questions a member asked not
+//! to be asked answered with the engine's default; the optional follow-ups
+//! (timing, aim, advance) offered in the box of the question they follow, the
+//! pick kept and sent when the server asks them if it is among the options
+//! offered; one's own token dragged to a square), `tracker.js` (the play
+//! view's turn tracker: every combatant with its side's colour, health, set
+//! action, controller and place in the turn, the GM's hand-over in its rows),
+//! `map.js`, `toml.js` (reads and writes the TOML of sheets, sides and maps
+//! for showing and setting up only: the server checks everything it is sent),
+//! `verify.js`, over `shared.js`), each opening with what it owns, each a
+//! file of `web::FILES` (a test checks that every import is served); the
+//! example fights it offers (`/web/scenarios.json`: the example sides and
+//! battle maps) and the rules' DC descriptors for the check form
+//! (`/web/rulesets.json`, from `nutshell_rules`); the page talks only to the
+//! JSON API and the event stream
 
 use axum::extract::Path;
 use axum::http::{StatusCode, header};

@@ -1,4 +1,35 @@
 //! The handlers, one module per resource.
+//!
+//! # In detail
+//!
+//! One module per resource (`simulate`: many fights of a setting in a
+//! blocking task under a trial and time limit, writing nothing); handlers
+//! parse, check and call the store; every dice-drawing event is built by
+//! `rolls::RollPlan` from one `Action` (committed by `rolls::commit`, or
+//! appended to a thread), each route making only its own kind; a player's
+//! request about an event they may not see is answered as about no event
+//! (`api::own_thread`); `api::cache` keeps fights between steps in memory
+//! (`fight::Running`: stepped, or played; the last eight to end beside them),
+//! only ever a copy of what the events say; `api::fight_thread`, below both
+//! `api::fights` and `api::played`, writes a fight's first event and rebuilds
+//! a fight from its events when it is not kept, replaying on the pool for
+//! long work, never on a thread answering requests; `api::played`: fights
+//! played by their players (an answer names its decision's `id`; the engine's
+//! runs computed on the pool for long work outside the write transaction from
+//! the epoch and count read ahead, at most `ROUNDS_PER_EVENT` rounds an
+//! event; `settle` makes a fight not over that awaits nobody go on; only the
+//! GM drafts) (who controls whom, `GET /fights/{fight}` showing a decision's
+//! options only to its controller and the round so far (`Play::so_far`) to
+//! everyone who may see the fight, `POST .../decisions` answering it as a
+//! `fight-decision` event that runs the fight to the next person's decision,
+//! `POST .../control` as a `fight-control` event; every decision awaited is
+//! listed, and any may be answered while it has been awaited since the step
+//! the answer quotes (`fight::Since`, rebuilt with the fight), a write that
+//! lost the race for the thread's head read again and retried; each
+//! decision's time kept by a timer in the process that wrote the event after
+//! which it was first awaited, checked again by every reader of the fight,
+//! and armed for every played fight in progress by a server starting,
+//! `arm_all`)
 
 pub mod cache;
 pub mod checks;

@@ -3,13 +3,32 @@
 //! (sqlx's Any driver, portable SQL, `$n` parameters that both accept; the
 //! group-commit writer's long statements take SQLite's bare `?`). The
 //! migrations beside this crate run at connect. Its types are in
-//! [`model`], below both its queries ([`writes`], threads) and the
+//! `model`, below both its queries (`writes`, `threads`) and the
 //! group-commit writer ([`crate::group_commit`]), which this facade starts.
 //!
 //! An event is appended inside a transaction that reads the room's last hash
 //! and inserts the next sequence number: the caller acknowledges it only after
 //! the commit, and the primary key `(room, seq)` refuses a second event with
 //! the same number even if two server processes share a database.
+//!
+//! # In detail
+//!
+//! The database: migrations, rooms, members (key hashes), `store::model` (its
+//! types, below both its queries and the group-commit writer: rooms, members,
+//! events, drafts, slots, errors and quotas, the timeout wrapper, rows read
+//! as each), `store::settings` (the timeout every operation runs under, which
+//! failures mean unavailable), `append_with` (a `Slot`: sequence number and
+//! the roller's count of dice-drawing events, the roller's latest
+//! `roll_count` plus one; roll and hash chain built inside one write
+//! transaction: `BEGIN IMMEDIATE` on SQLite, a per-room advisory lock on
+//! PostgreSQL), `NOTIFY` on commit; `store::writes`: the statements of a
+//! write transaction (lock, room state and chain end, events sealed and
+//! inserted many to a statement); `store::threads`: events that continue an
+//! earlier one (a fight's steps, a sheet's advances) name it in a `thread`
+//! column, and `append_to_thread` reads the thread's latest event inside the
+//! write transaction, so two requests built on the same state cannot both
+//! append (of two answers to one decision, one is written); an event that
+//! draws no dice (a change of control) is appended with no roller
 
 use serde_json::Value;
 use sqlx::any::{AnyPoolOptions, AnyRow};
