@@ -32,6 +32,20 @@
 //! let bad = verify("{not json}\n").unwrap_err();
 //! assert_eq!(bad.line, 1);
 //! ```
+//!
+//! # In detail
+//!
+//! Checks an exported log offline, a line at a time: chain, numbering, bodies
+//! (strict JSON: a repeated key is refused), each action's structure, the
+//! epoch in play (committed before, not yet revealed), each roller's count,
+//! every roll recomputed as soon as its seed is revealed (held until then as
+//! its action and a hash of its result), every fight built from its request
+//! and its steps and decisions replayed in order (a changed decision changes
+//! the dice and the rounds, and fails), every decision of a played fight
+//! written by whoever controlled its combatant then (a person's by that
+//! member or, the GM's, the GM; the engine's by the GM), every advance
+//! checked against its sheet's latest version; every failing line reported,
+//! the check going on; `--head`.
 
 use std::collections::{HashMap, VecDeque};
 

@@ -13,6 +13,24 @@
 //! A fight that is not played by decisions (`mls simulate`, `Fight::run`)
 //! asks nothing and builds no options: every decision site first checks
 //! whether decisions are on.
+//!
+//! # In detail
+//!
+//! Decisions as plain data (serde): `Controller` (a person or the engine),
+//! `Kind`, `Choice`, `Decision` (who, question, options with their rules,
+//! options ruled out with their sentences, the engine's default; a movement's
+//! `moves`, each square's least cost and cheapest path, merged into its
+//! options' JSON as `square`, `cost`, `path` so that no front end computes
+//! costs), `Made` (an answer and who gave it, and the `id` of the decision it
+//! answers); `decision_id` (`t{turn}r{round}-{who}-{kind}-{n}`, derived from
+//! the decisions made, so the same on every replay); `Fight::decide`, where a
+//! table's answer to this decision (by id) or an answer waiting in the queue
+//! is checked and used, an engine controller takes the default, and a
+//! person's decision stops the step offering exactly the options its `apply`
+//! accepts (none: `decide_or` lets the site do what P-89 says; one: taken,
+//! though an order for that very turn and round that the rules rule out is
+//! refused with its sentence: `refuse_ruled_out`); `Fight::wait_for_all`,
+//! which stops it waiting for several decisions at once.
 
 use super::Fight;
 use crate::error::FightError;

@@ -7,6 +7,22 @@
 //! source (a seed, or faces typed in from physical dice). An answer is
 //! checked by running the step again on those faces alone up to the
 //! decision: a refused answer changes nothing.
+//!
+//! # In detail
+//!
+//! `Play`: a fight played by decisions. A step that reaches an unanswered
+//! decision is undone (the fight cloned at the step's start) and its dice
+//! kept to be served again first (`Rewind`), so any source works, typed faces
+//! included; the log lines it wrote before the decision are kept as `so_far`
+//! (the round so far, final since its dice are, cleared when a step
+//! completes); an answer is checked by replaying the step on those faces
+//! alone up to the decision, so a refused one changes nothing; `answer_as`
+//! records who answered (the engine's default taken for a person whose time
+//! ran out is the engine's); `pending_all` and `answer_for`: the set actions
+//! of a side's members asked at once (`fight::turn`'s `members_act`: the
+//! first left acts at once if the engine's, else whoever is answered first,
+//! else every member left whom a person controls is asked) and answered in
+//! any order.
 
 use super::decide::{Choice, Controller, Decision, Decisions, Kind, Made};
 use super::{Fight, Progress};

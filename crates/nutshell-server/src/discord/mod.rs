@@ -16,6 +16,23 @@
 //! verify` checks a Discord game as it checks a web one and the web table
 //! shows the channel's rolls live. [`commands`] is the command set;
 //! [`text`] turns answers into Discord Markdown.
+//!
+//! # In detail
+//!
+//! Discord's interactions endpoint (`POST /discord/interactions`, on with
+//! `--discord-public-key`): `signature` (Ed25519 over timestamp + raw body,
+//! `verify_strict`, the timestamp's window, checked before anything is read;
+//! an interaction id answered once), `commands` (the slash commands as
+//! Discord's JSON, option names the routes' fields, and `check`, Discord's
+//! documented limits), `links` (its own tables: the room a channel plays in,
+//! a Discord user's member and key in a room), `run` (each command a call of
+//! the routes' own handlers: rolls, checks, contests, odds, reveals; a
+//! channel's first command makes its room with its sender as GM, a user's
+//! first joins them), `text` (answers as Discord Markdown), `client` (editing
+//! a deferred answer, registering the commands), `state` (Discord's part of
+//! the server's state: the key, the client, the interaction ids answered;
+//! below the routes); a command not done within `answer_within` is answered
+//! `type` 5 and its work goes on in a task of its own.
 
 pub mod client;
 pub mod commands;
