@@ -15,6 +15,19 @@
 //!
 //! Long computations (exact odds, rulesets' odds, fights, simulations) run
 //! with the interpreter detached, so other Python threads go on meanwhile.
+//!
+//! # In detail
+//!
+//! The Python module `nutshell` (PyO3, an abi3 wheel built by maturin): a
+//! native part (`src/`: rolls, exact distributions, the rulesets' JSON
+//! requests, fights and simulations; errors as the package's exceptions,
+//! their flags named as keywords; `combine`: distributions given by weights
+//! (icepool dice) combined outcome by outcome; the GIL released around long
+//! computations) and a Python part (`python/nutshell`: `Distribution` as a
+//! mapping of `Fraction`s with icepool's arithmetic (the text of the combined
+//! expression computed by the engine; no truth value), its table and SVG
+//! chart, results, `mls`, the exceptions, stubs); tested by pytest against
+//! icepool and the CLI (`.ci/python`).
 
 use pyo3::prelude::*;
 

@@ -23,6 +23,20 @@
 //! the sequence number, and fought some fights to the end in one roll event
 //! whose text is [`FIGHT_PREFIX`] and the request ([`run_whole`]); both still
 //! replay ([`crate::replay::legacy`]).
+//!
+//! # In detail
+//!
+//! MLS fights in a room: the request (the one place a setting such as the
+//! battle map joins `FightOptions`), the state a viewer sees (health and
+//! position; on a map square, facing and the map as it began), and `step`
+//! (rounds resolved with the given dice), `Running` (a fight stepped, or
+//! `Played`: the engine's `Play` with each combatant's `Control`, GM, engine
+//! or member, and the time for decisions) and `decide` (a played fight's
+//! decision answered and the fight run on to the next person's), shared with
+//! `verify` through `replay`; `Played::from_start` and `apply_control` (a
+//! played fight as its first event starts it, a change of control applied),
+//! shared by the routes and `verify`; fights and steps of earlier servers
+//! still replay.
 
 use std::sync::Arc;
 

@@ -24,6 +24,19 @@
 //! | [`ageing`] | reductions of primary traits at the racial thresholds |
 //! | [`behaviour`] | acting against a noticeable personality trait |
 //! | [`time`] | time costs of actions as data |
+//!
+//! # In detail
+//!
+//! MLS characters: the racial table, costs and time costs as data (`race`,
+//! `costs`, `time`), personality pairs, base formulas and `Traits`
+//! (`primary`), the `[character]` table as data (`table`: `Character` and its
+//! parts; `age`), below `sheet` and using neither it nor the rules; above
+//! `sheet`: generation, `validate` (every rule, as violations naming field
+//! and line), advancement and ageing appending to the sheet's ledger, `plan`
+//! (one advance as asked: adventure, checks, time, spends; what both `mls
+//! advance` and the server's advance route run), behaviour. A character sheet
+//! is a combatant with a `[character]` table; `Side::parse` turns its
+//! secondary traits into skills, so the same file fights.
 
 pub mod advancement;
 pub mod age;
