@@ -1145,10 +1145,14 @@ async fn random_play_across_processes_with_sigkills(backend: Backend) {
     let mut unique = ids.clone();
     unique.sort();
     unique.dedup();
+    let twice: Vec<&String> = unique
+        .iter()
+        .filter(|id| ids.iter().filter(|x| x == id).count() > 1)
+        .collect();
     assert_eq!(
         unique.len(),
         ids.len(),
-        "a decision answered twice in the log"
+        "a decision answered twice in the log: {twice:?}; the log:\n{log}"
     );
     report(&format!(
         "random play across {processes} process(es) ({backend:?}): {answers} answers, {concurrent} steps with two members at once, {doubles} doubled, {hand_overs} hand-overs, {kills} kill -9 ({cut_by_a_kill} answers cut by them)"
