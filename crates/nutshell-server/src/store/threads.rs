@@ -84,7 +84,7 @@ impl Store {
             let mut tx = self.pool.begin().await?;
             let state = room_in(&mut tx, room).await?;
             let count = match roller {
-                Some(roller) => rolls_of(&mut tx, room, roller).await? + 1,
+                Some(roller) => rolls_of(&mut tx, room, roller, self.backend).await? + 1,
                 None => 0,
             };
             tx.rollback().await?;
@@ -112,7 +112,7 @@ impl Store {
         let (seq, prev) = last_in(&mut tx, room).await?;
         self.check_room_events(seq)?;
         let count = match roller {
-            Some(roller) => rolls_of(&mut tx, room, roller).await? + 1,
+            Some(roller) => rolls_of(&mut tx, room, roller, self.backend).await? + 1,
             None => 0,
         };
         let (mut draft, output) =

@@ -23,9 +23,9 @@ pub(crate) fn lock_key(room: &str) -> i64 {
 /// given sorted.
 pub(crate) async fn lock_rooms(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    rooms: &[String],
+    rooms: &[impl AsRef<str>],
 ) -> Result<(), StoreError> {
-    let mut keys: Vec<i64> = rooms.iter().map(|room| lock_key(room)).collect();
+    let mut keys: Vec<i64> = rooms.iter().map(|room| lock_key(room.as_ref())).collect();
     keys.sort_unstable();
     keys.dedup();
     for chunk in keys.chunks(500) {
@@ -50,11 +50,7 @@ pub(crate) async fn lock_room(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     room: &str,
 ) -> Result<(), StoreError> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1)")
-        .bind(lock_key(room))
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    lock_rooms(tx, &[room]).await
 }
 
 /// The room as the transaction sees it.
@@ -241,15 +237,11 @@ pub(crate) async fn rolls_of(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     room: &str,
     roller: i64,
+    backend: Backend,
 ) -> Result<i64, StoreError> {
-    let row = sqlx::query(
-        "SELECT CAST(COALESCE(MAX(roll_count), 0) AS BIGINT) AS n FROM events WHERE room = $1 AND roller = $2",
-    )
-    .bind(room)
-    .bind(roller)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(row.try_get("n")?)
+    let pair = (room.to_string(), roller);
+    let counts = rolls_of_many(tx, std::slice::from_ref(&pair), backend).await?;
+    Ok(counts.get(&pair).copied().unwrap_or(0))
 }
 
 /// How many dice-drawing events each `(room, roller)` of `pairs` has, as
