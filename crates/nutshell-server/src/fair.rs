@@ -26,6 +26,12 @@
 //! assert_eq!(commitment(&seed).len(), 64);    // hex of SHA-256
 //! assert_eq!(hex(&[0, 255]), "00ff");
 //! ```
+//!
+//! # In detail
+//!
+//! Logs of earlier servers keyed a roll's dice by its sequence number
+//! ([`RollRecord`]); that derivation is kept so they still verify. A secret
+//! body is sealed with a fresh nonce of its own.
 
 use hmac::{Hmac, Mac};
 use nutshell_dice::Seeded;

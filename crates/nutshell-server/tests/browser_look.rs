@@ -995,11 +995,26 @@ async fn weapons_and_armour_from_the_form() {
 /// inside the screen's width.
 async fn tap_token(page: &Browser<'_>, name: &str) -> (String, Value) {
     let css = format!("#fight-svg .token[data-name=\"{name}\"]");
-    page.js(&format!(
-        "document.querySelector({css:?}).scrollIntoView({{block: 'center', inline: 'center'}}); return null"
-    ))
-    .await;
-    page.click(&css).await;
+    // A tap that lands while the fight is drawn again (an engine's step
+    // heard meanwhile) falls on the old picture: a person taps again.
+    for _ in 0..10 {
+        page.js(&format!(
+            "document.querySelector({css:?}).scrollIntoView({{block: 'center', inline: 'center'}}); return null"
+        ))
+        .await;
+        if page.try_click(&css).await {
+            let said = page
+                .js(&format!(
+                    "return document.getElementById('token-info').textContent.includes({:?})",
+                    format!(": {name}")
+                ))
+                .await;
+            if said == json!(true) {
+                break;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
     let read = page
         .js("const e = document.getElementById('token-info'); const r = e.getBoundingClientRect(); return [e.textContent, [r.height > 0 && r.top >= 0 && r.bottom <= innerHeight, e.scrollWidth <= e.clientWidth + 1, r.right <= document.documentElement.clientWidth + 1]]")
         .await;

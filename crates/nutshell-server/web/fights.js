@@ -262,6 +262,8 @@ function bringToFight(box) {
 }
 onFresh((box) => bringToFight(box));
 let drawnKey = null;
+/** The name on the token last tapped: the bar under the map follows him. */
+let tappedToken = null;
 
 function drawFight() {
   const fight = fights.get(shownFight);
@@ -283,11 +285,16 @@ function drawFight() {
     drawnKey = key;
     const svg = fight.map ? mapPicture(shown) : null;
     if (svg) decorate(svg, fight);
-    // A token tapped (or clicked) says what its hover says, in the bar.
+    // A token tapped (or clicked) says what its hover says, in the bar,
+    // and keeps saying it as the fight goes on (drawn again, the bar
+    // reads the same combatant's new token).
+    const tell = (token) => { $("token-info").textContent = token?.querySelector("title")?.textContent ?? ""; };
     svg?.addEventListener("click", (e) => {
       const token = e.target.closest?.(".token");
-      if (token) $("token-info").textContent = token.querySelector("title")?.textContent ?? "";
+      if (token) { tappedToken = token.dataset.name; tell(token); }
     });
+    const tapped = tappedToken && svg ? [...svg.querySelectorAll(".token")].find((t) => t.dataset.name === tappedToken) : null;
+    if (tapped) tell(tapped);
     $("fight-map-view").replaceChildren(svg ? zoomable(svg, `fight-${fight.id}`, ".token.yours, .token.own, .token.awaited") : el("p", "quiet", "No map: the sides stand on a line (see the squares apart below)."));
     $("fight-tracker").hidden = !(shown.state?.combatants ?? []).length;
     $("tracker-list").replaceChildren(...trackerRows({

@@ -11,6 +11,17 @@
 //! distribution's mass below the outcome, and the state is finished at once.
 //! The work is polynomial in the number of dice, where enumeration is
 //! exponential.
+//!
+//! # In detail
+//!
+//! The DP is written once over [`super::lane_field::LaneField`] and runs on
+//! one residue lane at a time or on eight side by side. Each state is a
+//! contiguous row over the kept sums (only as long as its sums), updated in
+//! place from the states above it, its sums of products reduced once. For a
+//! pool of one type of die the threshold method ([`super::threshold`]) is
+//! chosen instead when its operation count, weighed by the measured cost of
+//! each operation, is lower. Three of the DP's products are charged as one
+//! step of `max_work`.
 
 use super::denom::Denom;
 use super::dist::Dist;

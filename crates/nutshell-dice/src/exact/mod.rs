@@ -17,6 +17,17 @@
 //! modulo several 62-bit primes ([`field`]) and rebuilt exactly at the end.
 //! A computation that would pass [`Limits::max_work`] or
 //! [`Limits::max_outcomes`] is refused before it runs too long.
+//!
+//! # In detail
+//!
+//! A computation runs in three parts. The measuring pass runs on one lane
+//! first: when every denominator fits in it, that is the answer; otherwise it
+//! measures the job (steps per lane, lanes needed, the keep DP's share,
+//! outcomes to rebuild and print), so a job past `max_work` is refused before
+//! its large steps. Then the run with all lanes: on the narrow primes when the
+//! processor has IFMA ([`ifma`]) and the whole job's estimate is smaller so
+//! (the keep DP once per eight lanes, all else on a few more lanes). Then the
+//! rebuild of the exact integers ([`lowest`], [`decimal`]).
 
 #![allow(clippy::needless_range_loop)] // weights are lane-interleaved: indices are the clearer form
 

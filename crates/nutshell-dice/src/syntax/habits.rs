@@ -21,6 +21,15 @@
 //! assert!(error.render("1d20mi10").contains("did you mean `min10`"));
 //! # Ok::<(), nutshell_dice::NotationError>(())
 //! ```
+//!
+//! # In detail
+//!
+//! - Chat wrappers are blanked to spaces rather than cut, so every span still
+//!   points at the text the player typed.
+//! - `vs N` after a roll is read as `>= N`.
+//! - Another tool's `N#EXPR` (roll EXPR N times) is refused here; front ends
+//!   roll it N times through `repeated`.
+//! - [`notes`] also says when a success count is made by `cs` or a `vs`.
 
 use super::ast::{BinOp, Expr, ExprKind, ModifierKind};
 use crate::span::{NotationError, Span};

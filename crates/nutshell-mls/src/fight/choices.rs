@@ -4,6 +4,15 @@
 //!
 //! Each site first asks whether the fight is played by decisions; when it
 //! is not, it returns the engine's pick without building any option.
+//!
+//! # In detail
+//!
+//! A set action not open to a combatant is closed with the rule's sentence
+//! that closes it. A person's path on the map is offered as waypoints reached
+//! by cheapest ways, with Flee!'s and Pursue's whole allowance and contact.
+//! Every site opens with `person_decides`: whether a person decides; when the
+//! engine does, the tactic's pick is recorded as its decision, so a replay
+//! finds the same decisions.
 
 use super::decide::{Ask, Choice, Controller, Kind, Opt, RuledOut};
 use super::{Action, Fight};

@@ -27,6 +27,17 @@
 //! assert!(ending.turns >= 1);
 //! # Ok::<(), nutshell_mls::FightError>(())
 //! ```
+//!
+//! # In detail
+//!
+//! The log is a line per event, built only when the log is on. The fight's
+//! parts: `turn` (set actions, movement, schedules, the turn's end, the
+//! ending), `shooting` and `close` (a round's shots and close combat),
+//! `sight` ([`Fight::targets`]: the enemies a combatant could strike in his
+//! front arc or shoot in sight, for a front end to mark), `wounds` (rolls,
+//! hits applied at the round's end, damage, shock, death); `field`,
+//! `maneuver` and `displace` place and move combatants; `decide`, `choices`,
+//! `round_choices` and `play` are the fight played by decisions.
 
 mod checks;
 mod choices;

@@ -7,6 +7,13 @@
 //! As in `choices`, each site first asks whether the fight is played by
 //! decisions; when it is not, it returns the engine's pick without building
 //! any option, so `mls simulate` keeps its speed.
+//!
+//! # In detail
+//!
+//! The sites: aiming an attack or a shot, an attack spent reloading or
+//! preparing or held, advancing into a fallen opponent's square or following
+//! up a Total Attack, shooting back, how far to move on the line, and the
+//! point of a Move and Shoot's move the shot is taken from (P-94).
 
 use super::choices::sentence;
 use super::decide::{Ask, Choice, Controller, Kind, Opt, RuledOut};
