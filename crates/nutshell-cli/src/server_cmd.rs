@@ -348,6 +348,24 @@ pub fn verify(args: &VerifyArgs, limits: &Limits) -> Result<(), Failure> {
             report.rolls_unanchored
         ));
     }
+    // Words that differ from today's, what the dice decided being the same:
+    // they do not fail a line, and each is shown.
+    let mut notes = String::new();
+    if report.notes_total > 0 {
+        notes.push_str(&format!(
+            "{} note(s): words that differ from today's, what the dice decided being the same:",
+            report.notes_total
+        ));
+        for note in &report.notes {
+            notes.push_str(&format!("\n  {note}"));
+        }
+        if report.notes_total > report.notes.len() {
+            notes.push_str(&format!(
+                "\n  and {} more words that differ",
+                report.notes_total - report.notes.len()
+            ));
+        }
+    }
     if !problems.is_empty() {
         // Exit 1: the log does not check; every line that does not is named,
         // and what the rest holds is said.
@@ -359,16 +377,25 @@ pub fn verify(args: &VerifyArgs, limits: &Limits) -> Result<(), Failure> {
         for line in &waiting {
             message.push_str(&format!("\n{line}"));
         }
+        if !notes.is_empty() {
+            message.push_str(&format!("\n{notes}"));
+        }
         return Err(Failure::other(message));
     }
     let mut out = std::io::stdout().lock();
     if waiting.is_empty() {
         writeln!(out, "{shown}: OK: {counts}")?;
+        if !notes.is_empty() {
+            writeln!(out, "{notes}")?;
+        }
         return Ok(());
     }
     writeln!(out, "{shown}: OK so far, not complete: {counts}")?;
     for line in &waiting {
         writeln!(out, "{line}")?;
+    }
+    if !notes.is_empty() {
+        writeln!(out, "{notes}")?;
     }
     // Exit 3: everything present checks, but not every roll was recomputed.
     Err(Failure {

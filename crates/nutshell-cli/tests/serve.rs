@@ -395,6 +395,33 @@ fn every_acknowledged_roll_survives_a_sigkill() {
     );
 }
 
+/// Issue 40, item 3: words of a log that differ from today's, what the dice
+/// decided being the same (the `+ 0` of checks written before issue 27), do
+/// not fail it: `verify` exits 0 and shows each as a note naming its line,
+/// the recorded words and today's.
+#[test]
+fn verify_shows_words_that_differ_as_notes() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../nutshell-server/tests/data/plus-zero-room.jsonl");
+    let stdout = verifies(&file);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].contains(": OK: room 4515d43a7afc9403, 7 events"),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[1],
+        "6 note(s): words that differ from today's, what the dice decided being the same:",
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[3],
+        "  line 3: event 3: the words of `result.transcript[0].text` differ from today's: recorded \"3d6 5 + skill 12 + 0 = 17: success\", today \"3d6 5 + skill 12 = 17: success\"",
+        "{stdout}"
+    );
+    assert_eq!(lines.len(), 8, "{stdout}");
+}
+
 /// A room's log is the user's own data: nine accepted `1000d6` rolls make
 /// an export over 1 MiB (the default --max-file-size of other files), and
 /// `verify` reads it, from a file and from standard input, a line at a time;

@@ -14,6 +14,7 @@
 pub mod action;
 pub mod api;
 pub mod app;
+pub mod decided;
 pub mod discord;
 pub mod error;
 pub mod events;
@@ -33,7 +34,6 @@ pub mod state;
 pub mod store;
 pub mod verify;
 pub mod web;
-pub mod wording;
 pub mod work;
 
 use std::net::SocketAddr;

@@ -4,6 +4,16 @@
 //! revealed, recomputed from the seed and what the roller controls (their
 //! count of rolls, their client seed, the action).
 //!
+//! A recomputed result is compared with the recorded one on what its dice
+//! decided ([`crate::decided`]): every face, total, outcome and every other
+//! value, exactly; a difference fails the line. Its words (a step's text, a
+//! roll's text) may differ, as an earlier version wrote them: the line then
+//! checks, and each differing word is a [`Note`] in the report, naming the
+//! line and its place and showing both wordings, so that no change of a log
+//! passes unseen and no rewording of today's texts needs a rule for the old
+//! ones. Both wordings are shown escaped (`{:?}`), so that words cannot pass
+//! for lines of verify's own.
+//!
 //! Every field of a line is covered: the body by its hash, everything else by
 //! the event's hash, and `hidden` must agree with `body`; an unknown field, a
 //! key given twice, or a body that does not have its kind's structure is
@@ -21,9 +31,10 @@
 //! A log is read a line at a time ([`verify_reader`], [`Verifier`]): a roll
 //! is recomputed as soon as its epoch's seed is revealed, a fight's step as
 //! soon as its seed and every earlier step are; until then a roll is held as
-//! what its recomputation needs (its action and a hash of its result, not
-//! its result), so the memory a log takes is about that of its unrevealed
-//! actions, whatever their results hold. A log with no event is refused.
+//! what its recomputation needs (its action, a hash of what its dice decided
+//! and its words, not its result), so the memory a log takes is about that
+//! of its unrevealed actions and their words, whatever dice their results
+//! hold. A log with no event is refused.
 //!
 //! ```
 //! use nutshell_server::verify::verify;
@@ -39,13 +50,15 @@
 //! (strict JSON: a repeated key is refused), each action's structure, the
 //! epoch in play (committed before, not yet revealed), each roller's count,
 //! every roll recomputed as soon as its seed is revealed (held until then as
-//! its action and a hash of its result), every fight built from its request
-//! and its steps and decisions replayed in order (a changed decision changes
-//! the dice and the rounds, and fails), every decision of a played fight
-//! written by whoever controlled its combatant then (a person's by that
-//! member or, the GM's, the GM; the engine's by the GM), every advance
-//! checked against its sheet's latest version; every failing line reported,
-//! the check going on; `--head`.
+//! its action, a hash of what its dice decided and its words) and compared
+//! on what its dice decided, its differing words noted, every fight built
+//! from its request and its steps and decisions replayed in order (a
+//! changed decision changes the dice and the rounds, and fails), every
+//! decision of a played fight written by whoever controlled its combatant
+//! then (a person's by that member or, the GM's, the GM; the engine's by
+//! the GM), every advance checked against its sheet's latest version; every
+//! failing line reported, the check going on; every differing word noted;
+//! `--head`.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -53,6 +66,7 @@ use nutshell_dice::Limits;
 use serde_json::Value;
 
 use crate::action::Action;
+use crate::decided;
 use crate::fair::{self, Link, RollRecord};
 use crate::fight::{self, Control, FightRequest, Rounds, Running};
 use crate::replay::{self, legacy};
@@ -93,10 +107,20 @@ pub struct Report {
     pub failures: Vec<Failure>,
     /// How many lines failed.
     pub failures_total: usize,
+    /// Every word of a recomputed result that differs from the one the log
+    /// records, what the dice decided being the same (see
+    /// [`crate::decided`]): such a line checks, and is shown (at most
+    /// [`MAX_NOTES`] kept; [`Report::notes_total`] counts them all).
+    pub notes: Vec<Note>,
+    /// How many words differ.
+    pub notes_total: usize,
 }
 
 /// The most failures a [`Report`] keeps.
 pub const MAX_FAILURES: usize = 1000;
+
+/// The most notes a [`Report`] keeps.
+pub const MAX_NOTES: usize = 1000;
 
 impl Report {
     /// Whether everything checked and every roll was recomputed: nothing
@@ -163,6 +187,22 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+/// Words of a line that differ from today's, what its dice decided being
+/// the same: the line checks, and this says where and how its words
+/// differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// 1-based line number in the file.
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
 fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, Failure> {
     Err(Failure {
         line,
@@ -206,7 +246,7 @@ const ACTION_FIELDS: [&str; 15] = [
 ];
 
 /// What recomputing a roll needs, held until its seed is revealed: not its
-/// result, only the SHA-256 of the result's canonical JSON.
+/// result, only the SHA-256 of what its dice decided and its words.
 struct Pending {
     line: usize,
     seq: i64,
@@ -214,11 +254,11 @@ struct Pending {
     roller: i64,
     client_seed: String,
     how: How,
-    result: [u8; 32],
+    recorded: decided::Split,
 }
 
 impl Pending {
-    /// The roll of the event at `at`, held with `body`'s result hash.
+    /// The roll of the event at `at`, held with `body`'s result split.
     fn at(at: &At, roller: i64, client_seed: String, body: &Value, how: How) -> Pending {
         Pending {
             line: at.line,
@@ -227,7 +267,7 @@ impl Pending {
             roller,
             client_seed,
             how,
-            result: result_hash(body),
+            recorded: decided::split(body.get("result").unwrap_or(&Value::Null)),
         }
     }
 }
@@ -477,6 +517,29 @@ impl<'l> Verifier<'l> {
         self.report.failures_total += 1;
         if self.report.failures.len() < MAX_FAILURES {
             self.report.failures.push(failure);
+        }
+    }
+
+    /// Notes each word of `again`, the recomputation of `roll`, that
+    /// differs from the one recorded (what the dice decided being the
+    /// same).
+    fn worded(&mut self, roll: &Pending, again: &Value) {
+        let today = decided::words(again);
+        for ((at, today), recorded) in today.iter().zip(&roll.recorded.words) {
+            if today == recorded {
+                continue;
+            }
+            let (recorded, today) = excerpts(recorded, today);
+            self.report.notes_total += 1;
+            if self.report.notes.len() < MAX_NOTES {
+                self.report.notes.push(Note {
+                    line: roll.line,
+                    message: format!(
+                        "event {}: the words of `{at}` differ from today's: recorded {recorded:?}, today {today:?}",
+                        roll.seq
+                    ),
+                });
+            }
         }
     }
 
@@ -1207,6 +1270,9 @@ impl<'l> Verifier<'l> {
                 );
             }
         };
+        // What the dice decided must be what the log holds; its words are
+        // noted where they differ.
+        let today = decided::split(&again);
         // A decision written before several decisions could be awaited at
         // once says only the first (`waiting`): its result is the same
         // without the others (`also_waiting`).
@@ -1216,9 +1282,9 @@ impl<'l> Verifier<'l> {
                 .as_object_mut()
                 .and_then(|o| o.remove("also_waiting"))
                 .is_some()
-                && comparable_hash(&without) == roll.result
+                && decided::split(&without).decided == roll.recorded.decided
         };
-        if comparable_hash(&again) != roll.result && !(stepped && earlier()) {
+        if today.decided != roll.recorded.decided && !(stepped && earlier()) {
             if stepped {
                 return fail(
                     roll.line,
@@ -1236,6 +1302,9 @@ impl<'l> Verifier<'l> {
                     roll.seq
                 ),
             );
+        }
+        if today.words != roll.recorded.words {
+            self.worded(roll, &again);
         }
         self.report.rolls_verified += 1;
         if matches!(roll.how, How::Legacy { .. }) {
@@ -1286,16 +1355,31 @@ fn nonce(body: &Value, line: usize) -> Result<(), Failure> {
     }
 }
 
-/// The SHA-256 of a body's result, as canonical JSON in today's wording
-/// ([`crate::wording`]).
-fn result_hash(body: &Value) -> [u8; 32] {
-    comparable_hash(body.get("result").unwrap_or(&Value::Null))
-}
-
-/// The SHA-256 of `result` as canonical JSON, its texts in today's wording:
-/// a recorded result and its recomputation are equal when these are.
-fn comparable_hash(result: &Value) -> [u8; 32] {
-    fair::sha256(fair::canonical(&crate::wording::comparable(result)).as_bytes())
+/// Two words as a note shows them: whole, or, when one is long, each from
+/// a little before the first character where they differ (with `…` where
+/// cut), so the difference is in sight.
+fn excerpts(recorded: &str, today: &str) -> (String, String) {
+    const MOST: usize = 160;
+    let first = recorded
+        .chars()
+        .zip(today.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let long = recorded.chars().count() > MOST || today.chars().count() > MOST;
+    let cut = |text: &str| {
+        if !long {
+            return text.to_string();
+        }
+        let start = first.saturating_sub(40);
+        let shown: String = text.chars().skip(start).take(MOST).collect();
+        let more = text.chars().count() > start + MOST;
+        format!(
+            "{}{shown}{}",
+            if start > 0 { "…" } else { "" },
+            if more { "…" } else { "" }
+        )
+    };
+    (cut(recorded), cut(today))
 }
 
 fn body_str<'a>(body: &'a Value, name: &str, line: usize) -> Result<&'a str, Failure> {
@@ -1381,6 +1465,21 @@ mod tests {
             let action = Action::Roll {
                 expression: expression.into(),
             };
+            self.act(seed, epoch, roller, count, action, edit)
+        }
+
+        /// An event of this server's `action` (a roll, a check, a contest)
+        /// by `roller` (their roll number `count`) under `seed` in `epoch`,
+        /// its result passed through `edit`.
+        fn act(
+            &mut self,
+            seed: &fair::Seed,
+            epoch: i64,
+            roller: i64,
+            count: i64,
+            action: Action,
+            edit: impl FnOnce(&mut Value),
+        ) -> usize {
             let canonical = action.canonical();
             let input = fair::DiceInput::new("r", epoch, roller, count, "c", &canonical);
             let mut result = replay::perform(
@@ -1408,6 +1507,17 @@ mod tests {
         /// A roll of an earlier server: its kind named by the text, its dice
         /// keyed by its sequence number.
         fn legacy_roll(&mut self, seed: &fair::Seed, text: &str, extra: Value) -> usize {
+            self.legacy_roll_with(seed, text, extra, |_| {})
+        }
+
+        /// [`Log::legacy_roll`], its result passed through `edit`.
+        fn legacy_roll_with(
+            &mut self,
+            seed: &fair::Seed,
+            text: &str,
+            extra: Value,
+            edit: impl FnOnce(&mut Value),
+        ) -> usize {
             let record = RollRecord {
                 room: "r",
                 epoch: 0,
@@ -1417,7 +1527,9 @@ mod tests {
                 expression: text,
             };
             // (A poisoned text's result is not recomputed: any will do.)
-            let result = legacy::perform(seed, &record, &Limits::default()).unwrap_or(json!({}));
+            let mut result =
+                legacy::perform(seed, &record, &Limits::default()).unwrap_or(json!({}));
+            edit(&mut result);
             let mut body = json!({"kind": "roll", "roller": 1, "name": "Ann", "epoch": 0,
                                   "client_seed": "", "expression": text, "secret": false,
                                   "result": result});
@@ -1592,6 +1704,160 @@ mod tests {
         assert!(failure.message.contains("do not follow"), "{failure}");
     }
 
+    /// A forger's change of a result.
+    type Edit = fn(&mut Value);
+
+    /// An mls check of skill 12 without a modifier.
+    fn mls_check() -> Action {
+        serde_json::from_value(
+            json!({"kind": "check", "request": {"ruleset": "mls", "skill": 12, "mod": []}}),
+        )
+        .unwrap()
+    }
+
+    /// An mls contest of skill 10 against 10.
+    fn mls_contest() -> Action {
+        serde_json::from_value(json!({"kind": "contest", "request":
+            {"ruleset": "mls", "skill": 10, "mod": [], "vs_skill": 10, "vs_mod": []}}))
+        .unwrap()
+    }
+
+    /// Issue 40, item 3, the adversary's first test: a result rewritten
+    /// with every hash recomputed fails its line when anything its dice
+    /// decided is changed: a face, a die kept or dropped, a total, a
+    /// check's natural roll or outcome, a contest side's outcome or its
+    /// winner, a step added; and so when its words change with it.
+    #[test]
+    fn a_forged_number_fails_its_line_wherever_it_is() {
+        /// The first of `among` that `v[name]` is not.
+        fn other(v: &Value, name: &str, among: &[&str]) -> Value {
+            json!(among.iter().find(|o| v[name] != **o).unwrap())
+        }
+        const OUTCOMES: [&str; 4] = ["success", "failure", "critical-success", "fumble"];
+        let roll = || Action::Roll {
+            expression: "4d6kh3 + 1".into(),
+        };
+        let forgeries: [(&str, Action, Edit); 9] = [
+            ("a face", roll(), |r| {
+                let face = &mut r["dice"][0]["faces"][0]["face"];
+                *face = json!(face.as_i64().unwrap() % 6 + 1);
+            }),
+            ("a die kept", roll(), |r| {
+                for die in r["dice"].as_array_mut().unwrap() {
+                    die["kept"] = json!(true);
+                }
+            }),
+            ("a total", roll(), |r| {
+                r["total"] = json!(r["total"].as_i64().unwrap() + 1)
+            }),
+            ("a total and its words", roll(), |r| {
+                let total = r["total"].as_i64().unwrap();
+                r["total"] = json!(total + 1);
+                let text = r["text"].as_str().unwrap().to_string();
+                r["text"] = json!(text.replace(&format!("= {total}"), &format!("= {}", total + 1)));
+            }),
+            ("a check's natural roll", mls_check(), |r| {
+                r["natural"] = json!(r["natural"].as_i64().unwrap() + 1)
+            }),
+            ("a check's outcome", mls_check(), |r| {
+                r["outcome"] = other(r, "outcome", &OUTCOMES)
+            }),
+            ("a step added", mls_check(), |r| {
+                let step = r["transcript"][0].clone();
+                r["transcript"].as_array_mut().unwrap().push(step);
+            }),
+            ("a contest side's outcome", mls_contest(), |r| {
+                r["sides"][1]["outcome"] = other(&r["sides"][1], "outcome", &OUTCOMES)
+            }),
+            ("a contest's winner", mls_contest(), |r| {
+                r["winner"] = other(r, "winner", &["first", "second", "none"])
+            }),
+        ];
+        for (what, action, forge) in forgeries {
+            let mut log = Log::new(&S0);
+            let line = log.act(&S0, 0, 1, 1, action, forge);
+            log.roll(&S0, 0, 1, 2);
+            log.reveal(&S0, 0, &S1);
+            let report = verify_all(&log.text(), &Limits::default());
+            let failed: Vec<usize> = report.failures.iter().map(|f| f.line).collect();
+            assert_eq!(failed, [line], "{what}: {report:?}");
+            assert!(
+                report.failures[0].message.contains("do not follow"),
+                "{what}: {report:?}"
+            );
+            assert_eq!(report.rolls_verified, 1, "{what}: the other roll verifies");
+            assert!(report.notes.is_empty(), "{what}: {:?}", report.notes);
+        }
+    }
+
+    /// Issue 40, item 3, the adversary's second test: words rewritten with
+    /// every number true (a roll's text, a check's step, a contest side's
+    /// step) pass, each shown as a note that names its line and its place
+    /// and quotes the recorded words and today's; the report is complete.
+    #[test]
+    fn forged_words_with_true_numbers_pass_with_a_note_naming_the_line() {
+        let mut log = Log::new(&S0);
+        let roll = log.roll_with(&S0, 0, 1, 1, "4d6kh3", |r| {
+            r["text"] = json!("4d6kh3 = [6, 6, 6] = 18")
+        });
+        let honest = log.roll(&S0, 0, 1, 2);
+        let check = log.act(&S0, 0, 1, 3, mls_check(), |r| {
+            r["transcript"][0]["text"] = json!("a critical success, says the forger")
+        });
+        let contest = log.act(&S0, 0, 1, 4, mls_contest(), |r| {
+            r["sides"][1]["transcript"][0]["rule"] = json!("mls, a rule of the forger's")
+        });
+        log.reveal(&S0, 0, &S1);
+        let report = verify(&log.text()).unwrap();
+        assert!(report.complete(), "{report:?}");
+        assert_eq!(report.rolls_verified, 4);
+        let noted: Vec<usize> = report.notes.iter().map(|n| n.line).collect();
+        assert_eq!(noted, [roll, check, contest], "{:?}", report.notes);
+        assert!(!noted.contains(&honest));
+        assert_eq!(report.notes_total, 3);
+        let shown: Vec<String> = report.notes.iter().map(ToString::to_string).collect();
+        assert!(shown[0].starts_with(&format!("line {roll}: event {roll}: the words of `result.text` differ from today's: recorded \"4d6kh3 = [6, 6, 6] = 18\", today \"4d6kh3 = [")), "{shown:?}");
+        assert!(
+            shown[1].contains("`result.transcript[0].text`"),
+            "{shown:?}"
+        );
+        assert!(
+            shown[1].contains("recorded \"a critical success, says the forger\", today \"3d6 "),
+            "{shown:?}"
+        );
+        assert!(
+            shown[2].contains("`result.sides[1].transcript[0].rule`"),
+            "{shown:?}"
+        );
+        assert!(shown[2].contains("today \"mls, "), "{shown:?}");
+    }
+
+    /// A note on long words shows where they differ, not all of them; words
+    /// with a line break or a quote are shown escaped, so they cannot pass
+    /// for verify's own lines.
+    #[test]
+    fn a_note_shows_where_long_words_differ() {
+        let mut log = Log::new(&S0);
+        let line = log.roll_with(&S0, 0, 1, 1, "300d6", |r| {
+            let text = r["text"].as_str().unwrap().to_string();
+            r["text"] = json!(format!("{text}\nroom.jsonl: OK \"all good\""));
+        });
+        log.reveal(&S0, 0, &S1);
+        let report = verify(&log.text()).unwrap();
+        assert_eq!(report.notes.len(), 1);
+        let note = &report.notes[0];
+        assert_eq!(note.line, line);
+        assert!(note.message.len() < 600, "{}", note.message);
+        assert!(
+            note.message
+                .contains("\\nroom.jsonl: OK \\\"all good\\\"\""),
+            "{}",
+            note.message
+        );
+        assert!(!note.to_string().contains('\n'));
+        assert!(note.message.contains("recorded \"…"), "{}", note.message);
+    }
+
     /// Issue 27, item 8: `--head SEQ:HASH` refuses a log cut short or one
     /// that goes past it.
     #[test]
@@ -1634,9 +1900,33 @@ mod tests {
         log.reveal(&S0, 0, &S1);
         let report = verify(&log.text()).unwrap();
         assert_eq!((report.events, report.rolls_verified), (3, 1));
-        let mut text = log.text();
-        text = text.replacen("\"reason\":\"", "\"reason\":\"x", 1);
-        assert!(verify(&text).is_err());
+        assert!(report.notes.is_empty(), "{:?}", report.notes);
+        // Its turns changed: a failure. The ending's reason reworded (it
+        // is words: the winner and turns are beside it): a note.
+        let forges: [(Edit, bool); 2] = [
+            (
+                |r| r["ending"]["turns"] = json!(r["ending"]["turns"].as_i64().unwrap() + 1),
+                true,
+            ),
+            (
+                |r| r["ending"]["reason"] = json!("a reason of the forger's"),
+                false,
+            ),
+        ];
+        for (forge, fails) in forges {
+            let mut log = Log::new(&S0);
+            let line = log.legacy_roll_with(&S0, &request.text(), json!({}), forge);
+            log.reveal(&S0, 0, &S1);
+            let report = verify_all(&log.text(), &Limits::default());
+            if fails {
+                assert_eq!(report.failures.len(), 1, "{report:?}");
+                assert_eq!(report.failures[0].line, line);
+            } else {
+                assert!(report.failures.is_empty(), "{report:?}");
+                assert_eq!(report.notes.len(), 1, "{report:?}");
+                assert!(report.notes[0].message.contains("`result.ending.reason`"));
+            }
+        }
     }
 
     /// One accepted `10000d6` makes a line over 1 MiB: read a line at a time,

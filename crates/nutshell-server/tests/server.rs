@@ -209,9 +209,12 @@ async fn checks_and_contests_are_rolled_committed_and_verified(app: App) {
 /// Issue 27, item 5: a check without a modifier reads `natural 9 = 9`, not
 /// `natural 9 + 0 = 9`. A log written before (`tests/data/plus-zero-room.jsonl`:
 /// fantasy, mls and favor-3d6 checks and an mls contest, all without a
-/// modifier, then a reveal) still verifies, every roll recomputed, its old
-/// wording read as today's (`nutshell_server::wording`); any other change of
-/// a text, resealed as a forger would, is still caught.
+/// modifier, then a reveal) still verifies, every roll recomputed: verify
+/// compares what the dice decided (issue 40, item 3), and each text in the
+/// earlier wording is shown as a note naming its line, the recorded words
+/// and today's. A forger who rewrites a text with the numbers left true
+/// (every hash recomputed) is shown the same way; one who rewrites the
+/// outcome fails.
 #[test]
 fn a_log_of_checks_written_with_plus_zero_still_verifies() {
     let log = include_str!("data/plus-zero-room.jsonl");
@@ -219,6 +222,26 @@ fn a_log_of_checks_written_with_plus_zero_still_verifies() {
     let report = verify(log).unwrap();
     assert_eq!((report.rolls_verified, report.rolls_pending), (5, 0));
     assert!(report.complete());
+    // A note for each text with `+ 0` (one a text at most), none else.
+    let old: Vec<usize> = log
+        .lines()
+        .enumerate()
+        .flat_map(|(i, line)| {
+            let texts = line.matches(" + 0 = ").count() + line.matches(", +0 = ").count();
+            std::iter::repeat_n(i + 1, texts)
+        })
+        .collect();
+    assert_eq!(old.len(), 6);
+    let noted: Vec<usize> = report.notes.iter().map(|n| n.line).collect();
+    assert_eq!(noted, old, "{:?}", report.notes);
+    for note in &report.notes {
+        let (recorded, today) = note.message.split_once(", today ").unwrap();
+        assert!(
+            recorded.contains(" + 0 = ") || recorded.contains(", +0 = "),
+            "{note}"
+        );
+        assert!(!today.contains("+ 0") && !today.contains("+0"), "{note}");
+    }
     // A forger who rewrites the mls check's text (every hash recomputed).
     let mls = lines(log)
         .into_iter()
@@ -237,7 +260,25 @@ fn a_log_of_checks_written_with_plus_zero_still_verifies() {
         assert_ne!(changed, text);
         body["result"]["transcript"][0]["text"] = json!(changed);
     });
+    let report = verify(&forged).unwrap();
+    let shown: Vec<String> = report
+        .notes
+        .iter()
+        .filter(|n| n.line == seq as usize)
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(
+        shown[0].contains("`result.transcript[0].text`")
+            && shown[0].contains("recorded \"3d6 5 + skill 12 + 0 = 17: critical success\", today \"3d6 5 + skill 12 = 17: success\""),
+        "{shown:?}"
+    );
+    // One who rewrites its outcome fails that line.
+    let forged = reseal(log, seq, |body| {
+        body["result"]["outcome"] = json!("critical-success");
+    });
     let error = verify(&forged).unwrap_err();
+    assert_eq!(error.line, seq as usize);
     assert!(error.message.contains("do not follow"), "{error:?}");
 }
 
@@ -508,6 +549,22 @@ async fn an_mls_fight_is_stepped_round_by_round_announced_and_replayed(app: App)
         body["result"]["lines"] = json!([]);
     });
     assert_eq!(verify(&forged).unwrap_err().line, first_step as usize);
+    // A line's words rewritten, its faces and everything else left true:
+    // the step verifies, and the note names its line and the words.
+    let forged = reseal(&log, first_step, |body| {
+        body["result"]["lines"][0]["text"] = json!("the forger's words");
+    });
+    let report = verify(&forged).unwrap();
+    assert_eq!(report.rolls_verified, steps);
+    assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
+    assert_eq!(report.notes[0].line, first_step as usize);
+    assert!(
+        report.notes[0].message.contains(
+            "`result.lines[0].text` differ from today's: recorded \"the forger's words\""
+        ),
+        "{}",
+        report.notes[0]
+    );
     // A step removed from its fight (renumbered, the chain recomputed) is
     // caught too.
     let forged = reseal(&log, first_step, |body| body["step"] = json!(2));
