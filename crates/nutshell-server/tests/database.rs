@@ -102,6 +102,37 @@ async fn a_partition_from_postgres_is_a_503_within_the_timeout() {
     );
 }
 
+/// The writer holds its connection from batch to batch (group_commit.rs):
+/// a database that dropped every connection while the table was quiet (a
+/// restart, an idle timeout) costs the next roll nothing: the held
+/// connection, idle for over a second, is tested and replaced before its
+/// batch, so that roll is written, not answered 503.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_dropped_while_idle_do_not_fail_the_next_roll() {
+    let Some(url) = postgres::fresh_postgres("connections_dropped_while_idle").await else {
+        return;
+    };
+    let app = limited::start(&url, one_second_store(), RateLimit::off(), None).await;
+    let (room, gm, _) = app.room().await;
+    let (status, _) = app.roll(&room, &gm, "1d6").await;
+    assert_eq!(status, 201);
+    let database = url.rsplit('/').next().unwrap().to_string();
+    let admin = sqlx::PgPool::connect(&postgres::postgres_admin_url())
+        .await
+        .unwrap();
+    let dropped: Vec<(bool,)> = sqlx::query_as(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+    )
+    .bind(&database)
+    .fetch_all(&admin)
+    .await
+    .unwrap();
+    assert!(!dropped.is_empty(), "the server's connections to {database}");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (status, roll) = app.roll(&room, &gm, "1d6").await;
+    assert_eq!((status, roll["seq"].as_i64()), (201, Some(3)), "{roll}");
+}
+
 /// A SQLite file locked by another writer: a roll waits the store timeout
 /// for the lock, then is a 503; once the lock is gone it is written.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

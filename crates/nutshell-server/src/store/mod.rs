@@ -120,8 +120,14 @@ impl Store {
         };
         // The writer has connections of its own: exports, streams and
         // other reads, however many, never make an append wait for one.
-        let writer = pool_options(sqlite, &settings, 2).connect(&url).await?;
-        let queue = group_commit::start(writer, backend, settings.clone());
+        let writer = pool_options(sqlite, &settings, 2);
+        let writer_url = url.clone();
+        let queue = group_commit::start(
+            Box::new(move || Box::pin(async move { writer.connect(&writer_url).await })),
+            backend,
+            settings.clone(),
+        )
+        .await?;
         Ok(Store {
             pool,
             backend,

@@ -256,7 +256,8 @@ pub(crate) async fn rolls_of_many(
 ) -> Result<std::collections::HashMap<(String, i64), i64>, StoreError> {
     let mut found = std::collections::HashMap::with_capacity(pairs.len());
     for chunk in pairs.chunks(250) {
-        let list: Vec<String> = (0..chunk.len())
+        let padded = padded(chunk.len());
+        let list: Vec<String> = (0..padded)
             .map(|i| format!("({})", placeholders(backend, 2 * i + 1, 2).join(", ")))
             .collect();
         // Only placeholders are formatted into the statement.
@@ -267,7 +268,10 @@ pub(crate) async fn rolls_of_many(
              WHERE e.room = want.room AND e.roller = want.roller), 0) AS BIGINT) AS n FROM want",
             list.join(", ")
         )));
-        for (room, roller) in chunk {
+        for (room, roller) in chunk
+            .iter()
+            .chain(std::iter::repeat_n(&chunk[0], padded - chunk.len()))
+        {
             query = query.bind(room.clone()).bind(*roller);
         }
         for row in query.fetch_all(&mut **tx).await? {
@@ -298,7 +302,8 @@ pub(crate) async fn room_bytes(
 }
 
 /// The state of each of `rooms` and the next sequence number and chain end
-/// of each, in two statements (rooms missing from the answer do not exist).
+/// of each, in one statement for up to 500 rooms (rooms missing from the
+/// answer do not exist).
 pub(crate) async fn rooms_in(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     rooms: &[String],
@@ -306,44 +311,42 @@ pub(crate) async fn rooms_in(
 ) -> Result<std::collections::HashMap<String, (Room, i64, String)>, StoreError> {
     let mut found = std::collections::HashMap::new();
     for chunk in rooms.chunks(500) {
-        let list = placeholders(backend, 1, chunk.len()).join(", ");
-        // Only placeholders are formatted into the statements.
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT id, name, invite_hash, epoch, seed FROM rooms WHERE id IN ({list})"
-        )));
-        for room in chunk {
-            query = query.bind(room.clone());
-        }
-        let mut states = std::collections::HashMap::new();
-        for row in query.fetch_all(&mut **tx).await? {
-            let room = room_from(&row)?;
-            states.insert(room.id.clone(), room);
-        }
+        let padded = padded(chunk.len());
+        let list = placeholders(backend, 1, padded).join(", ");
         // Each room's last event by one look-up in the (room, seq) index: a
         // `MAX(seq) ... GROUP BY room` reads every event of every room in
         // the batch (SQLite's one-row MAX shortcut does not apply to a
-        // group), a cost that grew with the rooms' logs.
+        // group), a cost that grew with the rooms' logs. Only placeholders
+        // are formatted into the statement.
         let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT e.room AS room, e.seq AS seq, e.hash AS hash FROM rooms r \
-             JOIN events e ON e.room = r.id AND e.seq = (SELECT MAX(seq) FROM events WHERE room = r.id) \
+            "SELECT r.id AS id, r.name AS name, r.invite_hash AS invite_hash, r.epoch AS epoch, \
+             r.seed AS seed, e.seq AS seq, e.hash AS hash FROM rooms r \
+             LEFT JOIN events e ON e.room = r.id AND e.seq = (SELECT MAX(seq) FROM events WHERE room = r.id) \
              WHERE r.id IN ({list})"
         )));
-        for room in chunk {
+        for room in chunk
+            .iter()
+            .chain(std::iter::repeat_n(&chunk[0], padded - chunk.len()))
+        {
             query = query.bind(room.clone());
         }
-        let mut ends = std::collections::HashMap::new();
         for row in query.fetch_all(&mut **tx).await? {
-            let room: String = row.try_get("room")?;
-            let seq: i64 = row.try_get("seq")?;
-            let hash: String = row.try_get("hash")?;
-            ends.insert(room, (seq + 1, hash));
-        }
-        for (id, state) in states {
-            let (seq, prev) = ends
-                .remove(&id)
-                .unwrap_or_else(|| (1, fair::GENESIS.to_string()));
-            found.insert(id, (state, seq, prev));
+            let room = room_from(&row)?;
+            let seq: Option<i64> = row.try_get("seq")?;
+            let end = match seq {
+                Some(seq) => (seq + 1, row.try_get::<String, _>("hash")?),
+                None => (1, fair::GENESIS.to_string()),
+            };
+            found.insert(room.id.clone(), (room, end.0, end.1));
         }
     }
     Ok(found)
+}
+
+/// How many placeholders a list of `n` values is given: the next power of
+/// two (at least 8), the values after the `n`th repeating one of them, so
+/// that a batch's statements come in a few shapes that each connection
+/// prepares once and keeps, rather than a new text for every count.
+fn padded(n: usize) -> usize {
+    n.next_power_of_two().max(8)
 }
