@@ -35,6 +35,29 @@ use crate::store::writes as store;
 #[derive(Default)]
 struct Tallies(HashMap<String, u64>);
 
+/// What the writer knows from its own batches on SQLite: each room's state
+/// and chain end, and each roller's count, as its last commit left them.
+/// Valid only while no other connection has written since (SQLite's
+/// `PRAGMA data_version`, read inside the batch's write transaction, is
+/// unchanged): then a batch reads only the rooms and rollers it does not
+/// know, else everything again. Forgotten with a failed batch or a new
+/// connection, and all at once past [`TALLIES_KEPT`] rooms. On PostgreSQL
+/// (other processes write without a version to compare) nothing is kept.
+#[derive(Default)]
+struct Known {
+    version: Option<i64>,
+    rooms: HashMap<String, (Room, i64, String)>,
+    counts: HashMap<(String, i64), i64>,
+}
+
+impl Known {
+    fn forget(&mut self) {
+        self.version = None;
+        self.rooms.clear();
+        self.counts.clear();
+    }
+}
+
 /// How many rooms' byte counts the writer keeps.
 const TALLIES_KEPT: usize = 10_000;
 
@@ -190,6 +213,7 @@ async fn write_all(
 ) {
     let mut batch: Vec<Box<dyn Pending>> = Vec::with_capacity(MAX_BATCH);
     let mut tallies = Tallies::default();
+    let mut known = Known::default();
     // The writer's connection, held from batch to batch: taking one from
     // the pool for each batch tested it with a round trip first, a wait of
     // its own in every batch under load. A connection that sat idle for a
@@ -215,18 +239,29 @@ async fn write_all(
         let mut connection = match kept {
             Some((connection, _)) => connection,
             None => match pool.acquire().await {
-                Ok(connection) => connection,
+                Ok(connection) => {
+                    known.forget();
+                    connection
+                }
                 Err(error) => {
                     fail_all(batch.drain(..), &StoreError::Database(error));
                     continue;
                 }
             },
         };
-        let written = write(&mut connection, backend, settings, &mut tallies, &mut batch);
+        let written = write(
+            &mut connection,
+            backend,
+            settings,
+            &mut tallies,
+            &mut known,
+            &mut batch,
+        );
         match tokio::time::timeout(settings.timeout, written).await {
             Ok(true) => held = Some((connection, std::time::Instant::now())),
-            Ok(false) => {}
+            Ok(false) => known.forget(),
             Err(_) => {
+                known.forget();
                 tracing::warn!(
                     "a write transaction took over {:?}; given up",
                     settings.timeout
@@ -246,6 +281,7 @@ async fn write(
     backend: Backend,
     settings: &StoreSettings,
     tallies: &mut Tallies,
+    known: &mut Known,
     batch: &mut Vec<Box<dyn Pending>>,
 ) -> bool {
     let t0 = std::time::Instant::now();
@@ -269,21 +305,43 @@ async fn write(
         && let Err(error) = store::lock_rooms(&mut tx, &room_ids).await
     {
         let _ = tx.rollback().await;
-        {
-            fail_all(batch.drain(..), &error);
-            return false;
-        }
+        fail_all(batch.drain(..), &error);
+        return false;
     }
     // Each room's state and chain end, read once per batch (two statements
     // for all its rooms: each statement is a round trip to the database).
-    let mut rooms = match store::rooms_in(&mut tx, &room_ids, backend).await {
-        Ok(rooms) => rooms,
-        Err(error) => {
-            let _ = tx.rollback().await;
-            {
+    if backend == Backend::Sqlite {
+        match store::data_version(&mut tx).await {
+            Ok(version) if known.version == Some(version) => {}
+            Ok(version) => {
+                known.forget();
+                known.version = Some(version);
+            }
+            Err(error) => {
+                let _ = tx.rollback().await;
                 fail_all(batch.drain(..), &error);
                 return false;
             }
+        }
+    }
+    let unknown: Vec<String> = room_ids
+        .iter()
+        .filter(|id| !known.rooms.contains_key(*id))
+        .cloned()
+        .collect();
+    let mut rooms = match store::rooms_in(&mut tx, &unknown, backend).await {
+        Ok(mut rooms) => {
+            for id in &room_ids {
+                if let Some(state) = known.rooms.get(id) {
+                    rooms.insert(id.clone(), state.clone());
+                }
+            }
+            rooms
+        }
+        Err(error) => {
+            let _ = tx.rollback().await;
+            fail_all(batch.drain(..), &error);
+            return false;
         }
     };
     // Each roller's count of dice-drawing events, read once per batch (one
@@ -296,15 +354,22 @@ async fn write(
         .collect();
     pairs.sort();
     pairs.dedup();
+    let (cached, pairs): (Vec<_>, Vec<_>) = pairs
+        .into_iter()
+        .partition(|pair| known.counts.contains_key(pair));
     let mut counts: HashMap<(String, i64), i64> =
         match store::rolls_of_many(&mut tx, &pairs, backend).await {
-            Ok(counts) => counts,
+            Ok(mut counts) => {
+                for pair in cached {
+                    let count = known.counts[&pair];
+                    counts.insert(pair, count);
+                }
+                counts
+            }
             Err(error) => {
                 let _ = tx.rollback().await;
-                {
-                    fail_all(batch.drain(..), &error);
-                    return false;
-                }
+                fail_all(batch.drain(..), &error);
+                return false;
             }
         };
     let t_read = t0.elapsed();
@@ -401,6 +466,15 @@ async fn write(
         Ok(()) => {
             for (job, one) in waiting.into_iter().zip(sealed) {
                 job.committed(one.event);
+            }
+            if backend == Backend::Sqlite {
+                if known.rooms.len() >= TALLIES_KEPT || known.counts.len() >= 4 * TALLIES_KEPT {
+                    let version = known.version;
+                    known.forget();
+                    known.version = version;
+                }
+                known.rooms.extend(rooms);
+                known.counts.extend(counts);
             }
             true
         }

@@ -127,7 +127,10 @@ async fn connections_dropped_while_idle_do_not_fail_the_next_roll() {
     .fetch_all(&admin)
     .await
     .unwrap();
-    assert!(!dropped.is_empty(), "the server's connections to {database}");
+    assert!(
+        !dropped.is_empty(),
+        "the server's connections to {database}"
+    );
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let (status, roll) = app.roll(&room, &gm, "1d6").await;
     assert_eq!((status, roll["seq"].as_i64()), (201, Some(3)), "{roll}");

@@ -2034,3 +2034,75 @@ async fn the_web_table_is_served_from_the_binary() {
         .unwrap();
     assert_eq!(missing.status().as_u16(), 404);
 }
+
+/// Two servers on one SQLite file (docs/server.md: a second process on the
+/// same file works): each server's writer keeps what its own commits
+/// taught it (each room's chain end, each roller's count) only while the
+/// other has not written (`PRAGMA data_version`). Rolls go to both at
+/// once into the same rooms, with reveals between rounds; every roll is
+/// committed, each room's numbers run 1, 2, 3 … without a gap or a
+/// repeat, and the log verifies (chain, and every roll recomputed with the
+/// roller's count it was keyed by).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_sqlite_file_keep_one_chain() {
+    let (url, dir) = app::fresh_sqlite();
+    let first = Arc::new(start(&url, Some(dir)).await);
+    let second = Arc::new(start(&url, None).await);
+    let mut rooms = Vec::new();
+    for _ in 0..2 {
+        let (room, gm, players) = first.room(&["Ann", "Bob"]).await;
+        rooms.push((room, gm, players));
+    }
+    for round in 0..4 {
+        let mut tasks = Vec::new();
+        for (room, gm, players) in &rooms {
+            for (i, key) in std::iter::once(gm).chain(players).enumerate() {
+                for n in 0..3 {
+                    let app = Arc::clone(if (i + n + round) % 2 == 0 {
+                        &first
+                    } else {
+                        &second
+                    });
+                    let (room, key) = (room.clone(), key.clone());
+                    tasks.push(tokio::spawn(async move {
+                        app.post(
+                            &format!("/api/rooms/{room}/rolls"),
+                            key.as_str(),
+                            json!({"expression": "1d20 + 5"}),
+                        )
+                        .await
+                    }));
+                }
+            }
+        }
+        for task in tasks {
+            let (status, roll) = task.await.unwrap();
+            assert_eq!(status, 201, "round {round}: {roll}");
+        }
+        let (room, gm, _) = &rooms[round % 2];
+        let revealer = if round % 2 == 0 { &second } else { &first };
+        let (status, revealed) = revealer
+            .post(&format!("/api/rooms/{room}/reveal"), gm.as_str(), json!({}))
+            .await;
+        assert_eq!(status, 200, "{revealed}");
+    }
+    for (room, gm, _) in &rooms {
+        let (status, _) = first
+            .post(&format!("/api/rooms/{room}/reveal"), gm.as_str(), json!({}))
+            .await;
+        assert_eq!(status, 200);
+        let log = second.log(room, gm).await;
+        let seqs: Vec<i64> = log
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).unwrap()["seq"]
+                    .as_i64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "{room}");
+        let report = verify(&log).unwrap_or_else(|f| panic!("the log of {room} verifies: {f}"));
+        assert_eq!(report.rolls_pending, 0);
+        assert!(report.rolls_verified >= 4 * 3 * 3, "{report:?}");
+    }
+}

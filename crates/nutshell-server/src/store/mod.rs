@@ -640,6 +640,9 @@ fn pool_options(sqlite: bool, settings: &StoreSettings, size: u32) -> AnyPoolOpt
                     sqlx::query("PRAGMA cache_size = -16384")
                         .execute(&mut *conn)
                         .await?;
+                    sqlx::query("PRAGMA wal_autocheckpoint = 8192")
+                        .execute(&mut *conn)
+                        .await?;
                 }
                 Ok(())
             })

@@ -301,6 +301,19 @@ pub(crate) async fn room_bytes(
     Ok(row.try_get::<i64, _>("bytes")?.max(0) as u64)
 }
 
+/// SQLite's `PRAGMA data_version` on the transaction's connection: a
+/// number that changes when another connection commits, so that what this
+/// one learned from its own commits is known to still hold while it has
+/// not changed (`group_commit`'s `Known`).
+pub(crate) async fn data_version(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+) -> Result<i64, StoreError> {
+    let row = sqlx::query("PRAGMA data_version")
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(row.try_get::<i64, _>(0)?)
+}
+
 /// The state of each of `rooms` and the next sequence number and chain end
 /// of each, in one statement for up to 500 rooms (rooms missing from the
 /// answer do not exist).
