@@ -308,7 +308,8 @@ async fn write(
         fail_all(batch.drain(..), &error);
         return false;
     }
-    // Each room's state and chain end, read once per batch (two statements
+    let t_locked = t0.elapsed();
+    // Each room's state and chain end, read once per batch (one statement
     // for all its rooms: each statement is a round trip to the database).
     if backend == Backend::Sqlite {
         match store::data_version(&mut tx).await {
@@ -455,7 +456,8 @@ async fn write(
     tracing::debug!(
         appends = n,
         begin_us = t_begin.as_micros() as u64,
-        rooms_us = (t_rooms - t_begin).as_micros() as u64,
+        lock_us = (t_locked - t_begin).as_micros() as u64,
+        rooms_us = (t_rooms - t_locked).as_micros() as u64,
         counts_us = (t_read - t_rooms).as_micros() as u64,
         build_us = (t_build - t_read).as_micros() as u64,
         insert_us = (t_insert - t_build).as_micros() as u64,

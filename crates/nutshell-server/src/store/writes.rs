@@ -29,13 +29,19 @@ pub(crate) async fn lock_rooms(
     keys.sort_unstable();
     keys.dedup();
     for chunk in keys.chunks(500) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("(${i})")).collect();
+        // Padded with the last key again (a lock a transaction holds is
+        // taken again at once), so the statement comes in a few shapes.
+        let padded = padded(chunk.len());
+        let list: Vec<String> = (1..=padded).map(|i| format!("(${i})")).collect();
         // Only placeholders are formatted into the statement.
         let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT pg_advisory_xact_lock(k) FROM (VALUES {}) AS v(k) ORDER BY k",
             list.join(", ")
         )));
-        for key in chunk {
+        for key in chunk.iter().chain(std::iter::repeat_n(
+            &chunk[chunk.len() - 1],
+            padded - chunk.len(),
+        )) {
             query = query.bind(*key);
         }
         query.execute(&mut **tx).await?;
@@ -331,11 +337,21 @@ pub(crate) async fn rooms_in(
         // the batch (SQLite's one-row MAX shortcut does not apply to a
         // group), a cost that grew with the rooms' logs. Only placeholders
         // are formatted into the statement.
+        let last = match backend {
+            // A lateral look-up, so that PostgreSQL's plan for the prepared
+            // statement (generic after a few runs) cannot become a scan of
+            // every event of the rooms: measured growing with the log, a
+            // third of a batch's time after 70,000 events.
+            Backend::Postgres => {
+                "LEFT JOIN LATERAL (SELECT seq, hash FROM events WHERE room = r.id ORDER BY seq DESC LIMIT 1) e ON TRUE"
+            }
+            Backend::Sqlite => {
+                "LEFT JOIN events e ON e.room = r.id AND e.seq = (SELECT MAX(seq) FROM events WHERE room = r.id)"
+            }
+        };
         let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT r.id AS id, r.name AS name, r.invite_hash AS invite_hash, r.epoch AS epoch, \
-             r.seed AS seed, e.seq AS seq, e.hash AS hash FROM rooms r \
-             LEFT JOIN events e ON e.room = r.id AND e.seq = (SELECT MAX(seq) FROM events WHERE room = r.id) \
-             WHERE r.id IN ({list})"
+             r.seed AS seed, e.seq AS seq, e.hash AS hash FROM rooms r {last} WHERE r.id IN ({list})"
         )));
         for room in chunk
             .iter()
