@@ -592,6 +592,32 @@ impl StoredRows {
     }
 }
 
+/// What every SQLite connection is set to, after its busy timeout:
+///
+/// - `foreign_keys`: members and events name rooms that exist;
+/// - `synchronous = FULL`: a commit is on disk before the answer (in WAL
+///   mode FULL syncs the log at every commit; NORMAL would lose the last
+///   commits on a power cut);
+/// - `temp_store = MEMORY`: a statement's own undo journal (a multi-row
+///   INSERT keeps one inside the transaction) in memory, not a temporary
+///   file written page by page; it only undoes a statement that fails and
+///   never survives a crash, so the commit's durability is the WAL's;
+/// - `cache_size`: 16 MiB of pages a connection (six at most) rather than
+///   SQLite's 2 MiB, so the indexes a write reads stay in memory as the log
+///   grows;
+/// - `wal_autocheckpoint = 8192`: the log checkpointed (copied into the
+///   database, which is synced) by the commit that finds it past 8,192
+///   pages (32 MiB) rather than SQLite's 1,000: pages a batch writes again
+///   are copied once, not every few batches (closed loop 9,000 to 9,500
+///   rolls a second against 7,800 to 8,100, in bench/server/run's order).
+const SQLITE_PRAGMAS: &[&str] = &[
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA temp_store = MEMORY",
+    "PRAGMA cache_size = -16384",
+    "PRAGMA wal_autocheckpoint = 8192",
+];
+
 /// A pool of up to `size` connections set up as the store needs them.
 fn pool_options(sqlite: bool, settings: &StoreSettings, size: u32) -> AnyPoolOptions {
     let timeout_ms = settings.timeout.as_millis().max(1) as u64;
@@ -617,38 +643,9 @@ fn pool_options(sqlite: bool, settings: &StoreSettings, size: u32) -> AnyPoolOpt
                     )))
                     .execute(&mut *conn)
                     .await?;
-                    sqlx::query("PRAGMA foreign_keys = ON")
-                        .execute(&mut *conn)
-                        .await?;
-                    // A commit is on disk before the answer: in WAL mode
-                    // FULL syncs the log at every commit (NORMAL would lose
-                    // the last commits on a power cut).
-                    sqlx::query("PRAGMA synchronous = FULL")
-                        .execute(&mut *conn)
-                        .await?;
-                    // A statement's own undo journal (a multi-row INSERT
-                    // keeps one inside the transaction) in memory, not a
-                    // temporary file written page by page: it only undoes a
-                    // statement that fails, never survives a crash, so the
-                    // commit's durability is the WAL's as before.
-                    sqlx::query("PRAGMA temp_store = MEMORY")
-                        .execute(&mut *conn)
-                        .await?;
-                    // 16 MiB of pages cached a connection (six at most)
-                    // rather than SQLite's 2 MiB: the indexes a write reads
-                    // stay in memory as the log grows.
-                    sqlx::query("PRAGMA cache_size = -16384")
-                        .execute(&mut *conn)
-                        .await?;
-                    // The log checkpointed (copied into the database, which
-                    // is synced) by the commit that finds it past 8,192
-                    // pages (32 MiB) rather than SQLite's 1,000: pages a
-                    // batch writes again are copied once, not every few
-                    // batches (closed loop 9,000 to 9,500 rolls a second
-                    // against 7,800 to 8,100, bench/server/run's order).
-                    sqlx::query("PRAGMA wal_autocheckpoint = 8192")
-                        .execute(&mut *conn)
-                        .await?;
+                    for pragma in SQLITE_PRAGMAS {
+                        sqlx::query(*pragma).execute(&mut *conn).await?;
+                    }
                 }
                 Ok(())
             })
