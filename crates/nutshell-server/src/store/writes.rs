@@ -141,9 +141,28 @@ pub(crate) fn seal(room: &str, seq: i64, prev: String, draft: Draft) -> Sealed {
     }
 }
 
-/// How many events one `INSERT` statement writes (13 parameters each):
-/// fewer statements are fewer round trips.
-const INSERT_ROWS: usize = 32;
+/// The most events one `INSERT` statement writes (13 parameters each):
+/// fewer statements are fewer round trips to the database's worker.
+const INSERT_ROWS: usize = 256;
+
+/// How a batch of `n` events is cut into `INSERT` statements: the largest
+/// power of two (at most [`INSERT_ROWS`]) first, then the next, so that
+/// every statement has one of nine shapes (1, 2, 4, … 256 rows), each
+/// prepared once per connection and kept, and a batch takes a few
+/// statements (450 events: 256 + 128 + 64 + 2).
+///
+/// ```text
+/// insert_chunks(450) == [256, 128, 64, 2]
+/// ```
+fn insert_chunks(mut n: usize) -> Vec<usize> {
+    let mut chunks = Vec::new();
+    while n > 0 {
+        let size = (1 << n.ilog2()).min(INSERT_ROWS);
+        chunks.push(size);
+        n -= size;
+    }
+    chunks
+}
 
 /// The `n`th (1-based) of `count` placeholders of a statement, as the
 /// backend reads them fastest: PostgreSQL's `$n`; on SQLite a bare `?`, taken
@@ -167,7 +186,10 @@ pub(crate) async fn insert_events(
     sealed: &[Sealed],
     backend: Backend,
 ) -> Result<(), StoreError> {
-    for chunk in sealed.chunks(INSERT_ROWS) {
+    let mut rest = sealed;
+    for size in insert_chunks(sealed.len()) {
+        let (chunk, after) = rest.split_at(size);
+        rest = after;
         let mut sql = String::from(
             "INSERT INTO events (room, seq, kind, epoch, secret, shown, body, body_hash, prev, hash, at_ms, thread, roller, roll_count) VALUES ",
         );
@@ -378,4 +400,29 @@ pub(crate) async fn rooms_in(
 /// prepares once and keeps, rather than a new text for every count.
 fn padded(n: usize) -> usize {
     n.next_power_of_two().max(8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_is_cut_into_statements_of_a_few_shapes_that_cover_it_once() {
+        assert_eq!(insert_chunks(450), vec![256, 128, 64, 2]);
+        assert_eq!(insert_chunks(1), vec![1]);
+        assert!(insert_chunks(0).is_empty());
+        let mut shapes = std::collections::BTreeSet::new();
+        for n in 0..=3000 {
+            let chunks = insert_chunks(n);
+            assert_eq!(chunks.iter().sum::<usize>(), n, "{n} events");
+            // Largest first, so that a batch takes as few statements as
+            // its shapes allow.
+            assert!(
+                chunks.windows(2).all(|pair| pair[0] >= pair[1]),
+                "{chunks:?}"
+            );
+            shapes.extend(chunks);
+        }
+        assert_eq!(shapes.len(), 9, "{shapes:?}");
+    }
 }
