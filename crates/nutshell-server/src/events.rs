@@ -49,6 +49,13 @@ struct Channel {
     last: i64,
 }
 
+/// The group-commit writer passes each committed event on here.
+impl crate::store::Readers for Hub {
+    fn publish(&self, event: Arc<Event>) {
+        self.publish_shared(event);
+    }
+}
+
 impl Hub {
     fn subscribe(&self, room: &str) -> broadcast::Receiver<Arc<Event>> {
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
@@ -65,6 +72,11 @@ impl Hub {
     /// Sends a committed event to the room's readers, unless a later one has
     /// gone already (readers fill such gaps from the log).
     pub fn publish(&self, event: Event) {
+        self.publish_shared(Arc::new(event));
+    }
+
+    /// [`Hub::publish`] for an event already shared.
+    fn publish_shared(&self, event: Arc<Event>) {
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         // A room nobody reads has no channel: nothing to do.
         if let Some(channel) = channels.get_mut(&event.room)
@@ -72,7 +84,7 @@ impl Hub {
         {
             channel.last = event.seq;
             // No reader is not an error.
-            let _ = channel.sender.send(Arc::new(event));
+            let _ = channel.sender.send(event);
         }
     }
 

@@ -8,8 +8,9 @@
 //! IMMEDIATE` on SQLite; on PostgreSQL it first takes the advisory lock of
 //! every room in the batch, in one sorted order, so writers in other
 //! processes wait for it and no two batches can deadlock), numbers and
-//! chains each event in turn, and commits once; only then does each request
-//! get its answer. An
+//! chains each event in turn, and commits once; only then does it pass the
+//! batch's events on to their rooms' readers, in the log's order, and give
+//! each request its answer. An
 //! acknowledgement still means committed: a crash before the commit loses
 //! the whole batch, none of which was acknowledged. An append its builder
 //! refuses is answered at once and writes nothing; a database error fails
@@ -21,8 +22,38 @@
 use tokio::sync::{mpsc, oneshot};
 
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
-use crate::store::model::{AppendError, Backend, Draft, Event, Quota, Room, Slot, StoreError};
+use crate::store::model::{
+    AppendError, Backend, Draft, Event, Quota, Readers, Room, Slot, StoreError,
+};
+
+/// Where the writer passes committed events on, once the server has said
+/// (set after the writer starts: the hub is made after the store). Shared
+/// by the store's clones and the writer; the first setting holds.
+#[derive(Clone, Default)]
+pub(crate) struct ReadersSlot(Arc<OnceLock<Arc<dyn Readers>>>);
+
+impl ReadersSlot {
+    /// Sets the readers, unless set already.
+    pub(crate) fn set(&self, readers: Arc<dyn Readers>) {
+        let _ = self.0.set(readers);
+    }
+
+    fn get(&self) -> Option<&Arc<dyn Readers>> {
+        self.0.get()
+    }
+}
+
+impl std::fmt::Debug for ReadersSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.get().is_some() {
+            "ReadersSlot(set)"
+        } else {
+            "ReadersSlot(unset)"
+        })
+    }
+}
 use crate::store::settings::StoreSettings;
 use crate::store::writes as store;
 
@@ -79,11 +110,15 @@ pub(crate) trait Pending: Send {
     /// Builds its event from the room and the event's slot; `None` when the
     /// builder refused (the refusal is answered at once).
     fn build(&mut self, room: &Room, slot: Slot) -> Option<Draft>;
-    /// Answers the request: its event was committed.
-    fn committed(self: Box<Self>, event: Event);
+    /// Answers the request: its event was committed (and passed on).
+    fn committed(self: Box<Self>, event: Arc<Event>);
     /// Answers the request: the store failed.
     fn failed(self: Box<Self>, error: StoreError);
 }
+
+/// What an append answers: its committed event and the builder's output,
+/// or why not.
+pub(crate) type Appended<E, T> = Result<(Arc<Event>, T), AppendError<E>>;
 
 /// An append with the caller's builder `F`, refusal `E` and extra output `T`.
 pub(crate) struct Job<E, T, F> {
@@ -91,7 +126,7 @@ pub(crate) struct Job<E, T, F> {
     pub roller: Option<i64>,
     pub build: Option<F>,
     pub output: Option<T>,
-    pub reply: oneshot::Sender<Result<(Event, T), AppendError<E>>>,
+    pub reply: oneshot::Sender<Appended<E, T>>,
 }
 
 impl<E, T, F> Pending for Job<E, T, F>
@@ -127,7 +162,7 @@ where
         }
     }
 
-    fn committed(self: Box<Self>, event: Event) {
+    fn committed(self: Box<Self>, event: Arc<Event>) {
         let job = *self;
         if let Some(output) = job.output {
             let _ = job.reply.send(Ok((event, output)));
@@ -167,6 +202,7 @@ pub(crate) async fn start(
     connect: Connect,
     backend: Backend,
     settings: StoreSettings,
+    readers: ReadersSlot,
 ) -> Result<Queue, StoreError> {
     let (sender, receiver) = mpsc::channel::<Box<dyn Pending>>(MAX_BATCH * 16);
     let (ready, connected) = oneshot::channel::<Result<(), StoreError>>();
@@ -194,7 +230,7 @@ pub(crate) async fn start(
                 if ready.send(Ok(())).is_err() {
                     return;
                 }
-                write_all(&pool, backend, &settings, receiver).await;
+                write_all(&pool, backend, &settings, &readers, receiver).await;
                 pool.close().await;
             });
         })
@@ -209,6 +245,7 @@ async fn write_all(
     pool: &sqlx::AnyPool,
     backend: Backend,
     settings: &StoreSettings,
+    readers: &ReadersSlot,
     mut receiver: mpsc::Receiver<Box<dyn Pending>>,
 ) {
     let mut batch: Vec<Box<dyn Pending>> = Vec::with_capacity(MAX_BATCH);
@@ -253,6 +290,7 @@ async fn write_all(
             &mut connection,
             backend,
             settings,
+            readers.get(),
             &mut tallies,
             &mut known,
             &mut batch,
@@ -280,6 +318,7 @@ async fn write(
     connection: &mut sqlx::AnyConnection,
     backend: Backend,
     settings: &StoreSettings,
+    readers: Option<&Arc<dyn Readers>>,
     tallies: &mut Tallies,
     known: &mut Known,
     batch: &mut Vec<Box<dyn Pending>>,
@@ -466,8 +505,14 @@ async fn write(
     );
     match committed {
         Ok(()) => {
+            // In the log's order: each room's readers get its events in
+            // turn, before any of their requests is answered.
             for (job, one) in waiting.into_iter().zip(sealed) {
-                job.committed(one.event);
+                let event = Arc::new(one.event);
+                if let Some(readers) = readers {
+                    readers.publish(event.clone());
+                }
+                job.committed(event);
             }
             if backend == Backend::Sqlite {
                 if known.rooms.len() >= TALLIES_KEPT || known.counts.len() >= 4 * TALLIES_KEPT {

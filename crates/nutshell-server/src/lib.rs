@@ -117,6 +117,7 @@ pub fn state(store: Store, limits: Limits, rate: rate::RateLimit) -> AppState {
 /// `rate`, which tests may build otherwise).
 pub fn state_with(store: Store, limits: &ServerLimits, rate: rate::RateLimit) -> AppState {
     let hub = Arc::new(events::Hub::default());
+    store.pass_to(hub.clone());
     if store.backend() == store::Backend::Postgres {
         hub.listen_postgres(store.clone());
     }

@@ -2106,3 +2106,127 @@ async fn two_servers_on_one_sqlite_file_keep_one_chain() {
         assert!(report.rolls_verified >= 4 * 3 * 3, "{report:?}");
     }
 }
+
+/// What the group-commit writer passed on, room by room, and whether it
+/// ever passed a room's events out of the log's order.
+#[derive(Default)]
+struct Collected {
+    passed: std::sync::Mutex<std::collections::HashMap<String, Vec<i64>>>,
+}
+
+impl nutshell_server::store::Readers for Collected {
+    fn publish(&self, event: Arc<nutshell_server::store::Event>) {
+        let mut passed = self.passed.lock().unwrap();
+        passed
+            .entry(event.room.clone())
+            .or_default()
+            .push(event.seq);
+    }
+}
+
+impl Collected {
+    fn has(&self, room: &str, seq: i64) -> bool {
+        let passed = self.passed.lock().unwrap();
+        passed.get(room).is_some_and(|seqs| seqs.contains(&seq))
+    }
+
+    fn count(&self) -> usize {
+        self.passed.lock().unwrap().values().map(Vec::len).sum()
+    }
+}
+
+/// The writer passes each committed event on to the room's readers itself,
+/// in the log's order and before its request is answered (request handlers
+/// waking in any order once passed them on out of order, and each gap sent
+/// every reader back to the database), and an event whose request was
+/// dropped while it waited (a client gone) reaches the readers all the same
+/// (it once waited for the room's next event).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_writer_passes_events_on_in_the_logs_order_even_for_dropped_requests() {
+    use nutshell_server::store::{Draft, Event};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("t.db").display());
+    let store = Store::connect(&url).await.unwrap();
+    let collected = Arc::new(Collected::default());
+    store.pass_to(collected.clone());
+    // Rooms made through the API (its hub is not the store's readers now:
+    // the first setting holds).
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let state = nutshell_server::state(store.clone(), Limits::default(), RateLimit::new(0.0, 1));
+    let service = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let server = tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
+    let app = App {
+        base: format!("http://{address}"),
+        client: reqwest::Client::new(),
+        database: url,
+        _dir: Some(dir),
+        server: Some(server),
+    };
+    let mut rooms = Vec::new();
+    for _ in 0..4 {
+        let (status, room) = app.post("/api/rooms", None, json!({})).await;
+        assert_eq!(status, 201, "{room}");
+        rooms.push(room["room"].as_str().unwrap().to_string());
+    }
+    let append = |store: Store, room: String, i: usize| async move {
+        store
+            .append_with(&room, Some(1), move |room, slot| {
+                let draft = Draft {
+                    kind: "note",
+                    epoch: room.epoch,
+                    secret: false,
+                    body: json!({"i": i, "count": slot.count}),
+                    thread: None,
+                    roller: None,
+                };
+                Ok::<_, ()>((draft, ()))
+            })
+            .await
+            .map(|(event, ())| event)
+    };
+    // Many appends at once, so that batches form; every tenth dropped as
+    // soon as it is queued (its first poll sends it to the writer).
+    let mut tasks = Vec::new();
+    let mut dropped = 0;
+    for i in 0..400 {
+        let room = rooms[i % rooms.len()].clone();
+        if i % 10 == 9 {
+            let mut waiting = Box::pin(append(store.clone(), room, i));
+            let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+            assert!(
+                waiting.as_mut().poll(&mut context).is_pending(),
+                "answered at once"
+            );
+            drop(waiting);
+            dropped += 1;
+            continue;
+        }
+        let (store, collected) = (store.clone(), collected.clone());
+        tasks.push(tokio::spawn(async move {
+            let event: Arc<Event> = append(store, room, i).await.expect("committed");
+            assert!(
+                collected.has(&event.room, event.seq),
+                "event {} of {} was answered before it was passed on",
+                event.seq,
+                event.room
+            );
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    // The dropped ones too, in time.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while collected.count() < 400 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(collected.count(), 400, "{dropped} dropped requests");
+    // Each room's events passed on once each, in the log's order: after
+    // the room's first event (its creation, written outside the writer).
+    let passed = collected.passed.lock().unwrap().clone();
+    for room in &rooms {
+        let expected: Vec<i64> = (2..2 + 100).collect();
+        assert_eq!(passed[room], expected, "room {room}");
+    }
+}

@@ -221,6 +221,6 @@ pub(crate) async fn append_start(
         })
         .await
         .map_err(refused)?;
-    state.hub.publish(event.clone());
-    Ok(event)
+    // The store passed it on to the room's readers.
+    Ok(std::sync::Arc::unwrap_or_clone(event))
 }

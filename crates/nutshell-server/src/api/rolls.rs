@@ -295,7 +295,7 @@ pub(crate) async fn commit(
         })
         .await
         .map_err(refused)?;
-    Ok(drafted.publish(state, event))
+    Ok(drafted.answered(&event))
 }
 
 /// An action drafted inside its write transaction, until its event is
@@ -324,12 +324,19 @@ impl RollPlan {
 }
 
 impl Drafted {
-    /// Sends the committed event to the room's readers (moved, not copied)
-    /// and keeps what the answer to the actor names of it.
+    /// Sends an event committed outside the group-commit writer (a
+    /// thread's) to the room's readers (moved, not copied) and keeps what
+    /// the answer to the actor names of it.
     pub(crate) fn publish(self, state: &AppState, event: Event) -> Committed {
-        let committed = self.plan.committed(&event, self.result, self.commitment);
+        let committed = self.answered(&event);
         state.hub.publish(event);
         committed
+    }
+
+    /// What the answer to the actor names of the committed event (the
+    /// store has passed the event itself on to the room's readers).
+    pub(crate) fn answered(self, event: &Event) -> Committed {
+        self.plan.committed(event, self.result, self.commitment)
     }
 }
 

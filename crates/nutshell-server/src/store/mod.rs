@@ -50,7 +50,8 @@ mod threads;
 pub(crate) mod writes;
 
 pub use model::{
-    AppendError, Backend, Draft, Event, Member, NOTIFY_CHANNEL, Quota, Role, Room, Slot, StoreError,
+    AppendError, Backend, Draft, Event, Member, NOTIFY_CHANNEL, Quota, Readers, Role, Room, Slot,
+    StoreError,
 };
 pub(crate) use model::{Within, event_from, member_from, now_ms, room_from};
 pub use settings::StoreSettings;
@@ -74,6 +75,8 @@ pub struct Store {
     /// they can, this goes), so a key found once is not read again. Shared
     /// by the store's clones; emptied when it reaches [`MEMBERS_KEPT`].
     members: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Member>>>,
+    /// Where the writer passes committed events on ([`Store::pass_to`]).
+    readers: group_commit::ReadersSlot,
     /// Timeouts and quotas.
     settings: StoreSettings,
 }
@@ -122,10 +125,12 @@ impl Store {
         // other reads, however many, never make an append wait for one.
         let writer = pool_options(sqlite, &settings, 2);
         let writer_url = url.clone();
+        let readers = group_commit::ReadersSlot::default();
         let queue = group_commit::start(
             Box::new(move || Box::pin(async move { writer.connect(&writer_url).await })),
             backend,
             settings.clone(),
+            readers.clone(),
         )
         .await?;
         Ok(Store {
@@ -134,6 +139,7 @@ impl Store {
             url: url.into(),
             queue,
             members: Default::default(),
+            readers,
             settings,
         })
     }
@@ -191,14 +197,16 @@ impl Store {
     /// answers an output of its own, given back with the event. `roller` is
     /// the member whose action draws the event's dice (none for an event
     /// that draws none). `build` may refuse; then nothing is written.
-    /// Committed before this returns. Appends waiting at the same time share
-    /// one transaction ([`crate::group_commit`]).
+    /// Committed before this returns, and passed on to the room's readers
+    /// ([`Store::pass_to`]) before this returns: the caller does not pass it
+    /// on again. Appends waiting at the same time share one transaction
+    /// ([`crate::group_commit`]).
     pub async fn append_with<E, T, F>(
         &self,
         room: &str,
         roller: Option<i64>,
         build: F,
-    ) -> Result<(Event, T), AppendError<E>>
+    ) -> Result<(std::sync::Arc<Event>, T), AppendError<E>>
     where
         E: Send + 'static,
         T: Send + 'static,
@@ -225,6 +233,14 @@ impl Store {
         answer
             .await
             .map_err(|_| AppendError::Store(StoreError::TimedOut(self.timeout())))?
+    }
+
+    /// Sets where the events [`Store::append_with`] commits are passed on
+    /// (the server's hub; the first call holds, later ones are ignored).
+    /// Without it they are passed nowhere: the caller gets its event and
+    /// readers would find it in the log.
+    pub fn pass_to(&self, readers: std::sync::Arc<dyn Readers>) {
+        self.readers.set(readers);
     }
 
     /// Creates a room with its GM and its first event (`room`, carrying the

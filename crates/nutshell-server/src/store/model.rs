@@ -135,6 +135,17 @@ pub struct Event {
     pub at_ms: i64,
 }
 
+/// Where committed events go to the room's readers (the server's event
+/// hub). The group-commit writer passes each event of a batch on as soon
+/// as the batch commits, in the log's order, before any request is
+/// answered: a room's readers get its events in order (nothing for them to
+/// fill from the log), and an event whose request was dropped meanwhile
+/// (the client went away) reaches them all the same.
+pub trait Readers: Send + Sync {
+    /// Passes a committed event on.
+    fn publish(&self, event: std::sync::Arc<Event>);
+}
+
 /// An event to append: the store numbers and chains it.
 #[derive(Debug, Clone)]
 pub struct Draft {
