@@ -90,7 +90,7 @@ impl Hub {
 
     /// Whether event `seq` of `room` would reach anyone here: the room has
     /// readers in this process and the number is past the last passed on
-    /// (this process's own events were passed on by their handlers).
+    /// (this process's own events were passed on by its writer or handlers).
     fn wants(&self, room: &str, seq: i64) -> bool {
         let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         channels.get(room).is_some_and(|c| seq > c.last)

@@ -2230,3 +2230,82 @@ async fn the_writer_passes_events_on_in_the_logs_order_even_for_dropped_requests
         assert_eq!(passed[room], expected, "room {room}");
     }
 }
+
+/// SQLite's log is checkpointed beside the writer (so that the commit that
+/// finds it full has little left to copy) and still starts again from its
+/// beginning: under appends that never pause it stays within a few times
+/// the 8,192 pages (32 MiB) at which a commit checkpoints it. A checkpoint
+/// beside the writer alone, racing it, once let the log grow without bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_s_log_stays_bounded_under_appends_that_never_pause() {
+    use nutshell_server::store::Draft;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.db");
+    let url = format!("sqlite:{}", file.display());
+    let store = Store::connect(&url).await.unwrap();
+    let state = nutshell_server::state(store.clone(), Limits::default(), RateLimit::new(0.0, 1));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let service = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let server = tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
+    let app = App {
+        base: format!("http://{address}"),
+        client: reqwest::Client::new(),
+        database: url,
+        _dir: None,
+        server: Some(server),
+    };
+    let mut rooms = Vec::new();
+    for _ in 0..50 {
+        let (status, room) = app.post("/api/rooms", None, json!({})).await;
+        assert_eq!(status, 201, "{room}");
+        rooms.push(room["room"].as_str().unwrap().to_string());
+    }
+    let wal = dir.path().join("t.db-wal");
+    let mut largest = 0u64;
+    let mut written = 0u64;
+    let filler = "x".repeat(2_000);
+    // Appends from 64 tasks at once until 150 MiB of bodies went through
+    // the log (about five times the size at which it is checkpointed).
+    while written < 150 << 20 {
+        let mut tasks = Vec::new();
+        for task in 0..64 {
+            let (store, room, filler) = (
+                store.clone(),
+                rooms[task % rooms.len()].clone(),
+                filler.clone(),
+            );
+            tasks.push(tokio::spawn(async move {
+                for _ in 0..20 {
+                    let filler = filler.clone();
+                    store
+                        .append_with(&room, None, move |room, _slot| {
+                            let draft = Draft {
+                                kind: "note",
+                                epoch: room.epoch,
+                                secret: false,
+                                body: json!({"filler": filler}),
+                                thread: None,
+                                roller: None,
+                            };
+                            Ok::<_, ()>((draft, ()))
+                        })
+                        .await
+                        .expect("committed");
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.unwrap();
+        }
+        written += 64 * 20 * 2_000;
+        largest = largest.max(std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0));
+    }
+    let bound = 3 * 8_192 * 4_096;
+    assert!(
+        largest <= bound,
+        "the log reached {largest} bytes (bound {bound}) after {written} bytes of bodies"
+    );
+    drop(app);
+    drop(dir);
+}

@@ -123,6 +123,7 @@ impl Store {
         };
         // The writer has connections of its own: exports, streams and
         // other reads, however many, never make an append wait for one.
+        // Two: the one it writes with, and on SQLite its checkpointer's.
         let writer = pool_options(sqlite, &settings, 2);
         let writer_url = url.clone();
         let readers = group_commit::ReadersSlot::default();
@@ -626,6 +627,9 @@ impl StoredRows {
 ///   pages (32 MiB) rather than SQLite's 1,000: pages a batch writes again
 ///   are copied once, not every few batches (closed loop 9,000 to 9,500
 ///   rolls a second against 7,800 to 8,100, in bench/server/run's order).
+///   Most of the log is copied before by the writer's checkpointer
+///   (`group_commit`), so that commit finishes the copy and lets the log
+///   start again from its beginning, without stalling its batch.
 const SQLITE_PRAGMAS: &[&str] = &[
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",
