@@ -9,16 +9,24 @@
 use super::{AppendError, Draft, Event, Room, Slot, Store, StoreError, event_from, insert_event};
 use super::{Within, last_in, rolls_of, room_in};
 
-/// A thread's events (its first event `id` and every event naming it), in order.
+/// A thread's events (its first event `id` and every event naming it), in
+/// order: two look-ups, each in an index (the primary key, and the index
+/// of events that name a thread). As one `seq = $2 OR thread = $2`, SQLite
+/// (without statistics) read every event of the room instead, a cost that
+/// grew with the room's log.
 const THREAD: &str = concat!(
     select_event!(),
-    " WHERE room = $1 AND (seq = $2 OR thread = $2) ORDER BY seq"
+    " WHERE room = $1 AND seq = $2 UNION ALL ",
+    select_event!(),
+    " WHERE room = $1 AND thread = $2 ORDER BY seq"
 );
 
-/// A thread's latest event.
+/// A thread's latest event: the last that names it, or the first event
+/// itself while none does (one look-up at the end of the thread's range of
+/// its index, then one by the primary key).
 const HEAD: &str = concat!(
     select_event!(),
-    " WHERE room = $1 AND (seq = $2 OR thread = $2) ORDER BY seq DESC LIMIT 1"
+    " WHERE room = $1 AND seq = COALESCE((SELECT MAX(seq) FROM events WHERE room = $1 AND thread = $2), $2)"
 );
 
 impl Store {
@@ -123,5 +131,47 @@ impl Store {
         let event = insert_event(&mut tx, room, seq, prev, draft, self.backend).await?;
         tx.commit().await?;
         Ok((event, output))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::Row;
+
+    /// SQLite's plan for each of a thread's statements, one line a step.
+    async fn plan(store: &Store, statement: &str) -> Vec<String> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "EXPLAIN QUERY PLAN {statement}"
+        )))
+        .bind("a room")
+        .bind(7_i64)
+        .fetch_all(&store.pool)
+        .await
+        .unwrap();
+        rows.iter()
+            .map(|row| row.try_get::<String, _>(3).unwrap())
+            .collect()
+    }
+
+    /// A thread is read by index look-ups, never by reading every event of
+    /// its room: on a database without statistics (as every server's is),
+    /// where `seq = $2 OR thread = $2` read the whole room.
+    #[tokio::test]
+    async fn a_thread_is_read_by_look_ups_not_by_reading_its_room() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite:{}", dir.path().join("t.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        for statement in [THREAD, HEAD] {
+            let steps = plan(&store, statement).await;
+            let searches: Vec<&String> = steps.iter().filter(|s| s.contains("events")).collect();
+            assert!(!searches.is_empty(), "{steps:?}");
+            for step in searches {
+                assert!(
+                    step.contains("room=? AND seq=?") || step.contains("room=? AND thread=?"),
+                    "{statement}: a step reads more than a look-up: {step} (plan {steps:?})"
+                );
+            }
+        }
     }
 }
