@@ -1931,23 +1931,29 @@ async fn every_error_is_json_with_the_status_that_fits() {
     assert_eq!(lines(&app.log(&room, &gm).await).len(), 2);
 }
 
-#[tokio::test]
-async fn a_key_over_its_rate_limit_gets_429_and_a_retry_after() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite:{}", dir.path().join("t.db").display());
-    let store = Store::connect(&url).await.unwrap();
+/// A server on `store` (connected to `url`, a file in `dir`) with the
+/// engine's default limits and `rate`, serving with its clients' addresses.
+async fn serve_store(store: Store, rate: RateLimit, url: String, dir: tempfile::TempDir) -> App {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    let state = nutshell_server::state(store, Limits::default(), RateLimit::new(0.5, 3));
+    let state = nutshell_server::state(store, Limits::default(), rate);
     let service = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
     let server = tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
-    let app = App {
+    App {
         base: format!("http://{address}"),
         client: reqwest::Client::new(),
         database: url,
         _dir: Some(dir),
         server: Some(server),
-    };
+    }
+}
+
+#[tokio::test]
+async fn a_key_over_its_rate_limit_gets_429_and_a_retry_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("t.db").display());
+    let store = Store::connect(&url).await.unwrap();
+    let app = serve_store(store, RateLimit::new(0.5, 3), url, dir).await;
     let (room, gm, player) = app.room_with_player().await;
     let path = format!("/api/rooms/{room}/rolls");
     for _ in 0..3 {
@@ -2107,8 +2113,31 @@ async fn two_servers_on_one_sqlite_file_keep_one_chain() {
     }
 }
 
-/// What the group-commit writer passed on, room by room, and whether it
-/// ever passed a room's events out of the log's order.
+/// Appends a `note` event with `body` through the group-commit writer,
+/// drawing `roller`'s dice (none drawn: the count only advances).
+async fn append_note(
+    store: &Store,
+    room: &str,
+    roller: Option<i64>,
+    body: Value,
+) -> Result<Arc<nutshell_server::store::Event>, nutshell_server::store::AppendError<()>> {
+    store
+        .append_with(room, roller, move |room, _slot| {
+            let draft = nutshell_server::store::Draft {
+                kind: "note",
+                epoch: room.epoch,
+                secret: false,
+                body,
+                thread: None,
+                roller: None,
+            };
+            Ok((draft, ()))
+        })
+        .await
+        .map(|(event, ())| event)
+}
+
+/// What the group-commit writer passed on, room by room.
 #[derive(Default)]
 struct Collected {
     passed: std::sync::Mutex<std::collections::HashMap<String, Vec<i64>>>,
@@ -2143,7 +2172,7 @@ impl Collected {
 /// (it once waited for the room's next event).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_writer_passes_events_on_in_the_logs_order_even_for_dropped_requests() {
-    use nutshell_server::store::{Draft, Event};
+    use nutshell_server::store::Event;
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite:{}", dir.path().join("t.db").display());
     let store = Store::connect(&url).await.unwrap();
@@ -2151,18 +2180,7 @@ async fn the_writer_passes_events_on_in_the_logs_order_even_for_dropped_requests
     store.pass_to(collected.clone());
     // Rooms made through the API (its hub is not the store's readers now:
     // the first setting holds).
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let state = nutshell_server::state(store.clone(), Limits::default(), RateLimit::new(0.0, 1));
-    let service = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let server = tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
-    let app = App {
-        base: format!("http://{address}"),
-        client: reqwest::Client::new(),
-        database: url,
-        _dir: Some(dir),
-        server: Some(server),
-    };
+    let app = serve_store(store.clone(), RateLimit::new(0.0, 1), url, dir).await;
     let mut rooms = Vec::new();
     for _ in 0..4 {
         let (status, room) = app.post("/api/rooms", None, json!({})).await;
@@ -2170,20 +2188,7 @@ async fn the_writer_passes_events_on_in_the_logs_order_even_for_dropped_requests
         rooms.push(room["room"].as_str().unwrap().to_string());
     }
     let append = |store: Store, room: String, i: usize| async move {
-        store
-            .append_with(&room, Some(1), move |room, slot| {
-                let draft = Draft {
-                    kind: "note",
-                    epoch: room.epoch,
-                    secret: false,
-                    body: json!({"i": i, "count": slot.count}),
-                    thread: None,
-                    roller: None,
-                };
-                Ok::<_, ()>((draft, ()))
-            })
-            .await
-            .map(|(event, ())| event)
+        append_note(&store, &room, Some(1), json!({"i": i})).await
     };
     // Many appends at once, so that batches form; every tenth dropped as
     // soon as it is queued (its first poll sends it to the writer).
@@ -2238,30 +2243,18 @@ async fn the_writer_passes_events_on_in_the_logs_order_even_for_dropped_requests
 /// beside the writer alone, racing it, once let the log grow without bound.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_s_log_stays_bounded_under_appends_that_never_pause() {
-    use nutshell_server::store::Draft;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.db");
     let url = format!("sqlite:{}", file.display());
     let store = Store::connect(&url).await.unwrap();
-    let state = nutshell_server::state(store.clone(), Limits::default(), RateLimit::new(0.0, 1));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let service = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let server = tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
-    let app = App {
-        base: format!("http://{address}"),
-        client: reqwest::Client::new(),
-        database: url,
-        _dir: None,
-        server: Some(server),
-    };
+    let wal = dir.path().join("t.db-wal");
+    let app = serve_store(store.clone(), RateLimit::new(0.0, 1), url, dir).await;
     let mut rooms = Vec::new();
     for _ in 0..50 {
         let (status, room) = app.post("/api/rooms", None, json!({})).await;
         assert_eq!(status, 201, "{room}");
         rooms.push(room["room"].as_str().unwrap().to_string());
     }
-    let wal = dir.path().join("t.db-wal");
     let mut largest = 0u64;
     let mut written = 0u64;
     let filler = "x".repeat(2_000);
@@ -2277,19 +2270,7 @@ async fn sqlite_s_log_stays_bounded_under_appends_that_never_pause() {
             );
             tasks.push(tokio::spawn(async move {
                 for _ in 0..20 {
-                    let filler = filler.clone();
-                    store
-                        .append_with(&room, None, move |room, _slot| {
-                            let draft = Draft {
-                                kind: "note",
-                                epoch: room.epoch,
-                                secret: false,
-                                body: json!({"filler": filler}),
-                                thread: None,
-                                roller: None,
-                            };
-                            Ok::<_, ()>((draft, ()))
-                        })
+                    append_note(&store, &room, None, json!({"filler": filler}))
                         .await
                         .expect("committed");
                 }
@@ -2307,5 +2288,4 @@ async fn sqlite_s_log_stays_bounded_under_appends_that_never_pause() {
         "the log reached {largest} bytes (bound {bound}) after {written} bytes of bodies"
     );
     drop(app);
-    drop(dir);
 }
